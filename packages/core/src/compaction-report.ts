@@ -1,0 +1,22 @@
+/** Where a summary came from: the model, the model chunk by chunk, or extracted from the messages themselves. */
+export type SummarySource = 'model' | 'chunked' | 'extractive' | 'tool-results';
+
+/** Why a compaction ran. */
+export type CompactionReason = 'threshold' | 'hygiene' | 'preemptive' | 'recovery' | 'manual' | 'strategy';
+
+/** What one compaction did. Carried by `compaction.completed`. */
+export interface CompactionReport {
+  /** The engine or strategy that ran (`compressor`, `tokenBudget`, …). */
+  engine: string;
+  reason: CompactionReason;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+  summary?: { tokens: number; source: SummarySource; messagesCovered: number };
+  /** Tool outputs shortened in the projection (originals kept in the store). */
+  prunedToolOutputs?: number;
+  /** Steps taken, in order, for cascades and pipelines. */
+  steps?: string[];
+  notes?: string[];
+}

@@ -1,0 +1,37 @@
+/**
+ * The shape of ctxhost's configuration as TypeScript sees it (camelCase).
+ * The file on disk uses snake_case keys (`compression.target_ratio`); the
+ * loader validates with zod and converts. Sections contributed by hook
+ * packages live under `hooks` keyed by the hook's name.
+ */
+export interface CtxhostConfig {
+  context: { engine: string };
+  compression: {
+    enabled: boolean;
+    /** Fraction of the context window at which the engine compresses (default 0.50). */
+    threshold: number;
+    /** Tail budget as a fraction of the threshold tokens (default 0.20, 0.10–0.80). */
+    targetRatio: number;
+    /** Messages always kept at the end (default 20, ≥ 1). */
+    protectLastN: number;
+  };
+  auxiliary: { compression: { model?: string; provider: string; baseUrl?: string } };
+  promptCaching: { cacheTtl: '5m' | '1h' };
+  model: { name?: string; contextLength?: number };
+  disabledHooks: BuiltInHookName[];
+  experimental: { aggressiveTruncation: boolean; autoResume: boolean };
+  pluginDirs: string[];
+  store: { kind: 'file' | 'memory' | 'postgres'; path?: string; url?: string };
+  /** Per-hook sections (`hooks.context-window-monitor.warn_at`…), validated by each hook package's own schema. */
+  hooks: Record<string, Record<string, unknown>>;
+}
+
+/** The built-in hooks' stable names, the values `disabled_hooks` accepts. */
+export const BUILT_IN_HOOK_NAMES = [
+  'context-window-monitor',
+  'preemptive-compaction',
+  'anthropic-auto-compact',
+  'session-hygiene',
+  'tool-output-truncator',
+] as const;
+export type BuiltInHookName = (typeof BUILT_IN_HOOK_NAMES)[number];
