@@ -13,3 +13,4 @@ export * from './config-schema.js';
 export * from './host-hooks.js';
 export * from './plugin.js';
 export * from './host.js';
+export * from './errors.js';
