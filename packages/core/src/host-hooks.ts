@@ -1,4 +1,4 @@
-import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
 import type { CompactionReport } from './compaction-report.js';
 import type { Message, ToolResultPart } from './message.js';
 import type { ModelRequest } from './model-client.js';
@@ -65,6 +65,13 @@ export interface RequestContext {
   signal?: AbortSignal;
 }
 
+/** A request to send a session to the model again (after a recovery), without a new user message. */
+export interface ResendEvent {
+  sessionId: string;
+  reason: string;
+  signal?: AbortSignal;
+}
+
 export interface ToolResultContext {
   sessionId: string;
   toolName: string;
@@ -103,6 +110,11 @@ export function createHostHooks() {
     hookFailed: new SyncHook<[HookFailedEvent]>(['event']),
     /** Transforms the outgoing request (engine, hygiene, caching). Returns the request to send. */
     beforeRequest: new AsyncSeriesWaterfallHook<[ModelRequest, RequestContext]>(['request', 'context']),
+    /**
+     * Asks whoever drives the session (the agent loop, a wrapper, the opencode bridge) to send it
+     * to the model again. Bail: the first tap that drives this session returns true; undefined means "not mine".
+     */
+    resend: new AsyncSeriesBailHook<[ResendEvent], boolean>(['event']),
     /** Transforms each tool result as it arrives (the truncator). Returns the part to store in the projection. */
     toolResult: new AsyncSeriesWaterfallHook<[ToolResultPart, ToolResultContext]>(['part', 'context']),
   };
