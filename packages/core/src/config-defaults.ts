@@ -1,0 +1,30 @@
+import type { CtxhostConfig } from './config-schema.js';
+
+/**
+ * Every default of ctxhost's own configuration, in one place. The file schema
+ * (`config-file-schema.ts`) reads its defaults from here, and a test proves that
+ * parsing an empty file yields exactly this object.
+ */
+export const DEFAULT_CONFIG: CtxhostConfig = {
+  context: { engine: 'compressor' },
+  compression: {
+    enabled: true,
+    threshold: 0.5,
+    targetRatio: 0.2,
+    protectLastN: 20,
+  },
+  auxiliary: { compression: { provider: 'auto' } },
+  promptCaching: { cacheTtl: '5m' },
+  model: {},
+  disabledHooks: [],
+  experimental: { aggressiveTruncation: false, autoResume: false },
+  pluginDirs: [],
+  store: { kind: 'file' },
+  hooks: {},
+};
+
+/** The bounds the file schema enforces, exported so docs and messages quote the same numbers. */
+export const CONFIG_LIMITS = {
+  targetRatio: { min: 0.1, max: 0.8 },
+  protectLastN: { min: 1 },
+} as const;
