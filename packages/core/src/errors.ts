@@ -54,3 +54,41 @@ export class CtxhostError extends Error {
     return CtxhostError.isInstance(value) && value.code === code;
   }
 }
+
+/** One configuration problem, located in the file it came from when there is one. */
+export interface ConfigIssue {
+  /** The file as shown to the person (relative to the working directory when inside it). */
+  file: string | undefined;
+  /** 1-based line and column of the offending key or value, when known. */
+  line: number | undefined;
+  column: number | undefined;
+  /** Dotted key path as written in the file (`compression.threshold`, `disabled_hooks[1]`); empty for the whole file. */
+  path: string;
+  expected: string;
+  found: string;
+}
+
+/** `config .ctxhost/config.yaml:4:3 compression.threshold: expected a number between 0 and 1, got "half"` */
+export function formatConfigIssue(issue: ConfigIssue): string {
+  const position = issue.line === undefined ? '' : `:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
+  const where = issue.file === undefined ? 'config' : `config ${issue.file}${position}`;
+  const path = issue.path === '' ? '' : ` ${issue.path}`;
+  return `${where}${path}: expected ${issue.expected}, got ${issue.found}`;
+}
+
+/**
+ * Every configuration problem found, reported together. The code is
+ * CTXHOST_CONFIG_UNREADABLE when a file could not be read at all, otherwise
+ * CTXHOST_CONFIG_INVALID.
+ */
+export class ConfigError extends CtxhostError {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[], options: CtxhostErrorOptions & { unreadable?: boolean } = {}) {
+    const code = options.unreadable === true ? CORE_ERROR_CODES.configUnreadable : CORE_ERROR_CODES.configInvalid;
+    const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+    const lines = issues.map((issue) => `  ${formatConfigIssue(issue)}`);
+    super(code, [`ctxhost configuration has ${count}; fix the keys below and retry:`, ...lines].join('\n'), options);
+    this.issues = issues;
+  }
+}

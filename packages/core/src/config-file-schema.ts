@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { DEFAULT_CONFIG, CONFIG_LIMITS } from './config-defaults.js';
+import { BUILT_IN_HOOK_NAMES, type CtxhostConfig } from './config-schema.js';
+import type { ConfigSection } from './config-section.js';
+
+/*
+ * The configuration FILE as zod sees it: snake_case keys, strict objects (a
+ * misspelt key is an error), every default read from DEFAULT_CONFIG, nested
+ * sections `.prefault({})` so their inner defaults apply to a missing section.
+ */
+
+const defaults = DEFAULT_CONFIG;
+
+function numberBetween(min: number, max: number) {
+  const error = `a number between ${min} and ${max}`;
+  return z.number({ error }).min(min, { error }).max(max, { error });
+}
+
+function wholeNumberAtLeast(min: number, what: string) {
+  const error = `a whole number of ${what}, at least ${min}`;
+  return z.number({ error }).int({ error }).min(min, { error });
+}
+
+function text(what: string) {
+  const error = `${what} (a non-empty string)`;
+  return z.string({ error }).min(1, { error });
+}
+
+function flag() {
+  return z.boolean({ error: 'true or false' });
+}
+
+const hookNameList = BUILT_IN_HOOK_NAMES.join(', ');
+
+export const ContextSectionSchema = z.strictObject({
+  engine: text('an engine name').default(defaults.context.engine),
+});
+
+export const CompressionSectionSchema = z.strictObject({
+  enabled: flag().default(defaults.compression.enabled),
+  threshold: numberBetween(0, 1).default(defaults.compression.threshold),
+  target_ratio: numberBetween(CONFIG_LIMITS.targetRatio.min, CONFIG_LIMITS.targetRatio.max).default(defaults.compression.targetRatio),
+  protect_last_n: wholeNumberAtLeast(CONFIG_LIMITS.protectLastN.min, 'messages').default(defaults.compression.protectLastN),
+});
+
+export const AuxiliarySectionSchema = z.strictObject({
+  compression: z
+    .strictObject({
+      model: text('a model name').optional(),
+      provider: text('a provider name').default(defaults.auxiliary.compression.provider),
+      base_url: z.url({ error: 'an http(s) URL' }).optional(),
+    })
+    .prefault({}),
+});
+
+export const PromptCachingSectionSchema = z.strictObject({
+  cache_ttl: z.enum(['5m', '1h'], { error: '"5m" or "1h"' }).default(defaults.promptCaching.cacheTtl),
+});
+
+export const ModelSectionSchema = z.strictObject({
+  name: text('a model name').optional(),
+  context_length: wholeNumberAtLeast(1, 'tokens').optional(),
+});
+
+export const ExperimentalSectionSchema = z.strictObject({
+  aggressive_truncation: flag().default(defaults.experimental.aggressiveTruncation),
+  auto_resume: flag().default(defaults.experimental.autoResume),
+});
+
+export const StoreSectionSchema = z.strictObject({
+  kind: z.enum(['file', 'memory', 'postgres'], { error: '"file", "memory" or "postgres"' }).default(defaults.store.kind),
+  path: text('a directory path').optional(),
+  url: text('a connection URL').optional(),
+});
+
+const DisabledHooksSchema = z
+  .array(z.enum(BUILT_IN_HOOK_NAMES, { error: `a built-in hook name, one of ${hookNameList}` }), { error: 'a list of hook names' })
+  .default(() => [...defaults.disabledHooks]);
+
+const PluginDirsSchema = z.array(text('a directory path'), { error: 'a list of directory paths' }).default(() => [...defaults.pluginDirs]);
+
+/** A hook section no package contributed: accepted as is (the hook validates it when it reads it). */
+const UncheckedHookSectionSchema = z.record(z.string(), z.unknown(), { error: 'a mapping of keys' });
+
+/** The `hooks` object: each contributed section strictly, uncontributed built-in names loosely, anything else an error. */
+function createHooksSchema(sections: readonly ConfigSection[]) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of BUILT_IN_HOOK_NAMES) shape[name] = UncheckedHookSectionSchema.optional();
+  const seen = new Set<string>();
+  for (const section of sections) {
+    if (seen.has(section.key)) {
+      throw new TypeError(`config section "${section.key}" is contributed twice; each hook contributes its section once`);
+    }
+    seen.add(section.key);
+    shape[section.key] = section.schema.prefault({});
+  }
+  return z.strictObject(shape) as unknown as z.ZodType<Record<string, Record<string, unknown>>>;
+}
+
+/** The file schema with the given hook sections composed under `hooks`. */
+export function createConfigSchema(sections: readonly ConfigSection[] = []) {
+  return z
+    .strictObject({
+      context: ContextSectionSchema.prefault({}),
+      compression: CompressionSectionSchema.prefault({}),
+      auxiliary: AuxiliarySectionSchema.prefault({}),
+      prompt_caching: PromptCachingSectionSchema.prefault({}),
+      model: ModelSectionSchema.prefault({}),
+      disabled_hooks: DisabledHooksSchema,
+      experimental: ExperimentalSectionSchema.prefault({}),
+      plugin_dirs: PluginDirsSchema,
+      store: StoreSectionSchema.prefault({}),
+      hooks: createHooksSchema(sections).prefault({}),
+    })
+    .prefault({});
+}
+
+/** Core's file schema, without any contributed hook section. */
+export const ConfigFileSchema = createConfigSchema();
+
+/** A parsed config file (snake_case, defaults applied). */
+export type ConfigFile = z.output<typeof ConfigFileSchema>;
+/** What may be written in a config file. */
+export type ConfigFileInput = z.input<typeof ConfigFileSchema>;
+
+/** Converts a parsed file to the camelCase `CtxhostConfig`; absent optional keys stay absent. */
+export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
+  return {
+    context: { engine: file.context.engine },
+    compression: {
+      enabled: file.compression.enabled,
+      threshold: file.compression.threshold,
+      targetRatio: file.compression.target_ratio,
+      protectLastN: file.compression.protect_last_n,
+    },
+    auxiliary: {
+      compression: withoutUndefined({
+        model: file.auxiliary.compression.model,
+        provider: file.auxiliary.compression.provider,
+        baseUrl: file.auxiliary.compression.base_url,
+      }),
+    },
+    promptCaching: { cacheTtl: file.prompt_caching.cache_ttl },
+    model: withoutUndefined({ name: file.model.name, contextLength: file.model.context_length }),
+    disabledHooks: [...file.disabled_hooks],
+    experimental: { aggressiveTruncation: file.experimental.aggressive_truncation, autoResume: file.experimental.auto_resume },
+    pluginDirs: [...file.plugin_dirs],
+    store: withoutUndefined({ kind: file.store.kind, path: file.store.path, url: file.store.url }),
+    hooks: { ...file.hooks },
+  };
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
