@@ -14,3 +14,8 @@ export * from './host-hooks.js';
 export * from './plugin.js';
 export * from './host.js';
 export * from './errors.js';
+export { groupMessages, type GroupMessagesOptions } from './group-messages.js';
+export { estimateTokens, estimateTextTokens, ESTIMATOR_WEIGHTS, type TokenFeatures, type TokenWeights } from './estimate-tokens.js';
+export { createTokenCounter, type CachingTokenCounter, type TokenCounterOptions, type TokenCounterStats } from './create-token-counter.js';
+export { messageChars } from './message-chars.js';
+export { messageContentHash } from './message-content-hash.js';
