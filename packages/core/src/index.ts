@@ -19,3 +19,11 @@ export { estimateTokens, estimateTextTokens, ESTIMATOR_WEIGHTS, type TokenFeatur
 export { createTokenCounter, type CachingTokenCounter, type TokenCounterOptions, type TokenCounterStats } from './create-token-counter.js';
 export { messageChars } from './message-chars.js';
 export { messageContentHash } from './message-content-hash.js';
+export { DEFAULT_CONFIG, CONFIG_LIMITS } from './config-defaults.js';
+export { ConfigFileSchema, createConfigSchema, toCtxhostConfig, type ConfigFile, type ConfigFileInput } from './config-file-schema.js';
+export { defineConfigSection, readHookSection, type ConfigSection } from './config-section.js';
+export { loadConfig, mergeConfig, type LoadConfigOptions, type LoadedConfig } from './load-config.js';
+export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config-json-schema.js';
+export { createFileStore, defaultSessionDirectory, type FileStore, type FileStoreOptions } from './file-store.js';
+export { createPartOriginals, type PartOriginals } from './part-originals.js';
+export { SESSION_LOG_FORMAT_VERSION } from './session-log-file.js';
