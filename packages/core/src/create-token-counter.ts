@@ -26,21 +26,36 @@ interface ObjectEntry {
   tokens: number;
 }
 
+/** The latest version counted under an id; its hash is computed only when a copy needs comparing. */
+interface IdEntry {
+  message: Message;
+  hash: number | undefined;
+  tokens: number;
+}
+
+/** False for the very object counted before: its shape changed, so it was edited in place. */
+function sameContent(entry: IdEntry, message: Message): boolean {
+  if (entry.message === message) return false;
+  entry.hash ??= messageContentHash(entry.message);
+  return entry.hash === messageContentHash(message);
+}
+
 /**
  * A token counter that caches per message, in two levels:
  * 1. by object identity (a WeakMap), checked against a cheap shape of the message
  *    (its id, its parts array, each part's type and size), so counting an unchanged
  *    history costs one lookup per message and no hashing;
  * 2. by id plus a content hash, so a copy of a known message is not re-counted and a
- *    changed message (new content under the same id) is.
- * The id level keeps only the latest version per id, so it stays as large as the history.
+ *    changed message (new content under the same id) is. Hashes are computed only
+ *    when a new object arrives under a known id, so a first count does not hash.
+ * The id level keeps only the latest version per id (a reference to it, not a copy).
  * Treat messages as immutable: an in-place edit that keeps the same parts array and every
  * part's size is not seen; replace the message (or part) instead, as the store does.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): CachingTokenCounter {
   const estimate = options.estimate ?? ((message: Message) => estimateTokens(message));
   const byObject = new WeakMap<Message, ObjectEntry>();
-  const byId = new Map<string, { hash: number; tokens: number }>();
+  const byId = new Map<string, IdEntry>();
   const stats: TokenCounterStats = { hits: 0, misses: 0 };
 
   function count(message: Message): number {
@@ -50,16 +65,15 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
       stats.hits++;
       return known.tokens;
     }
-    const hash = messageContentHash(message);
     const sameId = byId.get(message.id);
     let tokens: number;
-    if (sameId !== undefined && sameId.hash === hash) {
+    if (sameId !== undefined && sameContent(sameId, message)) {
       stats.hits++;
       tokens = sameId.tokens;
     } else {
       stats.misses++;
       tokens = estimate(message);
-      byId.set(message.id, { hash, tokens });
+      byId.set(message.id, { message, hash: undefined, tokens });
     }
     byObject.set(message, { id: message.id, parts: message.parts, shape, tokens });
     return tokens;

@@ -10,8 +10,8 @@ import type { Message, Part, ToolResultContent } from './message.js';
 export interface TokenFeatures {
   /** Runs of ASCII letters (words, identifier pieces). */
   words: number;
-  /** ASCII letters. */
-  letters: number;
+  /** ASCII letters past the sixth of a run (long words and identifiers split into several tokens). */
+  longWordLetters: number;
   /** ASCII digits. */
   digits: number;
   /** ASCII punctuation and symbols. */
@@ -22,7 +22,9 @@ export interface TokenFeatures {
   extraSpaces: number;
   /** CJK ideographs, kana and Hangul. */
   cjk: number;
-  /** Other non-ASCII characters (accents, symbols, emoji halves). */
+  /** General punctuation, arrows, box drawing, shapes, dingbats (U+2000–U+27BF): line-number arrows, tree listings, status marks. */
+  symbols: number;
+  /** Other non-ASCII characters (accented and non-Latin letters, emoji halves). Too rare in the corpus to fit: a prior weight. */
   otherNonAscii: number;
   /** Structure: messages, parts, tool calls, tool results, media items. */
   messages: number;
@@ -39,24 +41,25 @@ export type TokenWeights = Readonly<Record<keyof TokenFeatures, number>>;
  * tokens = Σ weight × feature. Media use a fixed cost (a typical screenshot).
  */
 export const ESTIMATOR_WEIGHTS: TokenWeights = {
-  words: 0.75,
-  letters: 0.07,
-  digits: 0.45,
-  punctuation: 0.75,
-  newlines: 0.6,
-  extraSpaces: 0.2,
+  words: 1,
+  longWordLetters: 0.03,
+  digits: 1.28,
+  punctuation: 0.94,
+  newlines: 2,
+  extraSpaces: 0,
   cjk: 1.2,
+  symbols: 0.74,
   otherNonAscii: 0.8,
-  messages: 4,
-  parts: 3,
-  toolCalls: 8,
-  toolResults: 4,
+  messages: 16.3,
+  parts: 0,
+  toolCalls: 41.4,
+  toolResults: 0,
   media: 1600,
 };
 
 export function emptyTokenFeatures(): TokenFeatures {
   return {
-    words: 0, letters: 0, digits: 0, punctuation: 0, newlines: 0, extraSpaces: 0, cjk: 0, otherNonAscii: 0,
+    words: 0, longWordLetters: 0, digits: 0, punctuation: 0, newlines: 0, extraSpaces: 0, cjk: 0, symbols: 0, otherNonAscii: 0,
     messages: 0, parts: 0, toolCalls: 0, toolResults: 0, media: 0,
   };
 }
@@ -64,11 +67,16 @@ export function emptyTokenFeatures(): TokenFeatures {
 /** Adds the character classes of `text` to `features` (one pass over the string). */
 export function addTextFeatures(features: TokenFeatures, text: string): TokenFeatures {
   let previous = 0; // 1 letter, 2 space, 0 other
+  let runLength = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) {
-      if (previous !== 1) features.words++;
-      features.letters++;
+      if (previous === 1) runLength++;
+      else {
+        features.words++;
+        runLength = 1;
+      }
+      if (runLength > 6) features.longWordLetters++;
       previous = 1;
     } else if (code === 32 || code === 9) {
       if (previous === 2) features.extraSpaces++;
@@ -79,6 +87,7 @@ export function addTextFeatures(features: TokenFeatures, text: string): TokenFea
       else if (code === 10) features.newlines++;
       else if (code < 128) { if (code > 32) features.punctuation++; }
       else if (isCjk(code)) features.cjk++;
+      else if (code >= 0x2000 && code <= 0x27bf) features.symbols++;
       else features.otherNonAscii++;
     }
   }

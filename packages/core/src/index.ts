@@ -27,3 +27,4 @@ export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config-json-s
 export { createFileStore, defaultSessionDirectory, type FileStore, type FileStoreOptions } from './file-store.js';
 export { createPartOriginals, type PartOriginals } from './part-originals.js';
 export { SESSION_LOG_FORMAT_VERSION } from './session-log-file.js';
+export { createUsageTracker, type UsageTracker } from './usage-tracker.js';
