@@ -119,4 +119,29 @@ describe('groupMessages properties', () => {
       }),
     );
   });
+
+  it('links results to their call across interleaved messages, without orphans', () => {
+    const interleaved = fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 2 })), { maxLength: 15 }).map((turns) => {
+      const messages: Message[] = [];
+      let callNumber = 0;
+      for (const [callCount, between] of turns) {
+        const ids = Array.from({ length: callCount }, () => `c${++callNumber}`);
+        messages.push(calls(...ids));
+        for (let index = 0; index < between; index++) messages.push(user('approve?'));
+        for (const id of ids) messages.push(results(id));
+      }
+      return messages;
+    });
+    fc.assert(
+      fc.property(interleaved, (messages) => {
+        const groups = groupMessages(messages);
+        for (const group of groups) {
+          expect(group.orphan).toBe(false);
+          const answered = group.messages.flatMap((member) => member.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : [])));
+          expect(answered.sort()).toEqual([...group.callIds].sort());
+        }
+        expect(groups.filter((group) => group.kind === 'tool_call').length).toBe(messages.filter((member) => member.role === 'assistant').length);
+      }),
+    );
+  });
 });
