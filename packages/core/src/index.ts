@@ -28,3 +28,4 @@ export { createFileStore, defaultSessionDirectory, type FileStore, type FileStor
 export { createPartOriginals, type PartOriginals } from './part-originals.js';
 export { SESSION_LOG_FORMAT_VERSION } from './session-log-file.js';
 export { createUsageTracker, type UsageTracker } from './usage-tracker.js';
+export { measureContextUsage, contextWindowOf, formatPercent, formatTokens, type ContextUsage } from './context-usage.js';
