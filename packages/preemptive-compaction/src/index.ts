@@ -1,1 +1,3 @@
-export {};
+export { createPreemptiveCompaction, PREEMPTIVE_COMPACTION, type PreemptiveCompactionOptions } from './preemptive-compaction.js';
+export { createPreemptiveNotice, NOTICE_KIND } from './preemptive-notice.js';
+export { PreemptiveConfigSchema, PREEMPTIVE_DEFAULTS, preemptiveConfigSection, type PreemptiveConfig } from './config.js';

@@ -1,0 +1,79 @@
+import { formatTokens, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
+import { TruncatorConfigSchema, type TruncatorConfig } from './config.js';
+import { truncateMiddle } from './truncate-middle.js';
+
+export const TOOL_OUTPUT_TRUNCATOR = 'tool-output-truncator';
+
+export interface ToolOutputTruncatorOptions {
+  maxTokens?: number;
+  perTool?: Record<string, number>;
+  exempt?: string[];
+}
+
+/**
+ * Caps one tool output as it arrives (the `toolResult` waterfall), keeping
+ * its head and tail. The part it returns is what the model sees; whoever
+ * appends it keeps the original (`session.append(message, { originals })`),
+ * so `store.original(partId)` returns the full output.
+ */
+export function createToolOutputTruncator(options: ToolOutputTruncatorOptions = {}): Plugin {
+  return {
+    name: TOOL_OUTPUT_TRUNCATOR,
+    apply(host) {
+      const config = resolveConfig(host, options);
+      host.hooks.toolResult.tapPromise(TOOL_OUTPUT_TRUNCATOR, async (part, context) => {
+        if (config.exempt.includes(context.toolName)) return part;
+        const cap = config.per_tool[context.toolName] ?? config.max_tokens;
+        return capToolResult(host, part, cap, config.head_ratio);
+      });
+    },
+  };
+}
+
+function resolveConfig(host: Host, options: ToolOutputTruncatorOptions): TruncatorConfig {
+  const section = readHookSection(host.config, TOOL_OUTPUT_TRUNCATOR, TruncatorConfigSchema);
+  return TruncatorConfigSchema.parse({
+    ...section,
+    max_tokens: options.maxTokens ?? section.max_tokens,
+    per_tool: { ...section.per_tool, ...options.perTool },
+    exempt: [...section.exempt, ...(options.exempt ?? [])],
+  });
+}
+
+/** The part with every text in its output shortened so the whole stays under `capTokens`. */
+export function capToolResult(host: Pick<Host, 'counter'>, part: ToolResultPart, capTokens: number, headRatio: number): ToolResultPart {
+  const texts = typeof part.output === 'string' ? [part.output] : part.output.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  const tokens = texts.map((text) => host.counter.countText(text));
+  const total = tokens.reduce((sum, n) => sum + n, 0);
+  if (total <= capTokens) return part;
+  const originalChars = texts.reduce((sum, text) => sum + text.length, 0);
+  const shorten = (text: string, textTokens: number): string => {
+    const share = capTokens * (textTokens / total);
+    const keepChars = Math.floor(text.length * (share / Math.max(textTokens, 1)));
+    return truncateMiddle(text, { keepChars, headRatio, marker: (cut, lines) => marker(part.id, cut, lines, textTokens - share) }).text;
+  };
+  const output: ToolResultPart['output'] =
+    typeof part.output === 'string' ? shorten(part.output, total) : shortenBlocks(part.output, tokens, shorten);
+  return {
+    ...part,
+    output,
+    compacted: { by: TOOL_OUTPUT_TRUNCATOR, reason: `over the ${formatTokens(capTokens)}-token cap for one tool output`, originalChars, originalTokens: total },
+  };
+}
+
+function shortenBlocks(blocks: ToolResultContent[], tokens: number[], shorten: (text: string, tokens: number) => string): ToolResultContent[] {
+  let textIndex = 0;
+  return blocks.map((block) => {
+    if (block.type !== 'text') return block;
+    const blockTokens = tokens[textIndex++] ?? 0;
+    return { ...block, text: shorten(block.text, blockTokens) };
+  });
+}
+
+function marker(partId: string, cutChars: number, cutLines: number, cutTokens: number): string {
+  return (
+    `\n\n[... ${formatTokens(cutChars)} characters (${formatTokens(cutLines)} lines, about ${formatTokens(cutTokens)} tokens) ` +
+    `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${partId}; ` +
+    're-run the tool with a narrower query if you need the missing lines.]\n\n'
+  );
+}
