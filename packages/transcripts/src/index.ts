@@ -1,1 +1,5 @@
-export {};
+export { parseTranscript } from './parse-transcript.js';
+export { readTranscript } from './read-transcript.js';
+export { detectFormat, type FormatDetection } from './detect-format.js';
+export { TRANSCRIPT_FORMATS, type Transcript, type TranscriptFormat, type TranscriptOptions, type TranscriptUsage } from './transcript.js';
+export { TRANSCRIPT_ERROR_CODES, TranscriptError, type TranscriptErrorCode, type TranscriptErrorOptions } from './errors.js';

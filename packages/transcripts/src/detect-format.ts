@@ -1,0 +1,85 @@
+import { isRecord } from './parse-context.js';
+import type { TranscriptFormat } from './transcript.js';
+
+export interface FormatDetection {
+  format: TranscriptFormat | undefined;
+  /** Why each format that was tried did not match. */
+  reasons: Record<TranscriptFormat, string>;
+  /** The whole text parsed as JSON, when it did (reused by the importer). */
+  json?: unknown;
+}
+
+const LINES_TRIED = 5;
+
+/**
+ * Detects the format from the content, never the file name: a whole-file JSON
+ * object with a `history` of role messages is SWE-agent; a JSON array of events
+ * (or JSONL lines with a `history` of events) is OpenHands; JSONL lines with a
+ * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code.
+ */
+export function detectFormat(text: string): FormatDetection {
+  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '' } satisfies Record<TranscriptFormat, string>;
+  if (text.trim() === '') return { format: undefined, reasons: { 'claude-code': 'the file is empty', openhands: 'the file is empty', 'swe-agent': 'the file is empty' } };
+  const json = parseOrUndefined(text);
+  const lines = firstJsonLines(text);
+  const sample = json !== undefined && !isRecord(json) ? [] : lines;
+  if (json !== undefined && isSweAgent(json, reasons)) return { format: 'swe-agent', reasons, json };
+  if (json === undefined) reasons['swe-agent'] = 'the file is not one JSON document';
+  if (isOpenHands(json, sample, reasons)) return { format: 'openhands', reasons, json };
+  if (isClaudeCode(sample, reasons)) return { format: 'claude-code', reasons };
+  return { format: undefined, reasons };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstJsonLines(text: string): unknown[] {
+  const found: unknown[] = [];
+  for (const line of text.split('\n', 200)) {
+    if (found.length === LINES_TRIED) break;
+    const value = line.trim() === '' ? undefined : parseOrUndefined(line);
+    if (value !== undefined) found.push(value);
+  }
+  return found;
+}
+
+function isSweAgent(json: unknown, reasons: Record<TranscriptFormat, string>): boolean {
+  if (!isRecord(json) || !Array.isArray(json.history)) {
+    reasons['swe-agent'] = 'no top-level object with a "history" array';
+    return false;
+  }
+  const first = json.history[0];
+  if (json.history.length > 0 && !(isRecord(first) && typeof first.role === 'string')) {
+    reasons['swe-agent'] = '"history" entries have no "role"';
+    return false;
+  }
+  return true;
+}
+
+function isEvent(value: unknown): boolean {
+  return isRecord(value) && typeof value.source === 'string' && (typeof value.action === 'string' || typeof value.observation === 'string');
+}
+
+function isOpenHands(json: unknown, lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
+  if (Array.isArray(json)) {
+    if (json.length > 0 && json.every(isEvent)) return true;
+    reasons.openhands = 'a JSON array, but not of events with "source" and "action"/"observation"';
+    return false;
+  }
+  const first = lines[0];
+  if (isRecord(first) && Array.isArray(first.history) && (first.history.length === 0 || isEvent(first.history[0]))) return true;
+  reasons.openhands = 'neither a JSON array of events nor JSONL runs with a "history" of events';
+  return false;
+}
+
+function isClaudeCode(lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
+  const matches = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && ['uuid', 'leafUuid', 'sessionId'].some((key) => typeof line[key] === 'string'));
+  if (lines.length > 0 && matches.length === lines.length) return true;
+  reasons['claude-code'] = lines.length === 0 ? 'no JSON line found' : 'lines are not objects with "type" and "uuid"/"sessionId"';
+  return false;
+}
