@@ -1,0 +1,79 @@
+import type { CacheControl, Message, Part } from '@ctxhost/core';
+import { ROLLING_BREAKPOINTS } from './apply-cache-control.js';
+import { createCacheMarker, MAX_CACHE_BREAKPOINTS, type CacheTtl } from './cache-marker.js';
+
+export interface ApplyCacheBreakpointsOptions {
+  /** Cache lifetime: `'5m'` (default) or `'1h'`. */
+  ttl?: CacheTtl;
+}
+
+/**
+ * `system_and_3` over ctxhost's message model: sets `cacheControl` on one part
+ * of the system prompt (the last system message at the head of the list) and
+ * of each of the last three non-system messages that can carry one. The
+ * marker goes on a message's last part that is not reasoning (thinking blocks
+ * cannot be cached explicitly); tool messages are marked like any other,
+ * since the Anthropic adapter renders their results as `tool_result` blocks.
+ *
+ * Parts that already carry `cacheControl` count against the limit of four,
+ * and their messages are not marked again. Returns a new list; messages it
+ * marks are copied, the others are shared, and the input is never changed.
+ */
+export function applyCacheBreakpoints(messages: readonly Message[], options: ApplyCacheBreakpointsOptions = {}): Message[] {
+  const marker = createCacheMarker(options.ttl ?? '5m');
+  const result = [...messages];
+  let budget = MAX_CACHE_BREAKPOINTS - countCacheBreakpoints(messages);
+  for (const index of targetIndexes(messages)) {
+    if (budget <= 0) break;
+    const message = messages[index] as Message;
+    if (message.parts.some((part) => part.cacheControl !== undefined)) continue;
+    result[index] = markMessage(message, marker);
+    budget -= 1;
+  }
+  return result;
+}
+
+/** The number of parts that carry `cacheControl`. */
+export function countCacheBreakpoints(messages: readonly Message[]): number {
+  let count = 0;
+  for (const message of messages) for (const part of message.parts) if (part.cacheControl !== undefined) count += 1;
+  return count;
+}
+
+/** Indexes in priority order: the system prompt, then the last, second-to-last and third-to-last markable messages. */
+function targetIndexes(messages: readonly Message[]): number[] {
+  const systemIndex = lastHeadSystemIndex(messages);
+  const rolling: number[] = [];
+  for (let index = messages.length - 1; index >= 0 && rolling.length < ROLLING_BREAKPOINTS; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role !== 'system' && lastMarkablePart(message) !== -1) rolling.push(index);
+  }
+  return systemIndex === -1 ? rolling : [systemIndex, ...rolling];
+}
+
+/** The last markable system message of the leading run of system messages, or -1. */
+function lastHeadSystemIndex(messages: readonly Message[]): number {
+  let found = -1;
+  for (let index = 0; index < messages.length && (messages[index] as Message).role === 'system'; index += 1) {
+    if (lastMarkablePart(messages[index] as Message) !== -1) found = index;
+  }
+  return found;
+}
+
+function lastMarkablePart(message: Message): number {
+  for (let index = message.parts.length - 1; index >= 0; index -= 1) {
+    if (isMarkable(message.parts[index] as Part)) return index;
+  }
+  return -1;
+}
+
+function isMarkable(part: Part): boolean {
+  if (part.type === 'reasoning') return false;
+  return part.type !== 'text' || part.text.length > 0;
+}
+
+function markMessage(message: Message, marker: CacheControl): Message {
+  const partIndex = lastMarkablePart(message);
+  const parts = message.parts.map((part, index) => (index === partIndex ? { ...part, cacheControl: { ...marker } } : part));
+  return { ...message, parts };
+}
