@@ -1,0 +1,98 @@
+import type { CompactionReason, CompactionReport, Message, TokenCounter } from '@ctxhost/core';
+import { createCompactionIndex, type CompactionGroup, type CompactionIndex } from './compaction-index.js';
+import { createContext, type CompactionContext, type CompactionStrategy } from './compaction-strategy.js';
+
+export interface ApplyCompactionOptions {
+  /** Cached per-message counts; pass the same counter every turn so only new messages are counted. Default: the core estimator. */
+  counter?: TokenCounter;
+  signal?: AbortSignal;
+  /** Recorded in the report. Default `strategy`. */
+  reason?: CompactionReason;
+}
+
+export interface CompactionResult {
+  /**
+   * What the model should see: the included groups in order, summaries in place of
+   * what they replace. Results that sat apart from their call follow the call.
+   */
+  messages: Message[];
+  /** True when the strategy excluded or inserted anything. */
+  changed: boolean;
+  report: CompactionReport;
+  /** Ids of the original messages left out of the projection. */
+  excludedMessageIds: string[];
+  /** Groups left out (originals and collapsed lines). */
+  excludedGroups: number;
+  /** Summary messages the strategy added (model summaries and collapsed tool lines). */
+  summaries: Message[];
+}
+
+/**
+ * Runs a strategy over a message list and returns the projection and a report.
+ * The messages are never mutated; the index is built in one linear pass with
+ * counts from the counter's cache.
+ */
+export async function applyCompaction(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions = {}): Promise<CompactionResult> {
+  return run(messages, strategy, options, false);
+}
+
+export interface DryRunResult extends CompactionResult {
+  /** Tokens the strategy would save (summaries counted at their reserve). */
+  tokensSaved: number;
+}
+
+/**
+ * What a strategy would do, without calling any model: summaries are counted at
+ * their `summaryTokenReserve`. The cascade uses it to pick the first step that is enough.
+ */
+export async function dryRun(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions = {}): Promise<DryRunResult> {
+  const result = await run(messages, strategy, options, true);
+  return { ...result, tokensSaved: result.report.tokensBefore - result.report.tokensAfter };
+}
+
+async function run(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions, dryRunOnly: boolean): Promise<CompactionResult> {
+  const index = createCompactionIndex(messages, options.counter === undefined ? {} : { counter: options.counter });
+  const context = createContext({ counter: options.counter, signal: options.signal, dryRun: dryRunOnly });
+  const changed = await strategy.compact(index, context);
+  return buildResult(index, context, strategy, options.reason ?? 'strategy', changed);
+}
+
+function buildResult(index: CompactionIndex, context: CompactionContext, strategy: CompactionStrategy, reason: CompactionReason, changed: boolean): CompactionResult {
+  const excluded = index.excludedGroups();
+  const inserted = index.insertedGroups();
+  const summaries = inserted.flatMap((group) => group.messages);
+  const modelSummaries = inserted.filter((group) => group.summarySource !== 'tool-results');
+  const excludedOriginals = excluded.filter((group) => !group.inserted);
+  const report: CompactionReport = {
+    engine: strategy.name,
+    reason,
+    tokensBefore: index.original.tokens,
+    tokensAfter: index.included.tokens,
+    messagesBefore: index.original.messages,
+    messagesAfter: index.included.messages,
+    prunedToolOutputs: countCollapsedResults(inserted, excludedOriginals.flatMap((group) => group.messages)),
+    steps: context.steps,
+    notes: context.notes,
+  };
+  const first = modelSummaries[0];
+  if (first !== undefined) {
+    const covered = modelSummaries.reduce((total, group) => total + (group.messages[0]?.meta?.summary?.covers.length ?? 0), 0);
+    report.summary = { tokens: modelSummaries.reduce((total, group) => total + group.tokens, 0), source: first.summarySource ?? 'model', messagesCovered: covered };
+  }
+  return {
+    messages: index.projection(),
+    changed,
+    report,
+    excludedMessageIds: excludedOriginals.flatMap((group) => group.messages.map((message) => message.id)),
+    excludedGroups: excludedOriginals.length,
+    summaries,
+  };
+}
+
+/** Tool results now shown only as a collapsed line. */
+function countCollapsedResults(inserted: readonly CompactionGroup[], excludedMessages: readonly Message[]): number {
+  const covered = new Set(inserted.filter((group) => group.summarySource === 'tool-results').flatMap((group) => group.messages[0]?.meta?.summary?.covers ?? []));
+  let results = 0;
+  for (const message of excludedMessages) if (covered.has(message.id)) for (const part of message.parts) if (part.type === 'tool-result') results++;
+  return results;
+}
