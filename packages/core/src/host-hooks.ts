@@ -114,7 +114,7 @@ export function createHostHooks() {
      * Asks whoever drives the session (the agent loop, a wrapper, the opencode bridge) to send it
      * to the model again. Bail: the first tap that drives this session returns true; undefined means "not mine".
      */
-    resend: new AsyncSeriesBailHook<[ResendEvent], boolean>(['event']),
+    resend: new AsyncSeriesBailHook<[ResendEvent], boolean | undefined>(['event']),
     /** Transforms each tool result as it arrives (the truncator). Returns the part to store in the projection. */
     toolResult: new AsyncSeriesWaterfallHook<[ToolResultPart, ToolResultContext]>(['part', 'context']),
   };

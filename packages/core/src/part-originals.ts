@@ -19,7 +19,10 @@ export function createPartOriginals(): PartOriginals {
   };
   return {
     record(event) {
-      if (event.type === 'message.appended') event.message.parts.forEach(remember);
+      if (event.type === 'message.appended') {
+        event.originals?.forEach(remember);
+        event.message.parts.forEach(remember);
+      }
       else if (event.type === 'part.updated') remember({ ...event.part, id: event.partId });
       else if (event.type === 'compaction.applied') event.projection.forEach((message) => message.parts.forEach(remember));
     },

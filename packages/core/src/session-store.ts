@@ -4,7 +4,8 @@ import type { Usage } from './usage.js';
 
 /** One entry of a session's append-only log. `seq` is assigned by the store, from 1. */
 export type StoreEvent =
-  | { type: 'message.appended'; message: Message }
+  /** `originals`: parts a `toolResult` tap shortened before the append, kept as they arrived. */
+  | { type: 'message.appended'; message: Message; originals?: Part[] }
   | { type: 'part.updated'; messageId: string; partId: string; part: Part; reason: string }
   | { type: 'reverted'; toMessageId: string; removedMessageIds: string[] }
   | { type: 'compaction.applied'; projection: Message[]; report: CompactionReport }

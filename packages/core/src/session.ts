@@ -14,8 +14,12 @@ export interface Session {
   readonly id: string;
   /** The model's window for this session, when known (config `model.context_length` or the model client). */
   contextWindow: number | undefined;
-  /** Appends a message to history and projection; emits `message.updated`. */
-  append(message: Message, options?: { usage?: Usage }): Promise<void>;
+  /**
+   * Appends a message to history and projection; emits `message.updated`.
+   * `usage`: the API-reported usage of the request that produced it.
+   * `originals`: parts as they arrived before a `toolResult` tap shortened them, kept for `original()`.
+   */
+  append(message: Message, options?: { usage?: Usage; originals?: Part[] }): Promise<void>;
   /** Changes a part in the projection; the original stays retrievable through `original`. */
   update(partId: string, change: PartChange, reason: string): Promise<void>;
   /** Removes every message after `toMessageId` from the projection (they stay in the store). Returns what was removed. */

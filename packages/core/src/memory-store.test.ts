@@ -1,0 +1,4 @@
+import { createMemoryStore } from './memory-store.js';
+import { describeSessionStoreContract } from './store-contract.test-helper.js';
+
+describeSessionStoreContract('memory store', () => createMemoryStore());
