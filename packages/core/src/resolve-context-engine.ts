@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import envPaths from 'env-paths';
+import { DEFAULT_CONFIG } from './config-defaults.js';
 import type { CtxhostConfig } from './config-schema.js';
 import type { ContextEngine, ContextEngineFactory, EngineFactoryOptions } from './context-engine.js';
 import { createNoneEngine as noneEngine, registeredContextEngine } from './engine-registry.js';
@@ -52,7 +53,7 @@ export async function resolveContextEngine(config: CtxhostConfig, options: Resol
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry', searched };
   const fallback = resolveFallback(options.fallback, factoryOptions);
-  return { engine: fallback, source: 'fallback', searched, ...(options.fallback?.name === name ? {} : { notFound: name }) };
+  return { engine: fallback, source: 'fallback', searched, ...(isMissing(name, options.fallback) ? { notFound: name } : {}) };
 }
 
 /** The synchronous part of resolution (registry, then fallback), for `createHost`. */
@@ -62,7 +63,17 @@ export function resolveRegisteredEngine(config: CtxhostConfig, options: ResolveC
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry' };
   const fallback = resolveFallback(options.fallback, factoryOptions);
-  return { engine: fallback, source: 'fallback', ...(options.fallback?.name === name || name === 'none' ? {} : { notFound: name }) };
+  return { engine: fallback, source: 'fallback', ...(isMissing(name, options.fallback) ? { notFound: name } : {}) };
+}
+
+/**
+ * Whether falling back deserves a word to the person. Not when the fallback is
+ * the engine named, nor when the name is the default (`compressor`) and core
+ * runs without the `ctxhost` package to supply it: nobody asked for it then.
+ */
+function isMissing(name: string, fallback: ResolveContextEngineOptions['fallback']): boolean {
+  if (name === 'none' || fallback?.name === name) return false;
+  return !(fallback === undefined && name === DEFAULT_CONFIG.context.engine);
 }
 
 function resolveFallback(fallback: ResolveContextEngineOptions['fallback'], options: EngineFactoryOptions): ContextEngine {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createHost, type ToolResultPart } from '@ctxhost/core';
+import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
+
+const buildLog = [
+  'BUILD START',
+  ...Array.from({ length: 4000 }, (_, i) => `compiling module ${i} of 4000 ... ok`),
+  'src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.',
+  'Found 1 error. BUILD FAILED',
+].join('\n');
+
+const resultPart = (output: ToolResultPart['output']): ToolResultPart => ({ id: 'm1:0', type: 'tool-result', callId: 'c1', output });
+
+async function truncate(part: ToolResultPart, options: Parameters<typeof createToolOutputTruncator>[0], toolName = 'bash') {
+  const host = createHost({ plugins: [createToolOutputTruncator(options)] });
+  const shortened = await host.hooks.toolResult.promise(part, { sessionId: 's', toolName, messageId: 'm1' });
+  return { host, shortened };
+}
+
+describe('tool-output-truncator', () => {
+  it('keeps the head and the tail, with a counted marker that says how to get the rest', async () => {
+    const { shortened } = await truncate(resultPart(buildLog), { maxTokens: 2000 });
+    const output = shortened.output as string;
+    expect(output.startsWith('BUILD START\ncompiling module 0')).toBe(true);
+    expect(output.endsWith('Found 1 error. BUILD FAILED')).toBe(true);
+    expect(output).toContain('error TS2322');
+    expect(output).toMatch(/\[\.\.\. [\d,]+ characters \([\d,]+ lines, about [\d,]+ tokens\) cut from the middle .* kept as part m1:0/);
+    expect(shortened.compacted).toMatchObject({ by: 'tool-output-truncator', originalChars: buildLog.length });
+    expect(output.length).toBeLessThan(buildLog.length / 3);
+  });
+
+  it('leaves outputs under the cap, and exempt tools, untouched', async () => {
+    const small = resultPart('fine');
+    expect((await truncate(small, { maxTokens: 2000 })).shortened).toBe(small);
+    const big = resultPart(buildLog);
+    expect((await truncate(big, { maxTokens: 2000, exempt: ['lcm_expand'] }, 'lcm_expand')).shortened).toBe(big);
+  });
+
+  it('applies a per-tool cap', async () => {
+    const { shortened } = await truncate(resultPart(buildLog), { maxTokens: 1_000_000, perTool: { bash: 1000 } });
+    expect(shortened.compacted).toBeDefined();
+  });
+
+  it('shortens text blocks and keeps images in block outputs', async () => {
+    const image = { type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: 'AAAA' } };
+    const { shortened } = await truncate(resultPart([{ type: 'text', text: buildLog }, image]), { maxTokens: 2000 });
+    const blocks = shortened.output as Exclude<ToolResultPart['output'], string>;
+    expect(blocks[1]).toEqual(image);
+    expect(blocks[0]?.type === 'text' && blocks[0].text.endsWith('BUILD FAILED')).toBe(true);
+  });
+
+  it('loses nothing: the session keeps the original of what it shortened', async () => {
+    const original = resultPart(buildLog);
+    const { host, shortened } = await truncate(original, { maxTokens: 2000 });
+    const session = await host.session('s');
+    await session.append({ id: 'm1', role: 'tool', parts: [shortened] }, { originals: [original] });
+    expect(session.messages()[0]?.parts[0]).toEqual(shortened);
+    expect(await session.original('m1:0')).toEqual(original);
+    expect(await host.store.original('s', 'm1:0')).toEqual(original);
+  });
+
+  it('is switched off by disabled_hooks', async () => {
+    const host = createHost({ config: { disabledHooks: ['tool-output-truncator'] }, plugins: [createToolOutputTruncator({ maxTokens: 100 })] });
+    const part = resultPart(buildLog);
+    expect(await host.hooks.toolResult.promise(part, { sessionId: 's', toolName: 'bash', messageId: 'm1' })).toBe(part);
+  });
+});
