@@ -28,10 +28,10 @@ export interface Session {
   applyCompaction(messages: Message[], report: CompactionReport): Promise<void>;
   /** Records an API-reported usage for the current projection. */
   reportUsage(usage: Usage): Promise<void>;
-  /** What the model will see. */
-  messages(): readonly Message[];
+  /** What the model will see (a copy: changing it changes nothing). */
+  messages(): Message[];
   /** Every message ever appended, unmodified, in order. */
-  history(): readonly Message[];
+  history(): Message[];
   /** Current prompt size: last reported usage plus an estimate of what was added since. */
   promptSize(): PromptSize;
   /** The last API-reported usage, if any. */
