@@ -68,6 +68,7 @@ export interface CompactionIndex extends CompactionIndexView {
 
 interface IndexedGroup extends CompactionGroup {
   excluded: boolean;
+  summarySource: SummarySource | undefined;
   /** The original group's position; inserted groups live in the slot of the group they precede. */
   slot: number;
   tokens: number;
@@ -134,6 +135,7 @@ export function createCompactionIndex(messages: readonly Message[], options: Com
       indexed.messages = fresh.messages;
       indexed.tokens = fresh.tokens;
       indexed.chars = fresh.chars;
+      indexed.summarySource = message.meta?.summary?.source ?? indexed.summarySource;
       if (!indexed.excluded) addTotals(included, indexed, 1);
     },
     removeInserted(group) {
