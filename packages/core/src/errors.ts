@@ -92,3 +92,13 @@ export class ConfigError extends CtxhostError {
     this.issues = issues;
   }
 }
+
+/** A provider message that cannot be converted (an unsupported block, a part in the wrong role). `where` names it. */
+export class AdapterError extends CtxhostError {
+  readonly where: string;
+
+  constructor(where: string, problem: string, options: CtxhostErrorOptions = {}) {
+    super(CORE_ERROR_CODES.adapterInvalid, `${where}: ${problem}`, options);
+    this.where = where;
+  }
+}

@@ -38,3 +38,7 @@ export { runOutsideLocks } from './lock-context.js';
 export { registerContextEngine, unregisterContextEngine, registeredContextEngine, registeredContextEngineNames, createNoneEngine } from './engine-registry.js';
 export { resolveContextEngine, pluginDirectories, type ResolveContextEngineOptions, type ResolvedContextEngine, type EngineSource } from './resolve-context-engine.js';
 export { createEnginePlugin, ENGINE_PLUGIN } from './engine-plugin.js';
+export { fromAnthropic, toAnthropic, type FromAnthropicOptions, type ToAnthropicResult } from './anthropic-adapter.js';
+export type * from './anthropic-wire-types.js';
+export { validateMessages, validateMessage, MessageValidationError } from './validate-messages.js';
+export { createMessage, partId, newMessageId, type PartInput } from './part-ids.js';
