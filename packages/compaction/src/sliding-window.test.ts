@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyCompaction } from './apply-compaction.js';
 import { createConversation, ids, toolTurns } from './conversation.test-helper.js';
 import { slidingWindow } from './sliding-window.js';
+import { toolResultCompaction } from './tool-result-compaction.js';
 import { triggers } from './triggers.js';
 import { validateProjection } from './validate-projection.js';
 
@@ -30,6 +31,15 @@ describe('slidingWindow', () => {
     const history = [c.system(), c.assistant('hello'), c.user(), c.assistant(), c.user(), c.assistant()];
     const result = await applyCompaction(history, slidingWindow({ keepLastTurns: 1 }));
     expect(ids(result.messages)).toEqual(['m1', 'm5', 'm6']);
+  });
+
+  it('keeps the user message of a turn whose pinned collapsed line stays (found by the property test)', async () => {
+    const c = createConversation();
+    const history = [c.user(), c.calls(['tool0', 'c']), c.results(['c', 'ok']), c.user('next')];
+    const collapsed = await applyCompaction(history, toolResultCompaction({ keepLastToolCallGroups: 0, minimumPreserved: 0 }));
+    const result = await applyCompaction(collapsed.messages, slidingWindow({ keepLastTurns: 0, minimumPreserved: 0, pinSummaries: true }));
+    expect(ids(result.messages)).toEqual(['m1', 'm2:tool-results', 'm4']);
+    expect(validateProjection(result.messages)).toEqual([]);
   });
 
   it('needs a window', () => {

@@ -62,8 +62,11 @@ function excludeOldestTurns(index: CompactionIndex, isProtected: IsProtected, ta
   let changed = false;
   for (const turn of turnsOf(index)) {
     if (target(index)) break;
-    const removable = turn.filter((group) => !isProtected(group));
-    if (removable.length !== turn.length && turn.some((group) => isProtected(group) && group.kind !== 'summary' && !isPinnedHead(group, turn))) break;
+    const kept = turn.filter(isProtected);
+    if (kept.some((group) => group.kind !== 'summary' && !isPinnedHead(group, turn))) break;
+    // A kept group that cannot open the conversation (a pinned collapsed line) keeps its turn's user message.
+    const keepHead = kept.length > 0 && !kept[0]!.leadsTurn && turn[0]!.leadsTurn;
+    const removable = turn.filter((group) => !isProtected(group) && !(keepHead && group === turn[0]));
     for (const group of removable) index.exclude(group);
     changed ||= removable.length > 0;
   }
