@@ -158,8 +158,17 @@ export function createCompactionIndex(messages: readonly Message[], options: Com
 
 function toIndexed(group: MessageGroup, slot: number, id: number, inserted = false, source?: SummarySource): IndexedGroup {
   const first = group.messages[0];
+  // Listed, not spread: a spread of 100k groups costs more than the rest of a run.
   return {
-    ...group,
+    kind: group.kind,
+    index: group.index,
+    messageIndices: group.messageIndices,
+    messages: group.messages,
+    messageCount: group.messageCount,
+    chars: group.chars,
+    tokens: group.tokens,
+    callIds: group.callIds,
+    orphan: group.orphan,
     id,
     slot,
     excluded: false,
