@@ -18,6 +18,8 @@ export interface LoadConfigOptions {
   sections?: readonly ConfigSection[];
   /** Environment read for `CTXHOST_CONFIG_DIR` (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** More files read after the project file, each winning over the ones before (a host's own file, such as `.opencode/ctxhost.yaml`); missing ones are skipped. */
+  extraFiles?: readonly string[];
 }
 
 export interface LoadedConfig {
@@ -41,10 +43,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const issues: ConfigIssue[] = [];
   let unreadable: unknown;
   const documents: ConfigDocument[] = [];
+  const found: string[] = [];
   for (const folder of [userDir, join(options.cwd, '.ctxhost')]) {
-    const found = await findConfigFile(folder, options.cwd, issues);
-    if (found === undefined) continue;
-    const result = await readConfigDocument(found, displayPath(found, options.cwd));
+    const file = await findConfigFile(folder, options.cwd, issues);
+    if (file !== undefined) found.push(file);
+  }
+  for (const file of options.extraFiles ?? []) if (await exists(file)) found.push(file);
+  for (const file of found) {
+    const result = await readConfigDocument(file, displayPath(file, options.cwd));
     if (result.status === 'unreadable') {
       issues.push(result.issue);
       unreadable ??= result.cause;
@@ -79,6 +85,13 @@ async function findConfigFile(folder: string, cwd: string, issues: ConfigIssue[]
     issues.push({ file: names[0], line: undefined, column: undefined, path: '', expected: 'a single config file in this folder', found: `also ${names.slice(1).join(' and ')}; merge them into one` });
   }
   return present[0];
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR',
+  );
 }
 
 function byPosition(issues: ConfigIssue[]): ConfigIssue[] {

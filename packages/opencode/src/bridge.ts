@@ -1,0 +1,13 @@
+/** The pieces of the plugin, for people who assemble their own (`@ctxhost/opencode/bridge`). */
+export { createCtxhostOpencodePlugin, type CtxhostOpencodeOptions } from './ctxhost-opencode-plugin.js';
+export { createEventBridge, type EventBridge } from './event-bridge.js';
+export { createMirrorRegistry, type MirrorRegistry, type MirrorState } from './mirror-registry.js';
+export { createOpencodeActions, type OpencodeActions, type OpencodeClient, type OpencodeModelRef, type OpencodePrompt } from './opencode-actions.js';
+export { createOpencodeBridgePlugin, OPENCODE_BRIDGE } from './opencode-bridge-plugin.js';
+export { createOpencodeSyncStore, opencodeMessageId } from './opencode-sync-store.js';
+export { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
+export { createToolOutputHandler, type ToolExecuted } from './tool-output-handler.js';
+export { loadOpencodeConfig, OPENCODE_CONFIG_FILE, type LoadOpencodeConfigOptions } from './load-opencode-config.js';
+export { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
+export { toCtxhostMessages, toolMessageId, usageOf, TOOL_RESULTS_SUFFIX, type MirroredMessage, type ShortenedOutput } from './to-ctxhost-messages.js';
+export { OPENCODE_ERROR_CODES, OpencodeBridgeError, type OpencodeErrorCode } from './errors.js';

@@ -1,0 +1,88 @@
+import { createFileStore, createHost, createMemoryStore, type CtxhostConfig, type Host, type Plugin as HostPlugin, type SessionStore } from '@ctxhost/core';
+import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
+import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
+import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
+import type { Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
+import { OPENCODE_ERROR_CODES, OpencodeBridgeError } from './errors.js';
+import { createEventBridge } from './event-bridge.js';
+import { createHostLogger } from './host-logger.js';
+import { loadOpencodeConfig } from './load-opencode-config.js';
+import { createMirrorRegistry } from './mirror-registry.js';
+import { createOpencodeActions } from './opencode-actions.js';
+import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
+import { createOpencodeSyncStore } from './opencode-sync-store.js';
+import { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
+import { createToolOutputHandler } from './tool-output-handler.js';
+
+export interface CtxhostOpencodeOptions {
+  /** The folder of the user `config.yaml` (default: ctxhost's env-paths config folder, or `CTXHOST_CONFIG_DIR`). */
+  userConfigDir?: string;
+}
+
+/**
+ * The opencode plugin: builds a ctxhost host from the config, forwards
+ * opencode's events into it, and carries out what its hooks decide through
+ * opencode's client. If the host cannot start (a config error), it says so in
+ * a toast and opencode runs without it.
+ */
+export function createCtxhostOpencodePlugin(options: CtxhostOpencodeOptions = {}): Plugin {
+  return async (input) => {
+    try {
+      return await start(input, options);
+    } catch (cause) {
+      const error = new OpencodeBridgeError(OPENCODE_ERROR_CODES.startFailed, `ctxhost did not start in ${input.directory}: ${cause instanceof Error ? cause.message : String(cause)}. opencode runs without it; fix the config and restart opencode.`, { cause });
+      createHostLogger(input.client).error(error.message);
+      await input.client.tui.showToast({ body: { title: 'ctxhost is off', message: error.message, variant: 'error' } }).catch(() => undefined);
+      return {};
+    }
+  };
+}
+
+async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promise<Hooks> {
+  const { config } = await loadOpencodeConfig({ directory: input.directory, ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }) });
+  const registry = createMirrorRegistry();
+  const actions = createOpencodeActions(input.client, input.serverUrl, input.directory);
+  const host = createHost({
+    config,
+    store: createOpencodeSyncStore(storeFor(config), actions, registry),
+    logger: createHostLogger(input.client),
+    cwd: input.directory,
+    // opencode builds its own requests: ctxhost's request-side engine never runs here; compaction goes through opencode's summarize.
+    enginePlugin: false,
+    plugins: [...builtInHooks(), createOpencodeBridgePlugin(actions, registry)],
+  });
+  const bridge = createEventBridge(host, registry);
+  const onToolExecuted = createToolOutputHandler(host, registry, bridge.settled);
+  return {
+    event: async ({ event }) => bridge.accept(event),
+    'tool.execute.after': async (tool, output) => {
+      if (tool.tool === ORIGINAL_OUTPUT_TOOL) return;
+      await onToolExecuted(tool, output).catch((error: unknown) => host.logger.error(`ctxhost could not check the output of ${tool.tool}`, { error: String(error) }));
+    },
+    'chat.params': async ({ sessionID, model }) => {
+      await learnContextWindow(host, sessionID, model.limit.context).catch((error: unknown) => host.logger.error('ctxhost could not record the context window', { error: String(error) }));
+    },
+    tool: { [ORIGINAL_OUTPUT_TOOL]: createOriginalOutputTool(host) },
+    dispose: async () => {
+      await bridge.settled();
+      await host.dispose();
+    },
+  };
+}
+
+/** The hooks that act on events opencode emits. */
+function builtInHooks(): HostPlugin[] {
+  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator()];
+}
+
+function storeFor(config: CtxhostConfig): SessionStore {
+  if (config.store.kind === 'memory') return createMemoryStore();
+  return createFileStore(config.store.path === undefined ? {} : { directory: config.store.path });
+}
+
+/** opencode knows the model's window; ctxhost's `model.context_length` wins when set. */
+async function learnContextWindow(host: Host, sessionId: string, window: number): Promise<void> {
+  if (host.config.model.contextLength !== undefined || !(window > 0)) return;
+  const session = await host.session(sessionId);
+  session.contextWindow = window;
+}

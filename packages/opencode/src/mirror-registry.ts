@@ -1,0 +1,46 @@
+import type { Part as OpencodePart, UserMessage } from '@opencode-ai/sdk';
+import type { OpencodeModelRef, OpencodePrompt } from './opencode-actions.js';
+import type { ShortenedOutput } from './to-ctxhost-messages.js';
+
+/** What the bridge knows about one opencode session while it mirrors it into ctxhost. */
+export interface MirrorState {
+  /** Parts seen on `message.part.updated`, by message, until the message is mirrored. */
+  parts: Map<string, Map<string, OpencodePart>>;
+  /** User messages seen, waiting for their parts (they are mirrored when the reply starts). */
+  users: Map<string, UserMessage>;
+  /** opencode message ids already appended to the ctxhost session. */
+  mirrored: Set<string>;
+  /** The last user prompt, for re-sending it after a recovery. */
+  lastPrompt: OpencodePrompt | undefined;
+  /** The model the session talks to, for opencode's summarize. */
+  model: OpencodeModelRef | undefined;
+  /** Tool outputs the truncator shortened, by call id, until their message is mirrored. */
+  shortened: Map<string, ShortenedOutput>;
+}
+
+export interface MirrorRegistry {
+  stateOf(sessionId: string): MirrorState;
+  peek(sessionId: string): MirrorState | undefined;
+  drop(sessionId: string): void;
+  readonly size: number;
+}
+
+/** One map from session id to its mirror state; `session.deleted` is one `drop`. */
+export function createMirrorRegistry(): MirrorRegistry {
+  const states = new Map<string, MirrorState>();
+  return {
+    stateOf(sessionId) {
+      let state = states.get(sessionId);
+      if (state === undefined) {
+        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, model: undefined, shortened: new Map() };
+        states.set(sessionId, state);
+      }
+      return state;
+    },
+    peek: (sessionId) => states.get(sessionId),
+    drop: (sessionId) => void states.delete(sessionId),
+    get size() {
+      return states.size;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Message, SessionStore, StoreEvent } from '@ctxhost/core';
+import type { MirrorRegistry } from './mirror-registry.js';
+import type { OpencodeActions } from './opencode-actions.js';
+import { TOOL_RESULTS_SUFFIX } from './to-ctxhost-messages.js';
+
+/**
+ * A session store that carries ctxhost's changes to opencode before keeping
+ * them: a shortened tool output becomes opencode's part update, a revert
+ * becomes opencode's revert, a compaction becomes opencode's summarize. The
+ * inner store still receives every event, so originals stay retrievable. When
+ * opencode refuses, the error propagates and nothing is recorded: ctxhost
+ * never believes a change opencode did not make.
+ */
+export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeActions, registry: MirrorRegistry): SessionStore {
+  const carryOut = async (sessionId: string, event: StoreEvent): Promise<void> => {
+    switch (event.type) {
+      case 'part.updated':
+        if (event.part.type !== 'tool-result' || typeof event.part.output !== 'string') return;
+        return actions.updateToolOutput(sessionId, opencodeMessageId(event.messageId), event.partId, event.part.output);
+      case 'reverted': {
+        const first = event.removedMessageIds[0];
+        if (first !== undefined) await actions.revert(sessionId, opencodeMessageId(first));
+        return;
+      }
+      case 'compaction.applied': {
+        const model = registry.peek(sessionId)?.model;
+        if (model !== undefined) await actions.summarize(sessionId, model);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  return {
+    kind: `opencode+${inner.kind}`,
+    async append(sessionId, event, options) {
+      await carryOut(sessionId, event);
+      return inner.append(sessionId, event, options);
+    },
+    read: (sessionId) => inner.read(sessionId),
+    original: (sessionId, partId) => inner.original(sessionId, partId),
+    list: () => inner.list(),
+    delete: (sessionId) => inner.delete(sessionId),
+    close: () => inner.close(),
+  };
+}
+
+/** The opencode message a ctxhost message came from (tool results live in the assistant message in opencode). */
+export function opencodeMessageId(ctxhostMessageId: Message['id']): string {
+  return ctxhostMessageId.endsWith(TOOL_RESULTS_SUFFIX) ? ctxhostMessageId.slice(0, -TOOL_RESULTS_SUFFIX.length) : ctxhostMessageId;
+}
