@@ -1,0 +1,76 @@
+import type { MessagesRequest } from './wire.js';
+
+/** Faults the simulator can inject. */
+export type FaultKind = 'rate_limit' | 'overloaded' | 'server_error' | 'drop' | 'slow' | 'sse_error';
+export const FAULT_KINDS: readonly FaultKind[] = ['rate_limit', 'overloaded', 'server_error', 'drop', 'slow', 'sse_error'];
+
+export interface Fault {
+  kind: FaultKind;
+  /** `retry-after` seconds for rate_limit (default 1). */
+  retryAfterSeconds?: number;
+  /** Delay for slow (default 2,000 ms). */
+  delayMs?: number;
+}
+
+export interface RandomFaults {
+  /** Chance per request, 0–1. */
+  probability: number;
+  /** Seed of the PRNG, so a run can be repeated. */
+  seed: number;
+  kinds?: readonly FaultKind[];
+}
+
+interface Rule {
+  fault: Fault;
+  matches(requestNumber: number, request: MessagesRequest): boolean;
+  remaining: number;
+}
+
+/** Decides, per request, whether a fault is injected: by script, by request number, by predicate, or at random with a seed. */
+export function createFaultPlan(random?: RandomFaults) {
+  const rules: Rule[] = [];
+  const next = mulberry32(random?.seed ?? 1);
+  return {
+    /** The next `count` requests fail with `fault`. */
+    next(count: number, fault: Fault | FaultKind) {
+      rules.push({ fault: asFault(fault), matches: () => true, remaining: count });
+    },
+    /** Request number `n` (1-based, counted over /v1/messages) fails with `fault`. */
+    at(requestNumber: number, fault: Fault | FaultKind) {
+      rules.push({ fault: asFault(fault), matches: (n) => n === requestNumber, remaining: 1 });
+    },
+    /** Every request matching `predicate` fails, at most `times` times (default unlimited). */
+    when(predicate: (request: MessagesRequest) => boolean, fault: Fault | FaultKind, times = Number.POSITIVE_INFINITY) {
+      rules.push({ fault: asFault(fault), matches: (_n, request) => predicate(request), remaining: times });
+    },
+    clear() {
+      rules.length = 0;
+    },
+    pick(requestNumber: number, request: MessagesRequest): Fault | undefined {
+      const rule = rules.find((candidate) => candidate.remaining > 0 && candidate.matches(requestNumber, request));
+      if (rule !== undefined) {
+        rule.remaining--;
+        return rule.fault;
+      }
+      if (random === undefined || next() >= random.probability) return undefined;
+      const kinds = random.kinds ?? FAULT_KINDS;
+      return { kind: kinds[Math.floor(next() * kinds.length)]! };
+    },
+  };
+}
+
+function asFault(fault: Fault | FaultKind): Fault {
+  return typeof fault === 'string' ? { kind: fault } : fault;
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same faults. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
