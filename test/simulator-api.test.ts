@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+
+type ApiError = InstanceType<typeof Anthropic.APIError>;
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
 
@@ -16,7 +18,7 @@ async function clientFor(options: SimulatorOptions = {}) {
 type Params = Anthropic.MessageCreateParamsNonStreaming;
 const base = (messages: Params['messages'], extra: Partial<Params> = {}): Params => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages, ...extra });
 
-async function rejection(promise: Promise<unknown>): Promise<Anthropic.APIError> {
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
@@ -111,7 +113,7 @@ describe('simulator: the Messages API through the real SDK', () => {
     );
     expect(second.usage.cache_read_input_tokens).toBeGreaterThan(0);
     expect(second.usage.cache_creation?.ephemeral_1h_input_tokens).toBeGreaterThan(0);
-    const total = second.usage.input_tokens + second.usage.cache_read_input_tokens + (second.usage.cache_creation_input_tokens ?? 0);
+    const total = second.usage.input_tokens + (second.usage.cache_read_input_tokens ?? 0) + (second.usage.cache_creation_input_tokens ?? 0);
     const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-5', system, messages: [{ role: 'user', content: 'first question' }, { role: 'assistant', content: 'an answer' }, { role: 'user', content: 'second' }] });
     expect(total).toBe(counted.input_tokens);
   });

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+
+type ApiError = InstanceType<typeof Anthropic.APIError>;
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSummary, startSimulator, SUMMARY_HEADINGS, type Simulator } from '@ctxhost/simulator';
 
@@ -25,7 +27,7 @@ describe('simulator: faults on demand', () => {
     sim.faults.next(1, { kind: 'rate_limit', retryAfterSeconds: 3 });
     const error = await caught(client.messages.create(params));
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((error as Anthropic.APIError).headers?.get('retry-after')).toBe('3');
+    expect((error as ApiError).headers?.get('retry-after')).toBe('3');
     await expect(client.messages.create(params)).resolves.toMatchObject({ type: 'message' });
   });
 
@@ -35,7 +37,7 @@ describe('simulator: faults on demand', () => {
   ])('answers %s with HTTP %i', async (kind, status, type) => {
     const { client, sim } = await setUp();
     sim.faults.at(1, kind);
-    const error = (await caught(client.messages.create(params))) as Anthropic.APIError;
+    const error = (await caught(client.messages.create(params))) as ApiError;
     expect(error.status).toBe(status);
     expect(error.error).toMatchObject({ error: { type } });
   });
@@ -51,7 +53,7 @@ describe('simulator: faults on demand', () => {
     sim.faults.next(1, 'sse_error');
     const error = await caught(client.messages.stream(params).finalMessage());
     expect(error).toBeInstanceOf(Anthropic.APIError);
-    expect((error as Anthropic.APIError).status).toBeUndefined();
+    expect((error as ApiError).status).toBeUndefined();
     expect(String((error as Error).message)).toContain('overloaded_error');
   });
 
