@@ -42,3 +42,5 @@ export { fromAnthropic, toAnthropic, type FromAnthropicOptions, type ToAnthropic
 export type * from './anthropic-wire-types.js';
 export { validateMessages, validateMessage, MessageValidationError } from './validate-messages.js';
 export { createMessage, partId, newMessageId, type PartInput } from './part-ids.js';
+export { fromOpenAI, toOpenAI } from './openai-adapter.js';
+export type * from './openai-wire-types.js';
