@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createOpencodeClient, type Event, type OpencodeClient } from '@opencode-ai/sdk';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const pluginEntry = join(root, 'packages/opencode/dist/index.js');
+
+export const MODEL = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5' } as const;
+
+export interface OpencodeServerOptions {
+  /** The simulator's base URL (`sim.url`). */
+  simulatorUrl: string;
+  /** The model's window as opencode (and so ctxhost) sees it. */
+  contextLimit: number;
+  /** `.opencode/ctxhost.yaml`, as YAML text; given the scratch folder. */
+  ctxhostYaml: (scratch: string) => string;
+}
+
+export interface OpencodeServer {
+  url: string;
+  directory: string;
+  /** Where the test keeps files of its own (the ctxhost store, …). */
+  scratch: string;
+  client: OpencodeClient;
+  /** Every event opencode published since start. */
+  events: Event[];
+  close(): Promise<void>;
+}
+
+/** opencode's binary from the pinned `opencode-ai` package. */
+function opencodeBinary(): string {
+  const require = createRequire(join(root, 'packages/opencode/package.json'));
+  return join(dirname(require.resolve('opencode-ai/package.json')), 'bin', 'opencode.exe');
+}
+
+/**
+ * Starts the real `opencode serve` on 127.0.0.1 (a free port) in a temp
+ * project whose anthropic provider points at the simulator and which loads
+ * ctxhost's plugin from the workspace build. HOME and the XDG folders are
+ * temp folders, so nothing touches the user's own config.
+ */
+export async function startOpencodeServer(options: OpencodeServerOptions): Promise<OpencodeServer> {
+  const base = await mkdtemp(join(tmpdir(), 'ctxhost-opencode-'));
+  const directory = join(base, 'project');
+  const scratch = join(base, 'scratch');
+  await mkdir(join(directory, '.opencode'), { recursive: true });
+  await mkdir(scratch, { recursive: true });
+  await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options), null, 2));
+  await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), options.ctxhostYaml(scratch));
+  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: directory, env: isolatedEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await listeningUrl(child);
+  const client = createOpencodeClient({ baseUrl: url, directory });
+  const events: Event[] = [];
+  const subscription = await client.event.subscribe();
+  void (async () => {
+    for await (const event of subscription.stream) events.push(event as Event);
+  })().catch(() => undefined);
+  return {
+    url,
+    directory,
+    scratch,
+    client,
+    events,
+    async close() {
+      await stop(child);
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+function opencodeConfig(options: OpencodeServerOptions) {
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    model: `${MODEL.providerID}/${MODEL.modelID}`,
+    autoupdate: false,
+    share: 'disabled',
+    plugin: [pathToFileURL(pluginEntry).href],
+    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+    provider: {
+      anthropic: {
+        options: { baseURL: `${options.simulatorUrl}/v1`, apiKey: 'sk-ant-simulator' },
+        models: { [MODEL.modelID]: { limit: { context: options.contextLimit, output: 4_000 } } },
+      },
+    },
+  };
+}
+
+function isolatedEnv(base: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: join(base, 'home'),
+    XDG_CONFIG_HOME: join(base, 'xdg', 'config'),
+    XDG_DATA_HOME: join(base, 'xdg', 'data'),
+    XDG_CACHE_HOME: join(base, 'xdg', 'cache'),
+    XDG_STATE_HOME: join(base, 'xdg', 'state'),
+    CTXHOST_CONFIG_DIR: join(base, 'ctxhost-user-config'),
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    OPENCODE_DISABLE_CLAUDE_CODE: '1',
+    // opencode's own compaction stays off, so ctxhost is the one that recovers.
+    OPENCODE_DISABLE_AUTOCOMPACT: '1',
+  };
+}
+
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolveUrl, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`opencode serve did not report its address within 60 s; output:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolveUrl(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`opencode serve exited with code ${code}; output:\n${output}`));
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls until `check` returns a value other than undefined (or throws after `timeoutMs`). */
+export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolveDelay) => setTimeout(resolveDelay, 100));
+  }
+}
