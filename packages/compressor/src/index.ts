@@ -1,1 +1,9 @@
-export {};
+export { createCompressor, compressorEngineFactory, type CompressorOptions } from './compressor.js';
+export { COMPRESSOR } from './constants.js';
+export { SUMMARY_SECTIONS, SUMMARY_TEMPLATE, summaryInstructions } from './summary-template.js';
+export { summaryBudget } from './summary-budget.js';
+export { pruneToolOutputs } from './prune-tool-outputs.js';
+export { findBoundaries, isResultMessage, type Boundaries, type BoundaryOptions } from './find-boundaries.js';
+export { summarizeMiddle, splitToFit, type MiddleSummary } from './summarize-middle.js';
+export { extractiveSummary } from './extractive-summary.js';
+export { assembleProjection, sanitizeToolPairs, summaryRole } from './assemble-projection.js';

@@ -1,0 +1,148 @@
+import { createTokenCounter, type CompressContext, type Message, type Summarizer } from '@ctxhost/core';
+import { describe, expect, it } from 'vitest';
+import { summaryRole } from './assemble-projection.js';
+import { COMPRESSOR } from './constants.js';
+import { createCompressor } from './compressor.js';
+import { summaryBudget } from './summary-budget.js';
+
+let next = 0;
+const id = () => `m${++next}`;
+const text = (role: Message['role'], body: string): Message => {
+  const messageId = id();
+  return { id: messageId, role, parts: [{ id: `${messageId}:0`, type: 'text', text: body }] };
+};
+const calls = (...names: string[]): Message => {
+  const messageId = id();
+  return { id: messageId, role: 'assistant', parts: names.map((name, index) => ({ id: `${messageId}:${index}`, type: 'tool-call' as const, callId: `${messageId}-${name}`, name, input: { command: name } })) };
+};
+const results = (call: Message, output = 'ok'): Message => {
+  const messageId = id();
+  return { id: messageId, role: 'tool', parts: call.parts.map((part, index) => ({ id: `${messageId}:${index}`, type: 'tool-result' as const, callId: part.type === 'tool-call' ? part.callId : '', output })) };
+};
+
+const context = (overrides: Partial<CompressContext> = {}): CompressContext => ({ sessionId: 's', contextWindow: 200_000, counter: createTokenCounter(), reason: 'threshold', ...overrides });
+
+/** The seeds' before/after example: 45 messages. */
+function seedConversation(): Message[] {
+  const conversation: Message[] = [text('system', 'You are a helpful assistant.'), text('user', 'Help me set up a FastAPI project')];
+  const mkdir = calls('terminal: mkdir project');
+  conversation.push(mkdir, results(mkdir, 'directory created'));
+  while (conversation.length < 38) {
+    const edit = calls(`write_file main_${conversation.length}.py`);
+    conversation.push(edit, results(edit, `file written: main_${conversation.length}.py ${'x'.repeat(300)}`));
+  }
+  const pytest = calls('terminal: pytest');
+  conversation.push(pytest, results(pytest, '8 passed, 2 failed\nFAILED tests/test_api.py::test_create_user - AssertionError'));
+  const read = calls('read_file: tests/test_api.py');
+  conversation.push(text('user', 'Fix the failing tests'), read, results(read, 'import pytest\n...'), text('assistant', 'I see the issue with the test fixtures...'), text('user', 'Great, also add error handling'));
+  return conversation;
+}
+
+describe('compressor', () => {
+  it('reproduces the seeds’ example: head, summary, tail', async () => {
+    const conversation = seedConversation();
+    expect(conversation).toHaveLength(45);
+    const compressor = createCompressor({ compression: { protectLastN: 5, threshold: 0.5, targetRatio: 0.1 } });
+    const { messages, report } = await compressor.compress(conversation, context({ contextWindow: 1000 }));
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(messages[0]?.parts[0]).toMatchObject({ text: expect.stringContaining(COMPRESSOR.systemNote) });
+    expect(messages[2]?.meta?.summary).toMatchObject({ engine: 'compressor', source: 'extractive', iteration: 1 });
+    expect(messages.slice(3)).toEqual(conversation.slice(40));
+    expect(report).toMatchObject({ engine: 'compressor', messagesBefore: 45, messagesAfter: 8, summary: { source: 'extractive' } });
+    expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
+    const summary = messages[2]?.parts[0]?.type === 'text' ? messages[2].parts[0].text : '';
+    for (const section of ['## Goal', '## Progress', '### Done', '## Relevant Files', '## Critical Context']) expect(summary).toContain(section);
+    expect(summary).toContain('tests/test_api.py');
+    expect(summary).toContain('terminal: pytest');
+  });
+
+  it('keeps parallel tool calls with their results at both edges', async () => {
+    const head = calls('a', 'b');
+    const tailCall = calls('c', 'd');
+    const conversation = [text('system', 'sys'), text('user', 'start'), head, results(head), ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'y'.repeat(400)}`)), tailCall, results(tailCall), text('assistant', 'done')];
+    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 1000 }));
+    const ids = messages.map((message) => message.id);
+    expect(ids).not.toContain(head.id);
+    expect(ids.slice(-3)).toEqual([tailCall.id, conversation.at(-2)!.id, conversation.at(-1)!.id]);
+    const callIds = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-call' ? [p.callId] : []))));
+    const resultIds = messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-result' ? [p.callId] : [])));
+    expect(resultIds.every((callId) => callIds.has(callId))).toBe(true);
+  });
+
+  it('keeps at least protect_last_n messages even when the token budget allows fewer', async () => {
+    const conversation = [text('system', 's'), ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'z'.repeat(2000)}`))];
+    const { messages } = await createCompressor({ compression: { protectLastN: 8, targetRatio: 0.1 } }).compress(conversation, context({ contextWindow: 2000 }));
+    expect(messages.slice(-8)).toEqual(conversation.slice(-8));
+  });
+
+  it('keeps more than protect_last_n when the token budget allows more', async () => {
+    const conversation = [text('system', 's'), ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `short ${i}`))];
+    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 200_000 }));
+    expect(messages).toHaveLength(conversation.length);
+  });
+
+  it('clamps the summary budget at both ends', () => {
+    expect(summaryBudget(1_000, 200_000)).toBe(2_000);
+    expect(summaryBudget(40_000, 200_000)).toBe(8_000);
+    expect(summaryBudget(1_000_000, 200_000)).toBe(10_000);
+    expect(summaryBudget(1_000_000, 1_000_000)).toBe(12_000);
+    expect(summaryBudget(1_000, 32_000)).toBe(1_600);
+  });
+
+  it.each([
+    ['user', 'user', 'assistant'],
+    ['assistant', 'assistant', 'user'],
+    ['assistant', 'user', 'user'],
+    ['system', 'user', 'assistant'],
+  ] as const)('between %s and %s the summary is %s', (before, after, role) => {
+    expect(summaryRole(text(before, 'x'), text(after, 'y'))).toBe(role);
+  });
+
+  it('adds the system note on the first compression only, and updates the previous summary after', async () => {
+    const seen: (string | undefined)[] = [];
+    const summarizer: Summarizer = {
+      name: 'recording',
+      async summarize(request) {
+        seen.push(request.previousSummary);
+        return `## Goal\nbuild it\n## Progress\n### Done\n- step ${seen.length}`;
+      },
+    };
+    const compressor = createCompressor({ compression: { protectLastN: 2 }, summarizer });
+    const first = await compressor.compress(seedConversation(), context({ contextWindow: 1000 }));
+    const grown = [...first.messages, ...seedConversation().slice(1, 20)];
+    const second = await compressor.compress(grown, context({ contextWindow: 1000 }));
+    const systemText = second.messages[0]?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+    expect(systemText.split(COMPRESSOR.systemNote)).toHaveLength(2);
+    expect(seen[0]).toBeUndefined();
+    expect(seen[1]).toContain('- step 1');
+    expect(second.messages.find((m) => m.meta?.summary)?.meta?.summary?.iteration).toBe(2);
+    expect(second.report.summary?.source).toBe('model');
+  });
+
+  it('chunks a middle too large for the summarizer, and falls back to an extractive summary when it fails', async () => {
+    let calls = 0;
+    const small: Summarizer = { name: 'small', maxInputTokens: 400, summarize: async (request) => `## Goal\nchunk ${++calls} of ${request.messages.length}` };
+    const chunked = await createCompressor({ compression: { protectLastN: 2 }, summarizer: small }).compress(seedConversation(), context({ contextWindow: 1000 }));
+    expect(chunked.report.summary?.source).toBe('chunked');
+    expect(calls).toBeGreaterThan(1);
+    const failing: Summarizer = { name: 'failing', summarize: async () => { throw new Error('prompt is too long: 9999 tokens > 4096 maximum'); } };
+    const extractive = await createCompressor({ compression: { protectLastN: 2 }, summarizer: failing }).compress(seedConversation(), context({ contextWindow: 1000 }));
+    expect(extractive.report.summary?.source).toBe('extractive');
+    expect(extractive.report.notes?.join(' ')).toContain('summarizer failing failed');
+  });
+
+  it('prunes long tool outputs outside the tail only', async () => {
+    const conversation = seedConversation();
+    const { report, messages } = await createCompressor({ compression: { protectLastN: 5 } }).compress(conversation, context({ contextWindow: 1000 }));
+    expect(report.prunedToolOutputs).toBeGreaterThan(0);
+    expect(messages.slice(-5)).toEqual(conversation.slice(-5));
+  });
+
+  it('compresses at the threshold and not below it', () => {
+    const compressor = createCompressor();
+    const state = (promptTokens: number) => ({ sessionId: 's', promptTokens, tokenSource: 'reported' as const, contextWindow: 200_000, messageCount: 10 });
+    expect(compressor.shouldCompress(state(99_999))).toBe(false);
+    expect(compressor.shouldCompress(state(100_000))).toBe(true);
+    expect(compressor.shouldCompress({ ...state(150_000), contextWindow: undefined })).toBe(false);
+  });
+});

@@ -1,0 +1,105 @@
+import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
+
+/**
+ * A summary filled from the messages themselves, in the same template, for
+ * when the summarizer fails or none is configured: nothing is dropped without
+ * a summary. It keeps the user's requests and constraints, every file path
+ * read or written, the commands run and which failed, error messages, and the
+ * decisions the assistant stated. Items of a previous summary's Done list are kept.
+ */
+export function extractiveSummary(messages: readonly Message[], previousSummary?: string): string {
+  const facts = collectFacts(messages);
+  const previous = previousSummary === undefined ? undefined : parseSections(previousSummary);
+  const list = (items: readonly string[], empty: string) => (items.length === 0 ? `- ${empty}` : items.map((item) => `- ${item}`).join('\n'));
+  const goal = previous?.get('Goal')?.trim() || facts.requests[0] || 'Continue the task in progress.';
+  const done = unique([...bulletLines(previous?.get('Done')), ...facts.succeeded]);
+  return [
+    `## Goal\n${goal}`,
+    `## Constraints & Preferences\n${list(unique([...bulletLines(previous?.get('Constraints & Preferences')), ...facts.constraints]).slice(0, 12), 'none stated')}`,
+    `## Progress\n### Done\n${list(done.slice(-40), 'nothing recorded')}\n### In Progress\n${list(facts.requests.slice(-1), 'nothing recorded')}\n### Blocked\n${list(facts.failed.slice(-10), 'nothing')}`,
+    `## Key Decisions\n${list(unique([...bulletLines(previous?.get('Key Decisions')), ...facts.decisions]).slice(-12), 'none stated')}`,
+    `## Relevant Files\n${list(unique([...bulletLines(previous?.get('Relevant Files')), ...facts.files]), 'none mentioned')}`,
+    `## Next Steps\n${list(facts.requests.slice(-1), 'continue from the most recent messages')}`,
+    `## Critical Context\n${list(unique([...facts.failed.map((f) => `failed: ${f}`), ...facts.errors]).slice(-20), 'none')}`,
+    `(extractive summary of ${messages.length} messages: the summarizer was not available)`,
+  ].join('\n\n');
+}
+
+interface Facts {
+  requests: string[];
+  constraints: string[];
+  decisions: string[];
+  files: string[];
+  succeeded: string[];
+  failed: string[];
+  errors: string[];
+}
+
+const FILE_PATH = /(?:~|\.{1,2})?(?:\/?[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|json|md|c|h|cpp|go|rs|java|rb|yaml|yml|toml|txt|sh|sql|html|css)\b/g;
+const CONSTRAINT = /\b(must|should|don't|do not|never|always|prefer|please|make sure|without)\b/i;
+const DECISION = /\b(I'll|I will|I decided|decided to|going to|let's|instead|switch(?:ed)? to|chose)\b/i;
+const ERROR_LINE = /^.*\b(error|Error|ERROR|failed|FAILED|Traceback|Exception|panic|cannot|not found)\b.*$/m;
+
+function collectFacts(messages: readonly Message[]): Facts {
+  const facts: Facts = { requests: [], constraints: [], decisions: [], files: [], succeeded: [], failed: [], errors: [] };
+  const calls = new Map<string, ToolCallPart>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type === 'text') collectText(facts, message.role, part.text);
+      else if (part.type === 'tool-call') {
+        calls.set(part.callId, part);
+        facts.files.push(...pathsIn(JSON.stringify(part.input)));
+      } else if (part.type === 'tool-result') collectResult(facts, part, calls.get(part.callId));
+    }
+  }
+  facts.files = unique(facts.files);
+  return facts;
+}
+
+function collectText(facts: Facts, role: Message['role'], text: string): void {
+  facts.files.push(...pathsIn(text));
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter((s) => s.length > 3 && s.length < 400);
+  if (role === 'user') {
+    const first = text.trim().split('\n')[0]?.slice(0, 300);
+    if (first) facts.requests.push(first);
+    facts.constraints.push(...sentences.filter((s) => CONSTRAINT.test(s)));
+  } else if (role === 'assistant') facts.decisions.push(...sentences.filter((s) => DECISION.test(s)));
+}
+
+function collectResult(facts: Facts, part: ToolResultPart, call: ToolCallPart | undefined): void {
+  const output = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  facts.files.push(...pathsIn(output.slice(0, 20_000)));
+  const action = call === undefined ? `tool result ${part.callId}` : describeCall(call);
+  const errorLine = ERROR_LINE.exec(output)?.[0].trim().slice(0, 200);
+  if (part.isError === true || (errorLine !== undefined && /\b(error|failed|Traceback|Exception)\b/i.test(output.slice(-2000)))) {
+    facts.failed.push(action);
+    if (errorLine) facts.errors.push(errorLine);
+  } else facts.succeeded.push(action);
+}
+
+function describeCall(call: ToolCallPart): string {
+  const input = call.input;
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    const main = input['command'] ?? input['cmd'] ?? input['file_path'] ?? input['path'] ?? input['pattern'] ?? input['query'];
+    if (typeof main === 'string') return `${call.name}: ${main.replace(/\s+/g, ' ').slice(0, 200)}`;
+  }
+  return `${call.name}: ${JSON.stringify(input).slice(0, 120)}`;
+}
+
+function pathsIn(text: string): string[] {
+  return (text.match(FILE_PATH) ?? []).filter((path) => !/^\d+\.\d+$/.test(path) && !path.startsWith('e.g'));
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item.length > 0))];
+}
+
+function parseSections(summary: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  for (const match of summary.matchAll(/^#{2,3} (.+)\n([\s\S]*?)(?=^#{2,3} |(?![\s\S]))/gm)) sections.set(match[1]!.trim(), match[2]!.trim());
+  return sections;
+}
+
+function bulletLines(section: string | undefined): string[] {
+  return (section ?? '').split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2)).filter((line) => !/^(none|nothing)/.test(line));
+}
