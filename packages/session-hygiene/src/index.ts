@@ -1,1 +1,1 @@
-export {};
+export { createSessionHygiene, SESSION_HYGIENE, HYGIENE_THRESHOLD, HYGIENE_MIN_MESSAGES } from './session-hygiene.js';

@@ -1,0 +1,52 @@
+import { contextWindowOf, REQUEST_STAGE, type Host, type ModelRequest, type Plugin, type Session } from '@ctxhost/core';
+
+export const SESSION_HYGIENE = 'session-hygiene';
+
+/** Fixed by the seed: higher than the engine's threshold on purpose (at 50% long gateway sessions compressed every turn). */
+export const HYGIENE_THRESHOLD = 0.85;
+/** Sessions shorter than this are left alone. */
+export const HYGIENE_MIN_MESSAGES = 4;
+
+/**
+ * The safety net before a turn (Hermes' gateway session hygiene): when a
+ * session that escaped the engine reaches 85% of the window — by the API's
+ * count from the last turn when known, an estimate otherwise — it is
+ * compressed with the active engine. The transcript changes only when the
+ * compaction succeeded; a failure is reported and the request goes out as it was.
+ */
+export function createSessionHygiene(): Plugin {
+  return {
+    name: SESSION_HYGIENE,
+    apply(host) {
+      host.hooks.beforeRequest.tapPromise({ name: SESSION_HYGIENE, stage: REQUEST_STAGE.hygiene }, async (request, context) => {
+        if (!host.config.compression.enabled) return request;
+        const session = await host.session(request.sessionId);
+        const window = context.contextWindow ?? contextWindowOf(session, host.config);
+        if (window === undefined || session.messages().length < HYGIENE_MIN_MESSAGES) return request;
+        if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) return request;
+        return compressForHygiene(host, session, request, window, context.signal);
+      });
+    },
+  };
+}
+
+async function compressForHygiene(host: Host, session: Session, request: ModelRequest, contextWindow: number, signal: AbortSignal | undefined): Promise<ModelRequest> {
+  try {
+    const result = await host.engine.compress(session.messages(), {
+      sessionId: session.id,
+      contextWindow,
+      counter: host.counter,
+      reason: 'hygiene',
+      original: (partId) => session.original(partId),
+      ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+      ...(signal === undefined ? {} : { signal }),
+    });
+    if (result.report.tokensAfter >= result.report.tokensBefore) return request;
+    await session.applyCompaction(result.messages, result.report);
+    return { ...request, messages: result.messages };
+  } catch (error) {
+    host.logger.warn(`${SESSION_HYGIENE}: compaction failed; the session is left as it was`, { sessionId: session.id, error: String(error) });
+    await host.toast({ sessionId: session.id, level: 'warning', title: 'Session hygiene could not compact', text: `The session is over ${HYGIENE_THRESHOLD * 100}% of its window and compaction failed: ${String(error)}. Nothing was changed.`, source: SESSION_HYGIENE });
+    return request;
+  }
+}

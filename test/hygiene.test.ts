@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { createHost, type Host, type Message } from '@ctxhost/core';
+import { compressorEngineFactory } from '@ctxhost/compressor';
+import { createSessionHygiene } from '@ctxhost/session-hygiene';
+
+const WINDOW = 10_000;
+let counter = 0;
+const text = (role: Message['role'], body: string): Message => {
+  const id = `h${++counter}`;
+  return { id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] };
+};
+
+function hostWith(config: Parameters<typeof createHost>[0]['config'] = {}): { host: Host; reasons: string[] } {
+  const host = createHost({
+    config: { model: { contextLength: WINDOW }, compression: { protectLastN: 2 }, ...config },
+    plugins: [createSessionHygiene()],
+    enginePlugin: false,
+    fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
+  });
+  const reasons: string[] = [];
+  host.hooks.compactionCompleted.tapPromise('t', async ({ report }) => { reasons.push(report.reason); });
+  return { host, reasons };
+}
+
+/** A session of `count` messages whose last request reported `percent` of the window. */
+async function sessionAt(host: Host, percent: number, count = 10) {
+  const session = await host.session(`s${++counter}`);
+  await session.append(text('system', 'You are careful.'));
+  for (let i = 1; i < count - 1; i++) await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(400)}`));
+  await session.append(text(count % 2 ? 'user' : 'assistant', 'last'), { usage: { inputTokens: (WINDOW * percent) / 100, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+  await session.append(text('user', 'next?'));
+  return session;
+}
+
+async function send(host: Host, sessionId: string) {
+  const session = await host.session(sessionId);
+  return host.hooks.beforeRequest.promise({ sessionId, model: 'm', messages: session.messages(), maxTokens: 100 }, { sessionId, contextWindow: WINDOW });
+}
+
+describe('session-hygiene', () => {
+  it('compresses at 85% of the window with the active engine', async () => {
+    const { host, reasons } = hostWith();
+    const session = await sessionAt(host, 85);
+    const request = await send(host, session.id);
+    expect(reasons).toEqual(['hygiene']);
+    expect(request.messages.length).toBeLessThan(session.history().length);
+    expect(request.messages.some((message) => message.meta?.summary?.engine === 'compressor')).toBe(true);
+  });
+
+  it('leaves a session at 84% alone', async () => {
+    const { host, reasons } = hostWith();
+    const session = await sessionAt(host, 84);
+    await send(host, session.id);
+    expect(reasons).toEqual([]);
+  });
+
+  it('leaves sessions under 4 messages alone, whatever their size', async () => {
+    const { host, reasons } = hostWith();
+    const session = await host.session('tiny');
+    await session.append(text('user', 'x'));
+    await session.append(text('assistant', 'y'), { usage: { inputTokens: WINDOW, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+    await send(host, 'tiny');
+    expect(reasons).toEqual([]);
+  });
+
+  it('does nothing when compression is disabled or the hook is in disabled_hooks', async () => {
+    for (const config of [{ compression: { enabled: false } }, { disabledHooks: ['session-hygiene' as const] }]) {
+      const { host, reasons } = hostWith(config);
+      const session = await sessionAt(host, 95);
+      await send(host, session.id);
+      expect(reasons).toEqual([]);
+    }
+  });
+
+  it('keeps the transcript unchanged when compaction fails', async () => {
+    const host = createHost({
+      config: { model: { contextLength: WINDOW }, context: { engine: 'broken' } },
+      plugins: [createSessionHygiene()],
+      enginePlugin: false,
+      engines: { broken: () => ({ name: 'broken', shouldCompress: () => false, compress: async () => { throw new Error('engine exploded'); } }) },
+    });
+    const toasts: string[] = [];
+    host.hooks.toast.tapPromise('t', async (toast) => { toasts.push(toast.title); });
+    const session = await sessionAt(host, 95);
+    const before = session.messages();
+    const request = await send(host, session.id);
+    expect(request.messages).toEqual(before);
+    expect(session.messages()).toEqual(before);
+    expect(toasts).toContain('Session hygiene could not compact');
+  });
+});
