@@ -1,0 +1,74 @@
+import {
+  createFileStore,
+  createHostAsync,
+  createMemoryStore,
+  CtxhostError,
+  CORE_ERROR_CODES,
+  loadConfig,
+  withDefaults,
+  type CtxhostConfig,
+  type Host,
+  type HostLogger,
+  type PartialConfig,
+  type Plugin,
+  type SessionStore,
+  type Summarizer,
+  type TokenCounter,
+} from '@ctxhost/core';
+import { compressorEngineFactory } from '@ctxhost/compressor';
+import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
+import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
+import { createPromptCachingPlugin } from '@ctxhost/prompt-caching';
+import { createSessionHygiene } from '@ctxhost/session-hygiene';
+import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
+
+export interface DefaultHostOptions {
+  config?: PartialConfig;
+  /** Where plugin folders and the project config are looked up. */
+  cwd?: string;
+  /** A store of your own (PostgreSQL, …); by default the one `store.kind` names. */
+  store?: SessionStore;
+  summarizer?: Summarizer;
+  counter?: TokenCounter;
+  logger?: HostLogger;
+  /** Plugins added after the built-in ones. */
+  plugins?: Plugin[];
+  /** Built-in plugins added by other packages (the anthropic-auto-compact hook). */
+  builtIns?: Plugin[];
+}
+
+/** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
+export function builtInPlugins(): Plugin[] {
+  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin()];
+}
+
+/**
+ * The host most users want: every built-in hook, the compressor as the
+ * default engine, the store the config names (files under the env-paths data
+ * folder by default), and engines from plugin folders.
+ */
+export async function createDefaultHost(options: DefaultHostOptions = {}): Promise<Host> {
+  const config = withDefaults(options.config);
+  return createHostAsync({
+    config,
+    store: options.store ?? storeFor(config),
+    fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
+    plugins: [...builtInPlugins(), ...(options.builtIns ?? []), ...(options.plugins ?? [])],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+    ...(options.counter === undefined ? {} : { counter: options.counter }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+}
+
+/** Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds the default host. */
+export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
+  const { config } = await loadConfig({ cwd: options.cwd });
+  return createDefaultHost({ ...options, config });
+}
+
+function storeFor(config: CtxhostConfig): SessionStore {
+  if (config.store.kind === 'memory') return createMemoryStore();
+  if (config.store.kind === 'file') return createFileStore(config.store.path === undefined ? {} : { directory: config.store.path });
+  throw new CtxhostError(CORE_ERROR_CODES.configInvalid, 'store.kind is "postgres": create the store with @ctxhost/store-postgres and pass it as `store`');
+}

@@ -1,0 +1,28 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDefaultHost, loadDefaultHost } from 'ctxhost';
+
+describe('createDefaultHost', () => {
+  it('wires every built-in hook and the compressor', async () => {
+    const host = await createDefaultHost({ config: { store: { kind: 'memory' } } });
+    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching']);
+    expect(host.engine.name).toBe('compressor');
+    await host.dispose();
+  });
+
+  it('honours disabled_hooks from the project config and stores sessions in the configured folder', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ctxhost-default-'));
+    mkdirSync(join(cwd, '.ctxhost'));
+    writeFileSync(join(cwd, '.ctxhost', 'config.yaml'), `disabled_hooks: [session-hygiene, preemptive-compaction]\nstore:\n  kind: file\n  path: ${join(cwd, 'sessions')}\n`);
+    const host = await loadDefaultHost({ cwd });
+    expect(host.plugins).not.toContain('session-hygiene');
+    expect(host.plugins).not.toContain('preemptive-compaction');
+    const session = await host.session('s1');
+    await session.append({ id: 'm1', role: 'user', parts: [{ id: 'm1:0', type: 'text', text: 'hello' }] });
+    expect(host.store.kind).toBe('file');
+    expect(await host.store.list()).toEqual(['s1']);
+    await host.dispose();
+  });
+});
