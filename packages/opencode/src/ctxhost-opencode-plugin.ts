@@ -32,7 +32,8 @@ export function createCtxhostOpencodePlugin(options: CtxhostOpencodeOptions = {}
     } catch (cause) {
       const error = new OpencodeBridgeError(OPENCODE_ERROR_CODES.startFailed, `ctxhost did not start in ${input.directory}: ${cause instanceof Error ? cause.message : String(cause)}. opencode runs without it; fix the config and restart opencode.`, { cause });
       createHostLogger(input.client).error(error.message);
-      await input.client.tui.showToast({ body: { title: 'ctxhost is off', message: error.message, variant: 'error' } }).catch(() => undefined);
+      // Not awaited: opencode is still loading its plugins, and the server answers the toast call only after that.
+      void input.client.tui.showToast({ body: { title: 'ctxhost is off', message: error.message, variant: 'error' } }).catch(() => undefined);
       return {};
     }
   };

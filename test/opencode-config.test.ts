@@ -1,0 +1,63 @@
+import { countTextTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
+import type { ToolPart } from '@opencode-ai/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL, startOpencodeServer, waitFor, type OpencodeServer } from './opencode-server.js';
+
+const WINDOW = 60_000;
+let sim: Simulator;
+let server: OpencodeServer | undefined;
+
+beforeAll(async () => {
+  sim = await startSimulator({ contextLimit: WINDOW });
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+}, 60_000);
+
+afterAll(() => sim?.close());
+
+async function start(ctxhostYaml: string): Promise<OpencodeServer> {
+  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => ctxhostYaml });
+  return server;
+}
+
+async function ask(running: OpencodeServer, sessionId: string, text: string): Promise<void> {
+  const result = await running.client.session.prompt({ path: { id: sessionId }, body: { model: MODEL, parts: [{ type: 'text', text }] } });
+  if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
+}
+
+async function newSession(running: OpencodeServer): Promise<string> {
+  const id = (await running.client.session.create({ body: {} })).data?.id;
+  if (id === undefined) throw new Error('session.create failed');
+  await ask(running, id, 'hello');
+  await waitFor('the session title', async () => ((await running.client.session.get({ path: { id } })).data?.title.startsWith('New session') === false ? true : undefined));
+  return id;
+}
+
+describe('the plugin’s config inside the real opencode', () => {
+  it('leaves out the hooks listed in disabled_hooks: no usage toast, no truncation', async () => {
+    const running = await start('store:\n  kind: memory\ndisabled_hooks: [context-window-monitor, tool-output-truncator]\nhooks:\n  tool-output-truncator:\n    max_tokens: 300\n');
+    const sessionId = await newSession(running);
+    const unit = 'the quick brown fox jumps over the lazy dog while reading logs ';
+    await ask(running, sessionId, unit.repeat(Math.round((WINDOW * 0.85) / countTextTokens(unit)) - 400));
+    sim.script({ content: [{ type: 'tool_use', id: 'toolu_cfg', name: 'bash', input: { command: 'seq 1 1500', description: 'print numbers' } }] });
+    await ask(running, sessionId, 'print the numbers');
+    const messages = (await running.client.session.messages({ path: { id: sessionId } })).data ?? [];
+    const bash = messages.flatMap((message) => message.parts).find((part): part is ToolPart => part.type === 'tool' && part.tool === 'bash');
+    if (bash?.state.status !== 'completed') throw new Error('bash did not complete');
+    expect(bash.state.output).not.toContain('by ctxhost');
+    expect(bash.state.output).toContain('\n750\n');
+    expect(running.events.filter((event) => event.type === 'tui.toast.show')).toEqual([]);
+  }, 300_000);
+
+  it('never breaks opencode: with an invalid config it says so in a toast and opencode still answers', async () => {
+    const running = await start('hooks:\n  tool-output-truncator:\n    max_tokens: lots\n');
+    const sessionId = await newSession(running);
+    const toast = await waitFor('the "ctxhost is off" toast', () => running.events.find((event) => event.type === 'tui.toast.show' && event.properties.title === 'ctxhost is off'));
+    expect(toast.type === 'tui.toast.show' && toast.properties.message).toMatch(/^ctxhost did not start in .*\.opencode\/ctxhost\.yaml:3.*hooks\.tool-output-truncator\.max_tokens/s);
+    const texts = ((await running.client.session.messages({ path: { id: sessionId } })).data ?? []).flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
+    expect(texts).toContain('Simulated reply about: hello');
+  }, 300_000);
+});
