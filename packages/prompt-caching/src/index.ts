@@ -33,3 +33,4 @@ export {
   UsageInvalidError,
   type PromptCachingErrorCode,
 } from './errors.js';
+export { createCostTracker, COST_TRACKER, type CostTracker } from './cost-tracker.js';
