@@ -24,8 +24,10 @@ export function createOpencodeBridgePlugin(actions: OpencodeActions, registry: M
         await session.exclusive(async () => {
           const projection = session.messages();
           const index = projection.findIndex((message) => message.id === prompt.messageId);
+          // Not in the projection: a recovery step already reverted it (reverting again would move opencode's revert point).
+          if (index < 0) return;
           const before = projection[index - 1];
-          if (index > 0 && before !== undefined) await session.revert(before.id);
+          if (before !== undefined) await session.revert(before.id);
           else await actions.revert(sessionId, prompt.messageId);
         });
         await actions.prompt(sessionId, { texts: prompt.texts, model: prompt.model, agent: prompt.agent });
