@@ -1,0 +1,135 @@
+import { createMessage, isAbortError, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import { overflowFromResponse } from './anthropic-model.js';
+
+/** A tool the agent can run: its definition for the model and its handler. */
+export interface AgentTool {
+  definition: ToolDefinition;
+  run(input: JsonValue, context: { sessionId: string; signal?: AbortSignal }): Promise<string | { output: string; isError?: boolean }>;
+}
+
+export interface AgentOptions {
+  host: Host;
+  model: ModelClient;
+  tools?: AgentTool[];
+  /** The system prompt, put at the head of a new session. */
+  system?: string;
+  /** Model calls per `send` at most (default 25). */
+  maxTurns?: number;
+  maxTokens?: number;
+  stream?: boolean;
+}
+
+export type TurnOutcome =
+  | { status: 'done'; message: Message; turns: number }
+  | { status: 'error'; error: ProviderError; turns: number }
+  | { status: 'max_turns'; turns: number };
+
+export interface Agent {
+  /** Appends the user's input and runs the model (and tools) until it stops; then emits `session.idle`. */
+  send(sessionId: string, input: string | Message, options?: { signal?: AbortSignal }): Promise<TurnOutcome>;
+  /** Runs the model on the session as it is (after a recovery), without a new user message. */
+  retry(sessionId: string, options?: { signal?: AbortSignal }): Promise<TurnOutcome>;
+}
+
+export const AGENT = 'anthropic-agent';
+
+/**
+ * The agent loop on the host: each request goes through `beforeRequest`
+ * (engine, hygiene, caching), each tool result through `toolResult`; an API
+ * error is announced as `session.error` then `session.idle` (after the session
+ * lock is released), so the recovery hook can act and ask for a `resend`.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const { host, model } = options;
+  const sessionsDriven = new Set<string>();
+
+  host.hooks.resend.tapPromise(AGENT, async ({ sessionId, signal }) => {
+    if (!sessionsDriven.has(sessionId)) return undefined;
+    const outcome = await run(sessionId, undefined, signal);
+    return outcome.status === 'done';
+  });
+  host.hooks.sessionDeleted.tapPromise(AGENT, async ({ sessionId }) => {
+    sessionsDriven.delete(sessionId);
+  });
+
+  async function run(sessionId: string, input: string | Message | undefined, signal: AbortSignal | undefined): Promise<TurnOutcome> {
+    sessionsDriven.add(sessionId);
+    const session = await host.session(sessionId);
+    session.contextWindow ??= model.contextWindow;
+    const outcome = await session.exclusive(async () => {
+      if (options.system !== undefined && session.messages().length === 0) await session.append(createMessage('system', [{ type: 'text', text: options.system }]));
+      if (input !== undefined) await session.append(typeof input === 'string' ? createMessage('user', [{ type: 'text', text: input }]) : input);
+      return loop(session, signal);
+    });
+    await host.emit('session.idle', { sessionId });
+    return outcome;
+  }
+
+  async function loop(session: Session, signal: AbortSignal | undefined): Promise<TurnOutcome> {
+    const maxTurns = options.maxTurns ?? 25;
+    for (let turn = 1; turn <= maxTurns; turn++) {
+      let response: ModelResponse;
+      try {
+        const request = await host.hooks.beforeRequest.promise(
+          { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(), maxTokens: options.maxTokens ?? 4096 },
+          { sessionId: session.id, contextWindow: session.contextWindow, ...(signal === undefined ? {} : { signal }) },
+        );
+        response = await model.create(request, { ...(signal === undefined ? {} : { signal }), ...(options.stream === undefined ? {} : { stream: options.stream }) });
+      } catch (raw) {
+        if (isAbortError(raw) || signal?.aborted) throw raw;
+        const error = model.toProviderError(raw);
+        await host.emit('session.error', { sessionId: session.id, error, raw });
+        return { status: 'error', error, turns: turn };
+      }
+      const overflow = overflowFromResponse(response);
+      if (overflow !== undefined || response.message.parts.length === 0) {
+        const error = overflow ?? { kind: 'server' as const, message: 'the model returned an empty message' };
+        await host.emit('session.error', { sessionId: session.id, error, raw: response });
+        return { status: 'error', error, turns: turn };
+      }
+      await session.append(response.message, { usage: response.usage });
+      if (response.stopReason !== 'tool_use') return { status: 'done', message: response.message, turns: turn };
+      await runTools(session, response.message, signal);
+    }
+    return { status: 'max_turns', turns: maxTurns };
+  }
+
+  function toolDefinitions(): ToolDefinition[] {
+    return [...(options.tools ?? []).map((tool) => tool.definition), ...(host.engine.tools?.() ?? [])];
+  }
+
+  async function runTools(session: Session, message: Message, signal: AbortSignal | undefined): Promise<void> {
+    const results: Part[] = [];
+    const originals: Part[] = [];
+    const resultMessageId = `${message.id}-results`;
+    for (const [index, call] of message.parts.entries()) {
+      if (call.type !== 'tool-call') continue;
+      const raw = await callTool(call.name, call.input, session.id, signal);
+      const part: ToolResultPart = { id: `${resultMessageId}:${index}`, type: 'tool-result', callId: call.callId, name: call.name, output: raw.output, ...(raw.isError ? { isError: true } : {}) };
+      const shown = await host.hooks.toolResult.promise(part, { sessionId: session.id, toolName: call.name, messageId: resultMessageId });
+      results.push(shown);
+      if (shown !== part) originals.push(part);
+    }
+    await session.append({ id: resultMessageId, role: 'tool', parts: results }, originals.length > 0 ? { originals } : {});
+  }
+
+  async function callTool(name: string, input: JsonValue, sessionId: string, signal: AbortSignal | undefined): Promise<{ output: string; isError?: boolean }> {
+    const context = { sessionId, ...(signal === undefined ? {} : { signal }) };
+    try {
+      const tool = options.tools?.find((candidate) => candidate.definition.name === name);
+      if (tool !== undefined) {
+        const result = await tool.run(input, context);
+        return typeof result === 'string' ? { output: result } : result;
+      }
+      if (host.engine.callTool !== undefined && (host.engine.tools?.() ?? []).some((definition) => definition.name === name)) return await host.engine.callTool(name, input, context);
+      return { output: `Unknown tool "${name}".`, isError: true };
+    } catch (error) {
+      return { output: `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+    }
+  }
+
+  return {
+    send: (sessionId, input, call = {}) => run(sessionId, input, call.signal),
+    retry: (sessionId, call = {}) => run(sessionId, undefined, call.signal),
+  };
+}
