@@ -1,0 +1,148 @@
+import { contextWindowOf, formatTokens, isAbortError, readHookSection, type Host, type Plugin, type Session } from '@ctxhost/core';
+import { AutoCompactConfigSchema, backoffDelay, type AutoCompactConfig } from './config.js';
+import { parseTokenLimitError, type ParsedTokenLimitError } from './parse-token-limit-error.js';
+import { AUTO_COMPACT, fixEmptyMessages, largestOutputs, revertLastResponse, revertPoint, summarizeSession, truncateOutputs, type StepBudget } from './recovery-steps.js';
+
+export interface AutoCompactOptions {
+  /** Overrides `hooks.anthropic-auto-compact.plan`. */
+  plan?: boolean;
+}
+
+/** All of a session's recovery state: one entry, dropped on `session.deleted`. */
+interface SessionState {
+  pending: ParsedTokenLimitError | undefined;
+  inProgress: boolean;
+  /** A full cascade failed and no turn has succeeded since: do not loop. */
+  exhausted: boolean;
+  budget: StepBudget;
+}
+
+type Step = 'aggressive truncation' | 'truncation' | 'empty-content fix' | 'revert' | 'summarize';
+
+/**
+ * Hook `anthropic-auto-compact`: on a token-limit error the session is marked
+ * pending; on `session.idle` the recovery cascade runs (truncate → empty-fix →
+ * revert → summarize), planned so it skips to the first step whose estimated
+ * result fits, then asks the session's driver to resend, with backoff.
+ * Lossless: truncated outputs stay in the store.
+ */
+export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugin {
+  return {
+    name: AUTO_COMPACT,
+    apply(host) {
+      const config = { ...readHookSection(host.config, AUTO_COMPACT, AutoCompactConfigSchema), ...(options.plan === undefined ? {} : { plan: options.plan }) };
+      const states = new Map<string, SessionState>();
+      const stateOf = (id: string): SessionState => {
+        let state = states.get(id);
+        if (state === undefined) {
+          state = { pending: undefined, inProgress: false, exhausted: false, budget: { truncated: new Set(), reverts: 0, emptyFixes: 0 } };
+          states.set(id, state);
+        }
+        return state;
+      };
+
+      host.hooks.sessionError.tapPromise(AUTO_COMPACT, async ({ sessionId, error, raw }) => {
+        const parsed = parseTokenLimitError(error) ?? parseTokenLimitError(raw);
+        if (parsed !== null) stateOf(sessionId).pending = parsed;
+      });
+      host.hooks.messageUpdated.tapPromise(AUTO_COMPACT, async ({ sessionId, message, usage }) => {
+        const state = states.get(sessionId);
+        if (state !== undefined && message.role === 'assistant' && usage !== undefined) state.exhausted = false;
+      });
+      host.hooks.sessionIdle.tapPromise(AUTO_COMPACT, async ({ sessionId }) => {
+        const state = states.get(sessionId);
+        if (state?.pending === undefined || state.inProgress) return;
+        if (state.exhausted) {
+          state.pending = undefined;
+          return;
+        }
+        state.inProgress = true;
+        try {
+          await host.tasks.run(AUTO_COMPACT, sessionId, (signal) => recover(host, config, sessionId, state, signal));
+        } catch (error) {
+          if (!isAbortError(error)) throw error;
+        } finally {
+          state.inProgress = false;
+        }
+      });
+      host.hooks.sessionDeleted.tapPromise(AUTO_COMPACT, async ({ sessionId }) => {
+        states.delete(sessionId);
+      });
+    },
+  };
+}
+
+async function recover(host: Host, config: AutoCompactConfig, sessionId: string, state: SessionState, signal: AbortSignal): Promise<void> {
+  const session = await host.session(sessionId);
+  const tried: Step[] = [];
+  const maxAttempts = config.plan ? config.max_retry_attempts : 4;
+  for (let attempt = 0; attempt < maxAttempts && state.pending !== undefined; attempt++) {
+    const error = state.pending;
+    state.pending = undefined;
+    const steps = await takeSteps(host, config, session, state, error, tried, signal);
+    if (steps.length === 0) break;
+    tried.push(...steps);
+    await host.tasks.delay(backoffDelay(attempt, config), signal);
+    const handled = await host.hooks.resend.promise({ sessionId, reason: `${AUTO_COMPACT}: ${steps.join(', ')}`, signal });
+    if (state.pending !== undefined) continue;
+    const text = handled === true ? `Recovered after ${tried.join(' → ')}; the session answered again.` : `Made room with ${tried.join(' → ')}; send the last message again to continue.`;
+    await host.toast({ sessionId, level: 'success', title: 'Session recovered', text, source: AUTO_COMPACT });
+    state.budget.truncated.clear();
+    state.budget.emptyFixes = 0;
+    return;
+  }
+  state.pending = undefined;
+  state.exhausted = true;
+  const size = session.promptSize().tokens;
+  await host.toast({
+    sessionId,
+    level: 'error',
+    title: 'Manual intervention needed',
+    text: `The context is still over the model's limit after ${tried.length === 0 ? 'finding nothing to shorten' : tried.join(' → ')} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`,
+    source: AUTO_COMPACT,
+  });
+}
+
+/** Chooses and applies the steps for one attempt: planned (skip to what is enough) or the seed's walk (one step per retry). */
+async function takeSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, error: ParsedTokenLimitError, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
+  if (error.kind === 'non_empty_content') {
+    if (state.budget.emptyFixes >= config.max_empty_fix_attempts) return [];
+    state.budget.emptyFixes++;
+    return (await fixEmptyMessages(session)) > 0 ? ['empty-content fix'] : [];
+  }
+  const estimate = session.promptSize().tokens;
+  const scale = error.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
+  const window = error.maxTokens ?? contextWindowOf(session, host.config) ?? estimate;
+  const target = Math.floor((window * config.headroom) / Math.max(scale, 0.01));
+  if (error.kind === 'request_too_large') return (await truncateOutputs(host, session, state.budget, config, Math.ceil(estimate / 2), config.max_truncate_attempts)) > 0 ? ['truncation'] : [];
+  return config.plan ? plannedSteps(host, config, session, state, estimate, target, window, signal) : walkStep(host, config, session, state, estimate, target, window, tried, signal);
+}
+
+async function plannedSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, signal: AbortSignal): Promise<Step[]> {
+  const need = Math.max(1, estimate - target);
+  if (host.config.experimental.aggressiveTruncation) {
+    const cut = Math.max(need, estimate - Math.floor(target * config.target_token_ratio / config.headroom));
+    if ((await truncateOutputs(host, session, state.budget, config, cut, config.max_truncate_attempts)) > 0 && session.promptSize().tokens <= target) return ['aggressive truncation'];
+  }
+  const truncatable = largestOutputs(host, session, state.budget, config.min_output_size).slice(0, config.max_truncate_attempts - state.budget.truncated.size).reduce((sum, output) => sum + output.tokens, 0);
+  if (truncatable >= need) {
+    await truncateOutputs(host, session, state.budget, config, need, config.max_truncate_attempts);
+    return ['truncation'];
+  }
+  const point = revertPoint(session);
+  const revertable = point === undefined ? 0 : host.counter.countAll(session.messages().slice(point + 1));
+  if (revertable >= need && (await revertLastResponse(session, state.budget, config))) return ['revert'];
+  const steps: Step[] = [];
+  if (await summarizeSession(host, session, window, target, signal)) steps.push('summarize');
+  const left = session.promptSize().tokens - target;
+  if (left > 0 && (await truncateOutputs(host, session, state.budget, config, left, config.max_truncate_attempts)) > 0) steps.push('truncation');
+  return steps;
+}
+
+/** The seed's order, one step per retry: truncation, revert, summarize. */
+async function walkStep(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
+  if (!tried.includes('truncation') && (await truncateOutputs(host, session, state.budget, config, 1, host.config.experimental.aggressiveTruncation ? config.max_truncate_attempts : 1)) > 0) return ['truncation'];
+  if (!tried.includes('revert') && (await revertLastResponse(session, state.budget, config))) return ['revert'];
+  if (!tried.includes('summarize') && (await summarizeSession(host, session, window, Math.min(target, estimate), signal))) return ['summarize'];
+  return [];
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseTokenLimitError } from './parse-token-limit-error.js';
+import { TOKEN_LIMIT_SAMPLES } from './token-limit-samples.js';
+
+/** The same text, nested the ways real errors nest it. */
+const shapes: [string, (text: string) => unknown][] = [
+  ['bare string', (text) => text],
+  ['Error', (text) => new Error(text)],
+  ['API body', (text) => ({ type: 'error', error: { type: 'invalid_request_error', message: text } })],
+  ['SDK-like error.error.error.message', (text) => Object.assign(new Error('400'), { status: 400, error: { type: 'error', error: { message: text } } })],
+  ['data.responseBody as JSON', (text) => ({ name: 'AI_APICallError', data: { responseBody: JSON.stringify({ error: { message: text } }) } })],
+  ['SSE stream', (text) => ({ data: { responseBody: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { message: text } })}\n\n` } })],
+  ['cause chain', (text) => new Error('request failed', { cause: new Error('upstream', { cause: { message: text } }) })],
+];
+
+describe('parseTokenLimitError', () => {
+  for (const [shape, wrap] of shapes) {
+    it.each(TOKEN_LIMIT_SAMPLES)(`${shape}: %s`, (_name, text, expected) => {
+      const parsed = parseTokenLimitError(wrap(text));
+      if (expected === null) expect(parsed).toBeNull();
+      else expect(parsed).toMatchObject(expected);
+    });
+  }
+
+  it('reads a normalised provider error by its kind', () => {
+    expect(parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: 10, maxTokens: 5 })).toMatchObject({ kind: 'token_limit_exceeded', currentTokens: 10, maxTokens: 5 });
+    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 3 })).toMatchObject({ kind: 'non_empty_content', messageIndex: 3 });
+    expect(parseTokenLimitError({ kind: 'rate_limited', message: 'prompt is too long: 5 tokens > 4 maximum' })).toMatchObject({ kind: 'token_limit_exceeded' });
+    expect(parseTokenLimitError({ kind: 'overloaded', message: 'Overloaded' })).toBeNull();
+  });
+
+  it('survives cycles, depth and junk', () => {
+    const cyclic: Record<string, unknown> = { message: 'nothing here' };
+    cyclic['self'] = cyclic;
+    expect(parseTokenLimitError(cyclic)).toBeNull();
+    let deep: unknown = 'prompt is too long: 2 tokens > 1 maximum';
+    for (let i = 0; i < 100; i++) deep = { error: deep };
+    expect(parseTokenLimitError(deep)).toBeNull();
+    for (const junk of [undefined, null, 42, Symbol('x'), () => 1, [], '{broken json']) expect(parseTokenLimitError(junk)).toBeNull();
+  });
+});

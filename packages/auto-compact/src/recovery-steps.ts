@@ -1,0 +1,103 @@
+import { formatTokens, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
+import type { AutoCompactConfig } from './config.js';
+
+export const TRUNCATION_MESSAGE =
+  '[TOOL RESULT TRUNCATED - Context limit exceeded. Original output was too large and has been truncated to recover the session. Please re-run this tool if you need the full output.]';
+export const EMPTY_PLACEHOLDER = '[user interrupted]';
+export const AUTO_COMPACT = 'anthropic-auto-compact';
+
+/** Per-session counters that bound the cascade. */
+export interface StepBudget {
+  truncated: Set<string>;
+  reverts: number;
+  emptyFixes: number;
+}
+
+interface Output {
+  part: ToolResultPart;
+  chars: number;
+  tokens: number;
+}
+
+/** Tool outputs in what the model sees, largest first, not yet truncated, at least `minChars` long. */
+export function largestOutputs(host: Host, session: Session, budget: StepBudget, minChars: number): Output[] {
+  const outputs: Output[] = [];
+  for (const message of session.messages()) {
+    for (const part of message.parts) {
+      if (part.type !== 'tool-result' || budget.truncated.has(part.id) || part.output === TRUNCATION_MESSAGE) continue;
+      const text = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      if (text.length < minChars) continue;
+      outputs.push({ part, chars: text.length, tokens: host.counter.countText(text) });
+    }
+  }
+  return outputs.sort((a, b) => b.chars - a.chars);
+}
+
+/** Truncates outputs, largest first, until `tokensToCut` are gone or the per-session limit is reached. Lossless: originals stay in the store. */
+export async function truncateOutputs(host: Host, session: Session, budget: StepBudget, config: AutoCompactConfig, tokensToCut: number, maxOutputs: number): Promise<number> {
+  let cut = 0;
+  let count = 0;
+  const marker = host.counter.countText(TRUNCATION_MESSAGE);
+  for (const output of largestOutputs(host, session, budget, config.min_output_size)) {
+    if (cut >= tokensToCut || count >= maxOutputs || budget.truncated.size >= config.max_truncate_attempts) break;
+    await session.update(output.part.id, { output: TRUNCATION_MESSAGE, compacted: { by: AUTO_COMPACT, reason: 'context limit exceeded', originalChars: output.chars, originalTokens: output.tokens } }, 'auto-compact truncation');
+    budget.truncated.add(output.part.id);
+    cut += Math.max(0, output.tokens - marker);
+    count++;
+  }
+  return count;
+}
+
+/** Replaces empty text parts with `[user interrupted]`, or gives an empty message that text. Returns how many messages were fixed. */
+export async function fixEmptyMessages(session: Session): Promise<number> {
+  const messages = session.messages();
+  const isEmpty = (message: Message) => message.parts.length === 0 || message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
+  const empty = messages.filter((message, index) => isEmpty(message) && !(index === messages.length - 1 && message.role === 'assistant'));
+  if (empty.length === 0) return 0;
+  const withParts = empty.filter((message) => message.parts.length > 0);
+  for (const message of withParts) for (const part of message.parts) await session.update(part.id, { text: EMPTY_PLACEHOLDER }, 'auto-compact empty-content fix');
+  const partless = new Set(empty.filter((message) => message.parts.length === 0).map((message) => message.id));
+  if (partless.size > 0) {
+    const projection = session.messages().map((message) => (partless.has(message.id) ? { ...message, parts: [{ id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER }] } : message));
+    const tokens = session.promptSize().tokens;
+    await session.applyCompaction(projection, { engine: AUTO_COMPACT, reason: 'recovery', tokensBefore: tokens, tokensAfter: tokens, messagesBefore: projection.length, messagesAfter: projection.length, steps: ['empty-content fix'] });
+  }
+  return empty.length;
+}
+
+/** The index of the last user message with text (not tool results), if anything follows it. */
+export function revertPoint(session: Session): number | undefined {
+  const messages = session.messages();
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === 'user' && message.parts.some((part) => part.type === 'text')) return index < messages.length - 1 ? index : undefined;
+  }
+  return undefined;
+}
+
+/** Removes the last assistant response (back to the last user message), within the seed's limits. */
+export async function revertLastResponse(session: Session, budget: StepBudget, config: AutoCompactConfig): Promise<boolean> {
+  const point = revertPoint(session);
+  if (point === undefined || budget.reverts >= config.max_revert_attempts || point + 1 < config.min_messages) return false;
+  await session.revert(session.messages()[point]!.id);
+  budget.reverts++;
+  return true;
+}
+
+/** Compresses the whole session with the active engine, aiming under `targetTokens`. */
+export async function summarizeSession(host: Host, session: Session, contextWindow: number, targetTokens: number, signal: AbortSignal): Promise<boolean> {
+  const before = session.messages();
+  const result = await host.engine.compress(before, {
+    sessionId: session.id,
+    contextWindow,
+    counter: host.counter,
+    reason: 'recovery',
+    targetTokens,
+    signal,
+    original: (partId) => session.original(partId),
+    ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+  });
+  if (result.report.tokensAfter >= result.report.tokensBefore) return false;
+  await session.applyCompaction(result.messages, { ...result.report, notes: [...(result.report.notes ?? []), `recovery target ${formatTokens(targetTokens)} tokens`] });
+  return true;
+}
