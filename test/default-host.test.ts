@@ -7,7 +7,7 @@ import { createDefaultHost, loadDefaultHost } from 'ctxhost';
 describe('createDefaultHost', () => {
   it('wires every built-in hook and the compressor', async () => {
     const host = await createDefaultHost({ config: { store: { kind: 'memory' } } });
-    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching']);
+    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching', 'anthropic-auto-compact']);
     expect(host.engine.name).toBe('compressor');
     await host.dispose();
   });

@@ -10,7 +10,7 @@ const text = (role: Message['role'], body: string): Message => {
   return { id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] };
 };
 
-function hostWith(config: Parameters<typeof createHost>[0]['config'] = {}): { host: Host; reasons: string[] } {
+function hostWith(config: NonNullable<Parameters<typeof createHost>[0]>['config'] = {}): { host: Host; reasons: string[] } {
   const host = createHost({
     config: { model: { contextLength: WINDOW }, compression: { protectLastN: 2 }, ...config },
     plugins: [createSessionHygiene()],

@@ -41,9 +41,11 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   const tokensBefore = context.counter.countAll(messages);
   const thresholdTokens = settings.threshold * context.contextWindow;
   const tailBudgetTokens = context.targetTokens === undefined ? thresholdTokens * settings.targetRatio : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2);
-  const firstCut = findBoundaries(messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN: settings.protectLastN, tailBudgetTokens, counter: context.counter });
+  // A recovery with a size to reach may keep fewer messages at the end than protect_last_n: the session is already over the window.
+  const protectLastN = context.targetTokens === undefined ? settings.protectLastN : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN);
+  const firstCut = findBoundaries(messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter });
   const pruned = pruneToolOutputs(messages, firstCut.tailStart);
-  const bounds = findBoundaries(pruned.messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN: settings.protectLastN, tailBudgetTokens, counter: context.counter });
+  const bounds = findBoundaries(pruned.messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter });
   const tailStart = bounds.tailStart;
   // A previous summary inside the head joins the middle, so it is updated rather than kept beside a new one.
   const summaryInHead = pruned.messages.slice(0, bounds.headEnd).findIndex((message) => message.meta?.summary?.engine === COMPRESSOR.name);

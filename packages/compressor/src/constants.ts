@@ -14,6 +14,8 @@ export const COMPRESSOR = {
   summaryPrefix: '[CONTEXT COMPACTION] Earlier turns were compacted into this summary. Details can be re-read from files or re-run tools.',
   systemNote: '[Note: Some earlier conversation turns have been compacted into a summary (the message that begins with [CONTEXT COMPACTION]) to save context space.]',
   stubResult: '[Result not kept: this call was compacted away; see the summary.]',
+  /** When a caller gives a target size (a recovery), the tail keeps at least this many messages instead of protect_last_n. */
+  recoveryProtectLastN: 4,
   /** Context-pressure warnings fire at this share of the threshold, when enabled (off by default: seed 002). */
   pressureWarningFraction: 0.85,
 } as const;

@@ -15,6 +15,7 @@ import {
   type Summarizer,
   type TokenCounter,
 } from '@ctxhost/core';
+import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
@@ -33,13 +34,11 @@ export interface DefaultHostOptions {
   logger?: HostLogger;
   /** Plugins added after the built-in ones. */
   plugins?: Plugin[];
-  /** Built-in plugins added by other packages (the anthropic-auto-compact hook). */
-  builtIns?: Plugin[];
 }
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
 export function builtInPlugins(): Plugin[] {
-  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin()];
+  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin(), createAutoCompactPlugin()];
 }
 
 /**
@@ -53,7 +52,7 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
     config,
     store: options.store ?? storeFor(config),
     fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
-    plugins: [...builtInPlugins(), ...(options.builtIns ?? []), ...(options.plugins ?? [])],
+    plugins: [...builtInPlugins(), ...(options.plugins ?? [])],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),

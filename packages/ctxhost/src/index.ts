@@ -9,3 +9,5 @@ export { createToolOutputTruncator, TOOL_OUTPUT_TRUNCATOR } from '@ctxhost/tool-
 export { createSessionHygiene, SESSION_HYGIENE } from '@ctxhost/session-hygiene';
 export { applyCacheControl, applyCacheBreakpoints, createPromptCachingPlugin, sessionCost, usageCost, DEFAULT_PRICING } from '@ctxhost/prompt-caching';
 export { readTranscript, parseTranscript } from '@ctxhost/transcripts';
+export { createAutoCompactPlugin, parseTokenLimitError, AUTO_COMPACT } from '@ctxhost/auto-compact';
+export { createAgent, createAnthropicModel, createAnthropicSummarizer, withContextManagement, toProviderError, createClientFromEnv, type Agent, type AgentTool, type TurnOutcome } from '@ctxhost/anthropic';

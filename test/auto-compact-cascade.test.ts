@@ -1,0 +1,157 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAgent, createAnthropicModel, toParams } from '@ctxhost/anthropic';
+import { backoffDelay, createAutoCompactPlugin, TRUNCATION_MESSAGE, AUTO_COMPACT_DEFAULTS } from '@ctxhost/auto-compact';
+import { compressorEngineFactory } from '@ctxhost/compressor';
+import { createHost, type Host, type Message, type ToastEvent } from '@ctxhost/core';
+import { startSimulator, type Simulator } from '@ctxhost/simulator';
+
+const MODEL = 'claude-sonnet-4-5';
+let sim: Simulator | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await sim?.close();
+  sim = undefined;
+});
+
+let next = 0;
+const id = () => `x${++next}`;
+function conversation(outputs: number[], options: { emptyAt?: number } = {}): Message[] {
+  const messages: Message[] = [{ id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'You are a careful engineer.' }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'Investigate the failing build.' }] }];
+  outputs.forEach((size, index) => {
+    const callId = `toolu_${index}_${next}`;
+    messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: `Reading part ${index}.` }, { id: id(), type: 'tool-call', callId, name: 'read_file', input: { path: `src/file${index}.ts` } }] });
+    messages.push({ id: id(), role: 'tool', parts: [{ id: id(), type: 'tool-result', callId, output: `line of source code number ${index}\n`.repeat(Math.ceil(size / 32)) }] });
+  });
+  messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: options.emptyAt === undefined ? 'Read everything.' : '' }] });
+  messages.push({ id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'What failed?' }] });
+  return messages;
+}
+
+/** The prompt's size by the simulator's own tokenizer. */
+async function realCount(messages: Message[]): Promise<number> {
+  const probe = await startSimulator();
+  const client = new Anthropic({ apiKey: 't', baseURL: probe.url, maxRetries: 0 });
+  const counted = await client.messages.countTokens(toParams({ sessionId: 's', model: MODEL, messages, maxTokens: 100 }) as Anthropic.MessageCountTokensParams);
+  await probe.close();
+  return counted.input_tokens;
+}
+
+interface Setup {
+  host: Host;
+  toasts: ToastEvent[];
+  resends: number;
+  agentRetry: () => Promise<unknown>;
+  sessionId: string;
+}
+
+/** A session whose next request is `overBy` over the simulator's limit (by the simulator's own count). */
+async function setUp(messages: Message[], overBy: number, config: Record<string, unknown> = {}): Promise<Setup> {
+  sim = await startSimulator({ contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)) });
+  const client = new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 });
+  const host = createHost({
+    config: { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, ...config } } },
+    enginePlugin: false,
+    fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
+    plugins: [createAutoCompactPlugin()],
+  });
+  const toasts: ToastEvent[] = [];
+  host.hooks.toast.tapPromise('t', async (toast) => { toasts.push(toast); });
+  const setup: Setup = { host, toasts, resends: 0, sessionId: `s${next}`, agentRetry: async () => undefined };
+  host.hooks.resend.tapPromise({ name: 'count', stage: -1 }, async () => { setup.resends++; return undefined; });
+  const agent = createAgent({ host, model: createAnthropicModel(client, { model: MODEL }), maxTokens: 100 });
+  const session = await host.session(setup.sessionId);
+  for (const message of messages) await session.append(message);
+  setup.agentRetry = () => agent.retry(setup.sessionId);
+  return setup;
+}
+
+const lastRole = async (setup: Setup) => (await setup.host.session(setup.sessionId)).messages().at(-1)?.role;
+
+describe('auto-compact cascade against the simulator', () => {
+  it.each([
+    ['1%', 0.01, 'truncation'],
+    ['50%', 0.5, 'truncation'],
+  ])('recovers a session over the limit by %s with %s, losing nothing', async (_label, overBy, step) => {
+    const setup = await setUp(conversation([6000, 5000, 4000, 300]), overBy);
+    await setup.agentRetry();
+    expect(setup.toasts.map((toast) => toast.title)).toContain('Session recovered');
+    expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toContain(step);
+    expect(await lastRole(setup)).toBe('assistant');
+    const session = await setup.host.session(setup.sessionId);
+    const truncated = session.messages().flatMap((m) => m.parts).filter((part) => part.type === 'tool-result' && part.output === TRUNCATION_MESSAGE);
+    expect(truncated.length).toBeGreaterThan(0);
+    for (const part of truncated) expect(JSON.stringify(await session.original(part.id))).toContain('line of source code');
+    expect(sim!.requests.filter((request) => request.path === '/v1/messages').length).toBe(2);
+    expect(sim!.requests.every((request) => !request.rejectedForShape)).toBe(true);
+  });
+
+  it('recovers a session over by 300% (summarize when truncation is not enough)', async () => {
+    const messages = conversation([900, 900, 900, 900, 900, 900, 900, 900]);
+    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) } as Message['parts'][number];
+    const setup = await setUp(messages, 3);
+    await setup.agentRetry();
+    expect(setup.toasts.map((toast) => toast.title)).toContain('Session recovered');
+    expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toMatch(/summarize/);
+    expect(await lastRole(setup)).toBe('assistant');
+  });
+
+  it('recovers when a single tool output is larger than the whole window', async () => {
+    const setup = await setUp(conversation([60_000, 200]), 0.01);
+    await setup.agentRetry();
+    expect(setup.toasts.map((toast) => toast.title)).toContain('Session recovered');
+    expect(await lastRole(setup)).toBe('assistant');
+  });
+
+  it('fixes an empty message the API names by index', async () => {
+    const setup = await setUp(conversation([200], { emptyAt: 1 }), -0.5);
+    await setup.agentRetry();
+    const session = await setup.host.session(setup.sessionId);
+    expect(JSON.stringify(session.messages())).toContain('[user interrupted]');
+    expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toContain('empty-content fix');
+    expect(await lastRole(setup)).toBe('assistant');
+  });
+
+  it('stops with one clear error when nothing can make it fit, and does not loop', async () => {
+    const messages: Message[] = [{ id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'rule '.repeat(3000) }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'hi' }] }];
+    const setup = await setUp(messages, 0.5);
+    await setup.agentRetry();
+    await setup.agentRetry();
+    const errors = setup.toasts.filter((toast) => toast.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.title).toBe('Manual intervention needed');
+    expect(errors[0]?.text).toMatch(/still over the model's limit/);
+  });
+
+  it('never runs two recoveries at once for one session', async () => {
+    const setup = await setUp(conversation([6000, 5000]), 0.2);
+    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
+    await Promise.all([setup.host.emit('session.idle', { sessionId: setup.sessionId }), setup.host.emit('session.idle', { sessionId: setup.sessionId })]);
+    expect(setup.resends).toBe(1);
+  });
+
+  it('waits 2 s × 2^attempt before re-sending, capped at 30 s', async () => {
+    expect([0, 1, 2, 3, 4].map((attempt) => backoffDelay(attempt, AUTO_COMPACT_DEFAULTS))).toEqual([2000, 4000, 8000, 16000, 30000]);
+    const setup = await setUp(conversation([6000, 5000]), 0.2, { initial_delay_ms: 2000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
+    const idle = setup.host.emit('session.idle', { sessionId: setup.sessionId });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(setup.resends).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+    await idle;
+    expect(setup.resends).toBe(1);
+  });
+
+  it('cancels a recovery when the session is deleted, and drops its state', async () => {
+    const setup = await setUp(conversation([6000, 5000]), 0.2, { initial_delay_ms: 60_000 });
+    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
+    const idle = setup.host.emit('session.idle', { sessionId: setup.sessionId });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await (await setup.host.session(setup.sessionId)).delete();
+    await idle;
+    expect(setup.resends).toBe(0);
+    expect(setup.toasts.filter((toast) => toast.source === 'anthropic-auto-compact')).toEqual([]);
+  });
+});
