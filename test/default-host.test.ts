@@ -12,6 +12,13 @@ describe('createDefaultHost', () => {
     await host.dispose();
   });
 
+  it('lets a built-in be replaced by one configured differently', async () => {
+    let applied = false;
+    const host = await createDefaultHost({ config: { store: { kind: 'memory' } }, builtIns: [{ name: 'session-hygiene', apply: () => { applied = true; } }] });
+    expect(applied).toBe(true);
+    expect(host.plugins.filter((name) => name === 'session-hygiene')).toHaveLength(1);
+  });
+
   it('honours disabled_hooks from the project config and stores sessions in the configured folder', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ctxhost-default-'));
     mkdirSync(join(cwd, '.ctxhost'));

@@ -34,6 +34,8 @@ export interface DefaultHostOptions {
   logger?: HostLogger;
   /** Plugins added after the built-in ones. */
   plugins?: Plugin[];
+  /** Built-in plugins configured your way: each replaces the default one of the same name (e.g. `createAutoCompactPlugin({ plan: false })`). */
+  builtIns?: Plugin[];
 }
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
@@ -52,7 +54,7 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
     config,
     store: options.store ?? storeFor(config),
     fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
-    plugins: [...builtInPlugins(), ...(options.plugins ?? [])],
+    plugins: [...withReplacements(builtInPlugins(), options.builtIns ?? []), ...(options.plugins ?? [])],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),
@@ -64,6 +66,12 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
 export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
   const { config } = await loadConfig({ cwd: options.cwd });
   return createDefaultHost({ ...options, config });
+}
+
+function withReplacements(defaults: Plugin[], replacements: Plugin[]): Plugin[] {
+  const byName = new Map(replacements.map((plugin) => [plugin.name, plugin]));
+  const extra = replacements.filter((plugin) => !defaults.some((candidate) => candidate.name === plugin.name));
+  return [...defaults.map((plugin) => byName.get(plugin.name) ?? plugin), ...extra];
 }
 
 function storeFor(config: CtxhostConfig): SessionStore {
