@@ -30,7 +30,7 @@ export interface CompactionThroughputRow {
 const CORPUS = fileURLToPath(new URL('../test/fixtures/corpus/claude-code/', import.meta.url));
 
 /** The corpus's Claude Code conversations, system messages dropped, one after another. */
-async function corpusMessages(): Promise<Message[]> {
+export async function corpusMessages(): Promise<Message[]> {
   const files = (await readdir(CORPUS)).filter((file) => file.endsWith('.jsonl')).sort();
   const messages: Message[] = [];
   for (const file of files) messages.push(...(await readTranscript(`${CORPUS}${file}`, { skipInvalid: true })).messages.filter((message) => message.role !== 'system'));

@@ -18,7 +18,7 @@ export function createEnginePlugin(): Plugin {
         const session = await host.session(request.sessionId);
         const contextWindow = context.contextWindow ?? contextWindowOf(session, host.config);
         const size = session.promptSize();
-        const state = { sessionId: session.id, promptTokens: size.tokens, tokenSource: size.source, contextWindow, messageCount: session.messages().length };
+        const state = { sessionId: session.id, promptTokens: size.tokens, tokenSource: size.source, contextWindow, messageCount: request.messages.length };
         if (contextWindow === undefined || !host.engine.shouldCompress(state)) return request;
         const result = await host.engine.compress(session.messages(), {
           sessionId: session.id,

@@ -9,7 +9,10 @@ import { promptTokens, type Usage } from './usage.js';
  * fall back to the estimate".
  */
 export interface UsageTracker {
-  /** Records the usage of a request and the projection (message list) it was sent with. */
+  /**
+   * Records the usage of a request and the projection (message list) it was sent with.
+   * The tracker keeps a reference to the list: change it only by appending (or pass a new list).
+   */
   report(usage: Usage, messages: readonly Message[]): void;
   /**
    * The prompt size of `messages`: the last reported size plus the estimate of the
@@ -24,7 +27,9 @@ export interface UsageTracker {
 
 interface Report {
   tokens: number;
+  /** The reported list itself (not a copy) and its length then: appends extend it, any other change replaces it. */
   messages: readonly Message[];
+  length: number;
 }
 
 /**
@@ -38,17 +43,17 @@ export function createUsageTracker(counter: TokenCounter): UsageTracker {
 
   return {
     report(usage, messages) {
-      last = { tokens: promptTokens(usage), messages: [...messages] };
+      last = { tokens: promptTokens(usage), messages, length: messages.length };
     },
     promptSize(messages) {
-      if (last === undefined || !extendsProjection(messages, last.messages)) {
+      if (last === undefined || !extendsProjection(messages, last)) {
         const estimatedTokens = counter.countAll(messages);
         return { tokens: estimatedTokens, source: 'estimated', estimatedTokens };
       }
-      const estimatedTokens = counter.countAll(messages.slice(last.messages.length));
+      const estimatedTokens = counter.countAll(messages.slice(last.length));
       return {
         tokens: last.tokens + estimatedTokens,
-        source: messages.length === last.messages.length ? 'reported' : 'reported+estimated',
+        source: messages.length === last.length ? 'reported' : 'reported+estimated',
         reportedTokens: last.tokens,
         estimatedTokens,
       };
@@ -59,10 +64,16 @@ export function createUsageTracker(counter: TokenCounter): UsageTracker {
   };
 }
 
-function extendsProjection(messages: readonly Message[], reported: readonly Message[]): boolean {
+/**
+ * O(1) when `messages` is the very list that was reported, grown only by
+ * appends (the host session's projection: any other change makes a new list).
+ * Otherwise each reported message is compared, by identity first.
+ */
+function extendsProjection(messages: readonly Message[], reported: Report): boolean {
   if (messages.length < reported.length) return false;
+  if (messages === reported.messages) return true;
   for (let index = reported.length - 1; index >= 0; index--) {
-    const before = reported[index]!;
+    const before = reported.messages[index]!;
     const now = messages[index]!;
     if (now === before) continue;
     if (now.id !== before.id || messageContentHash(now) !== messageContentHash(before)) return false;

@@ -22,7 +22,7 @@ export function createSessionHygiene(): Plugin {
         if (!host.config.compression.enabled) return request;
         const session = await host.session(request.sessionId);
         const window = context.contextWindow ?? contextWindowOf(session, host.config);
-        if (window === undefined || session.messages().length < HYGIENE_MIN_MESSAGES) return request;
+        if (window === undefined || request.messages.length < HYGIENE_MIN_MESSAGES) return request;
         if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) return request;
         return compressForHygiene(host, session, request, window, context.signal);
       });
