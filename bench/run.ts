@@ -1,0 +1,50 @@
+/**
+ * `pnpm bench`: every benchmark in one run, printed as tables and written to
+ * bench/results.json. Ratios come from the same run (shared machines drift).
+ * `pnpm bench --only recovery` runs one; `--list` names them.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runCompactionThroughput } from './compaction-throughput.js';
+import { runCompressorExtractive } from './compressor-extractive.js';
+import { runCostReplay } from './cost-replay.js';
+import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runRecovery } from './recovery.js';
+import { runTurnOverhead } from './turn-overhead.js';
+
+const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> = {
+  'compaction-throughput': { title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify', run: () => runCompactionThroughput() },
+  'turn-overhead': { title: 'Per-turn overhead of the host (all default hooks) vs history length; baseline: a full chars/4 re-count per event', run: () => runTurnOverhead() },
+  'estimator-accuracy': { title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)', run: () => runEstimatorAccuracy() },
+  'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
+  recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
+  'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },
+};
+
+const { values } = parseArgs({ options: { only: { type: 'string', multiple: true }, list: { type: 'boolean', default: false } } });
+if (values.list) {
+  for (const [name, bench] of Object.entries(BENCHES)) console.log(`${name.padEnd(24)} ${bench.title}`);
+  process.exit(0);
+}
+const selected = values.only ?? Object.keys(BENCHES);
+const unknown = selected.filter((name) => !(name in BENCHES));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(2);
+}
+
+const results: Record<string, { title: string; seconds: number; rows: object[] }> = {};
+const started = performance.now();
+for (const name of selected) {
+  const bench = BENCHES[name]!;
+  const t = performance.now();
+  const rows = await bench.run();
+  const seconds = Math.round((performance.now() - t) / 100) / 10;
+  results[name] = { title: bench.title, seconds, rows };
+  console.log(`\n## ${name} — ${bench.title} (${seconds}s)`);
+  console.table(rows);
+}
+const total = Math.round((performance.now() - started) / 1000);
+console.log(`\nall benchmarks: ${total}s`);
+writeFileSync(join(import.meta.dirname, 'results.json'), `${JSON.stringify({ node: process.version, date: new Date().toISOString(), totalSeconds: total, results }, null, 2)}\n`);
