@@ -1,4 +1,5 @@
 import { createFileStore, createHost, createMemoryStore, type CtxhostConfig, type Host, type Plugin as HostPlugin, type SessionStore } from '@ctxhost/core';
+import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
@@ -73,7 +74,7 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
 
 /** The hooks that act on events opencode emits. */
 function builtInHooks(): HostPlugin[] {
-  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator()];
+  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createAutoCompactPlugin()];
 }
 
 function storeFor(config: CtxhostConfig): SessionStore {
