@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { main as customEngine } from '../examples/custom-engine/src/index.js';
+import { main as customHook } from '../examples/custom-hook/src/index.js';
+import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
+import { main as quickstart } from '../examples/quickstart/src/index.js';
+import { main as wrapClient } from '../examples/wrap-client/src/index.js';
+
+const quiet = () => undefined;
+const offline = process.env['ANTHROPIC_API_KEY'] === undefined;
+
+describe.runIf(offline)('examples run offline against the simulator', () => {
+  it('quickstart: an agent with two tools answers', async () => {
+    expect(await quickstart(quiet)).toContain('42');
+  });
+
+  it('wrap-client: an existing loop survives a window it overflows', async () => {
+    const lines: string[] = [];
+    expect(await wrapClient((line) => lines.push(line))).toBe(24);
+    expect(lines.some((line) => line.startsWith('compacted'))).toBe(true);
+  });
+
+  it('disable-hooks: the listed hooks are gone', async () => {
+    const { before, after } = await disableHooks(quiet);
+    expect(before).toContain('session-hygiene');
+    expect(after).not.toContain('session-hygiene');
+    expect(after).not.toContain('preemptive-compaction');
+    expect(after).toContain('context-window-monitor');
+  });
+
+  it('custom-engine: a registered engine is chosen by name', async () => {
+    expect(await customEngine(quiet)).toBe('keep-last');
+  });
+
+  it('custom-hook: usage and errors are logged to a file', async () => {
+    const lines = (await customHook(quiet)).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => 'promptTokens' in line).length).toBeGreaterThanOrEqual(2);
+    expect(lines.some((line) => line['error'] === 'overloaded')).toBe(true);
+  });
+});
