@@ -121,7 +121,10 @@ export function createAgent(options: AgentOptions): Agent {
         const result = await tool.run(input, context);
         return typeof result === 'string' ? { output: result } : result;
       }
-      if (host.engine.callTool !== undefined && (host.engine.tools?.() ?? []).some((definition) => definition.name === name)) return await host.engine.callTool(name, input, context);
+      if (host.engine.callTool !== undefined && (host.engine.tools?.() ?? []).some((definition) => definition.name === name)) {
+        const session = await host.session(sessionId);
+        return await host.engine.callTool(name, input, { ...context, history: () => session.history() });
+      }
       return { output: `Unknown tool "${name}".`, isError: true };
     } catch (error) {
       return { output: `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };

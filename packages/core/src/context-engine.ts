@@ -35,6 +35,13 @@ export interface CompressResult {
   report: CompactionReport;
 }
 
+/** What an engine tool call can see: the session, and its full history (every message as appended). */
+export interface EngineToolContext {
+  sessionId: string;
+  signal?: AbortSignal;
+  history?: () => readonly Message[];
+}
+
 export interface EngineToolResult {
   output: string;
   isError?: boolean;
@@ -50,7 +57,7 @@ export interface ContextEngine {
   compress(messages: readonly Message[], context: CompressContext): Promise<CompressResult>;
   /** Tools the agent can offer the model (for example `lcm_grep`). */
   tools?(): ToolDefinition[];
-  callTool?(name: string, input: JsonValue, context: { sessionId: string; signal?: AbortSignal }): Promise<EngineToolResult>;
+  callTool?(name: string, input: JsonValue, context: EngineToolContext): Promise<EngineToolResult>;
   /** Called with each reported usage, so an engine can track real prompt sizes. */
   updateFromUsage?(usage: Usage, sessionId: string): void;
 }

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHost, createHostAsync, registerContextEngine, unregisterContextEngine, type Message } from '@ctxhost/core';
+import { lcmEngineFactory } from '@ctxhost/engine-lcm';
+import { readTranscript } from '@ctxhost/transcripts';
+
+const ROOT = join(import.meta.dirname, '..');
+const WINDOW = 16_000;
+const text = (message: Message) => JSON.stringify(message.parts);
+
+async function replayedSession() {
+  const host = createHost({ config: { model: { contextLength: WINDOW } }, engines: { lcm: lcmEngineFactory }, enginePlugin: false });
+  Object.assign(host.config.context, { engine: 'lcm' });
+  const engine = lcmEngineFactory({ config: host.config });
+  const session = await host.session('long');
+  const { messages } = await readTranscript(join(ROOT, 'test/fixtures/corpus/claude-code/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'), { includeSidechains: true });
+  let compactions = 0;
+  for (const message of messages) {
+    await session.append(message);
+    const size = session.promptSize();
+    if (engine.shouldCompress({ sessionId: 'long', promptTokens: size.tokens, tokenSource: size.source, contextWindow: WINDOW, messageCount: session.messages().length })) {
+      const result = await engine.compress(session.messages(), { sessionId: 'long', contextWindow: WINDOW, counter: host.counter, reason: 'threshold' });
+      await session.applyCompaction(result.messages, result.report);
+      compactions++;
+    }
+  }
+  return { host, engine, session, messages, compactions };
+}
+
+describe('lcm engine', () => {
+  it('is found in the registry only when context.engine names it', () => {
+    registerContextEngine('lcm', lcmEngineFactory);
+    try {
+      expect(createHost({ config: { context: { engine: 'lcm' } } }).engine.name).toBe('lcm');
+      expect(createHost().engine.name).not.toBe('lcm');
+    } finally {
+      unregisterContextEngine('lcm');
+    }
+  });
+
+  it.skipIf(!existsSync(join(ROOT, 'plugins/context_engine/lcm/dist/index.js')))('loads from its plugin folder on plugin_dirs (after pnpm build)', async () => {
+    const named = await createHostAsync({ cwd: ROOT, config: { context: { engine: 'lcm' }, pluginDirs: ['plugins'] } });
+    expect(named.engine.name).toBe('lcm');
+    expect(named.engine.tools?.().map((tool) => tool.name)).toEqual(['lcm_grep', 'lcm_expand']);
+    const unnamed = await createHostAsync({ cwd: ROOT, config: { pluginDirs: ['plugins'] } });
+    expect(unnamed.engine.name).not.toBe('lcm');
+  });
+
+  it('keeps a long real session bounded while every original stays reachable', async () => {
+    const { host, engine, session, messages, compactions } = await replayedSession();
+    expect(compactions).toBeGreaterThan(2);
+    expect(host.counter.countAll(session.messages())).toBeLessThan(WINDOW);
+    expect(session.history()).toHaveLength(messages.length);
+    const inView = new Set(session.messages().map((message) => message.id));
+    const nodes = session.messages().flatMap((message) => (message.meta?.summary?.engine === 'lcm' ? message.meta.summary.covers : []));
+    expect(nodes.length).toBeLessThanOrEqual(4);
+    const expanded = new Set<string>();
+    for (const node of nodes) {
+      const out = await engine.callTool!('lcm_expand', { node_id: node, max_tokens: 10_000_000 }, { sessionId: 'long' });
+      for (const match of out.output.matchAll(/^(\S+) (?:user|assistant|tool|system):/gm)) expanded.add(match[1]!);
+    }
+    const missing = messages.filter((message) => !inView.has(message.id) && !expanded.has(message.id));
+    expect(missing).toEqual([]);
+    const first = messages.find((message) => !inView.has(message.id) && message.parts[0] !== undefined)!;
+    expect(await session.original(first.parts[0]!.id)).toEqual(first.parts[0]);
+  });
+
+  it('greps text that was compacted away and names the node that covers it; expand keeps to its budget', async () => {
+    const { engine, session, messages } = await replayedSession();
+    const inView = new Set(session.messages().map((message) => message.id));
+    const gone = messages.find((message) => !inView.has(message.id) && message.role === 'user' && message.parts[0]?.type === 'text' && message.parts[0].text.length > 30)!;
+    const needle = (gone.parts[0] as { text: string }).text.slice(0, 25);
+    const found = await engine.callTool!('lcm_grep', { pattern: needle }, { sessionId: 'long', history: () => session.history() });
+    expect(found.output).toContain(gone.id);
+    expect(found.output).toMatch(/\(in lcm-\d+\)/);
+    const node = /\(in (lcm-\d+)\)/.exec(found.output)![1]!;
+    const small = await engine.callTool!('lcm_expand', { node_id: node, max_tokens: 100 }, { sessionId: 'long' });
+    expect(small.output.length).toBeLessThan(100 * 4 + 200);
+    expect(small.output).toMatch(/more messages over the 100-token budget/);
+    expect(text(gone)).toBeTruthy();
+  });
+});
