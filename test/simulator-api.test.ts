@@ -86,7 +86,7 @@ describe('simulator: the Messages API through the real SDK', () => {
     ['an unanswered tool use', [{ role: 'user', content: 'go' }, call, { role: 'user', content: 'next' }], 'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_a. Each `tool_use` block must have a corresponding `tool_result` block in the next message.'],
     ['empty content', [{ role: 'user', content: 'go' }, { role: 'assistant', content: [] }, { role: 'user', content: 'x' }], 'messages.1: all messages must have non-empty content except for the optional final assistant message'],
     ['an empty text block', [{ role: 'user', content: [{ type: 'text', text: '' }] }], 'messages.0.content.0.text: text content blocks must be non-empty'],
-    ['a first message not from the user', [{ role: 'assistant', content: 'hi' }], 'messages.0.role: the first message must use the "user" role'],
+    ['a first message not from the user', [{ role: 'assistant', content: 'hi' }], 'messages: first message must use the "user" role'],
     ['an unknown content type', [{ role: 'user', content: [{ type: 'video', url: 'x' }] }], "messages.0.content.0.type: Input tag 'video' found using 'type' does not match any of the expected tags: 'text', 'image', 'document', 'tool_result', 'search_result'"],
     ['five cache breakpoints', [{ role: 'user', content: [1, 2, 3, 4, 5].map((n) => ({ type: 'text', text: `block ${n}`, cache_control: { type: 'ephemeral' } })) }], 'A maximum of 4 blocks with cache_control may be provided. Found 5.'],
   ])('rejects %s with the index named', async (_name, messages, text) => {

@@ -1,26 +1,54 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { startSimulator } from './simulator.js';
+import { SimulatorError } from './errors.js';
+import { startSimulator } from './server.js';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    'context-limit': { type: 'string', default: '200000' },
-    help: { type: 'boolean', default: false },
-  },
-});
-if (values.help) {
-  console.log('ctxhost-simulator [--port N] [--context-limit TOKENS]\nA local server that speaks the Anthropic Messages API. Point ANTHROPIC_BASE_URL at the printed URL.');
-  process.exit(0);
+const USAGE = `ctxhost-simulator [--port N] [--host H] [--context-limit TOKENS] [--overflow-style prompt_too_long|input_plus_max_tokens|stop_reason]
+A local server that speaks the Anthropic Messages API. Point ANTHROPIC_BASE_URL at the printed URL.`;
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number)) fail(`--${flag} takes a whole number, got "${value}"`);
+  return number;
 }
-const port = Number(values.port);
-const contextLimit = Number(values['context-limit']);
-if (!Number.isInteger(port) || !Number.isInteger(contextLimit) || contextLimit <= 0) {
-  console.error('ctxhost-simulator: --port and --context-limit take whole numbers');
+
+function fail(message: string): never {
+  console.error(`ctxhost-simulator: ${message}\n${USAGE}`);
   process.exit(2);
 }
-const simulator = await startSimulator({ port, contextLimit });
-console.log(`ctxhost simulator listening on ${simulator.url} (context limit ${contextLimit} tokens)`);
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'context-limit': { type: 'string' },
+      'overflow-style': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  }).values;
+}
+try {
+  parsed = parse();
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+if (parsed.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = wholeNumber('port', parsed.port);
+const contextLimit = wholeNumber('context-limit', parsed['context-limit']);
+const options = {
+  ...(port === undefined ? {} : { port }),
+  ...(parsed.host === undefined ? {} : { host: parsed.host }),
+  ...(contextLimit === undefined ? {} : { contextLimit }),
+  ...(parsed['overflow-style'] === undefined ? {} : { overflowStyle: parsed['overflow-style'] as 'prompt_too_long' }),
+};
+const simulator = await startSimulator(options).catch((error: unknown) => fail(SimulatorError.isInstance(error) ? error.message : String(error)));
+console.log(`ctxhost simulator listening on ${simulator.url} (context limit ${contextLimit ?? 200_000} tokens)`);
 console.log(`export ANTHROPIC_BASE_URL=${simulator.url}`);
 const stop = () => void simulator.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

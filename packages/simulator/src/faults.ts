@@ -1,8 +1,11 @@
+import { apiError } from './api-error.js';
+import type { Exchange } from './handle-messages.js';
+import { delay } from './http-io.js';
 import type { MessagesRequest } from './wire.js';
 
-/** Faults the simulator can inject. */
-export type FaultKind = 'rate_limit' | 'overloaded' | 'server_error' | 'drop' | 'slow' | 'sse_error';
-export const FAULT_KINDS: readonly FaultKind[] = ['rate_limit', 'overloaded', 'server_error', 'drop', 'slow', 'sse_error'];
+/** Faults the simulator can inject (README: Faults). */
+export const FAULT_KINDS = ['rate_limit', 'overloaded', 'server_error', 'drop', 'slow', 'sse_error'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
   kind: FaultKind;
@@ -73,4 +76,34 @@ export function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Acts out a fault. Returns true when the exchange is over (an error answered,
+ * the socket dropped); false when the request goes on (after a delay, or for an
+ * SSE error that comes after the 200).
+ */
+export async function applyFault(fault: Fault, exchange: Exchange, stream: boolean): Promise<boolean> {
+  switch (fault.kind) {
+    case 'slow':
+      await delay(fault.delayMs ?? 2000);
+      return false;
+    case 'drop':
+      exchange.request.socket.destroy();
+      exchange.record.status = 0;
+      return true;
+    case 'rate_limit':
+      exchange.fail(apiError(429, 'Number of request tokens has exceeded your per-minute rate limit', { headers: { 'retry-after': String(fault.retryAfterSeconds ?? 1) } }));
+      return true;
+    case 'overloaded':
+      exchange.fail(apiError(529, 'Overloaded'));
+      return true;
+    case 'server_error':
+      exchange.fail(apiError(500, 'Internal server error'));
+      return true;
+    case 'sse_error':
+      if (stream) return false;
+      exchange.fail(apiError(500, 'Internal server error'));
+      return true;
+  }
 }

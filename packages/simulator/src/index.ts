@@ -1,8 +1,13 @@
-export { startSimulator, type Simulator, type SimulatorOptions, type ModelLimits, type OverflowStyle, type RecordedRequest } from './simulator.js';
+export { startSimulator, type Simulator } from './server.js';
+export { SIMULATOR_DEFAULTS, SimulatorOptionsSchema, type SimulatorOptions, type ModelLimits, type OverflowStyle } from './simulator-options.js';
+export type { RecordedRequest } from './recorded-request.js';
+export { SimulatorError, SIMULATOR_ERROR_CODES, type SimulatorErrorCode } from './errors.js';
 export { countTokens, countTextTokens, TOKENIZER } from './tokenizer.js';
-export { validateRequest, MAX_CACHE_BREAKPOINTS } from './validate-request.js';
+export { validateRequest, MAX_CACHE_BREAKPOINTS, type ValidateOptions } from './validate-request.js';
 export { createFaultPlan, mulberry32, FAULT_KINDS, type Fault, type FaultKind, type RandomFaults } from './faults.js';
-export { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './summary-responder.js';
-export { defaultTurn, type ScriptedTurn } from './responders.js';
+export { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './responders/summary.js';
+export { defaultTurn } from './responders/default.js';
+export { toTurn, type ScriptedTurn } from './responders/scripted.js';
+export { parseBetas, type SimulatorFeature, type FeatureContext } from './features.js';
 export { CACHE_LOOKBACK_BLOCKS } from './prompt-cache.js';
-export type { MessagesRequest, ContentBlock, WireMessage, WireUsage, AssistantTurn } from './wire.js';
+export type { MessagesRequest, ContentBlock, WireMessage, WireUsage, AssistantTurn, UsageOverride } from './wire.js';

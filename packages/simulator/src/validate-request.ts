@@ -10,15 +10,30 @@ export const MAX_CACHE_BREAKPOINTS = 4;
  * The Messages API's request rules the simulator enforces, first failure
  * wins. Texts follow the real API's (see the README's table).
  */
-export function validateRequest(body: unknown, options: { countOnly?: boolean } = {}): ApiError | undefined {
+export interface ValidateOptions {
+  /** count_tokens: no max_tokens. */
+  countOnly?: boolean;
+  /** Content types accepted besides the API's own (those of active server-side features). */
+  extraBlockTypes?: readonly string[];
+}
+
+export function validateRequest(body: unknown, options: ValidateOptions = {}): ApiError | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('request body must be a JSON object', false);
   const request = body as Partial<MessagesRequest>;
   if (typeof request.model !== 'string' || request.model.length === 0) return invalid('model: Field required', false);
-  if (!options.countOnly && (typeof request.max_tokens !== 'number' || !Number.isInteger(request.max_tokens) || request.max_tokens < 1)) {
-    return invalid('max_tokens: Field required (a positive integer)', false);
+  if (!options.countOnly) {
+    const problem = validateMaxTokens(request.max_tokens);
+    if (problem) return problem;
   }
   if (!Array.isArray(request.messages) || request.messages.length === 0) return invalid('messages: at least one message is required');
-  return validateSystem(request.system) ?? validateMessages(request as MessagesRequest) ?? validateCacheControl(request as MessagesRequest);
+  const extra = options.extraBlockTypes ?? [];
+  return validateSystem(request.system) ?? validateMessages(request as MessagesRequest, extra) ?? validateCacheControl(request as MessagesRequest);
+}
+
+function validateMaxTokens(maxTokens: unknown): ApiError | undefined {
+  if (maxTokens === undefined || maxTokens === null) return invalid('max_tokens: Field required', false);
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens)) return invalid('max_tokens: Input should be a valid integer', false);
+  return maxTokens < 1 ? invalid('max_tokens: Input should be greater than or equal to 1', false) : undefined;
 }
 
 function validateSystem(system: unknown): ApiError | undefined {
@@ -30,17 +45,17 @@ function validateSystem(system: unknown): ApiError | undefined {
   return empty >= 0 ? invalid(`system.${empty}.text: text content blocks must be non-empty`) : undefined;
 }
 
-function validateMessages(request: MessagesRequest): ApiError | undefined {
+function validateMessages(request: MessagesRequest, extra: readonly string[]): ApiError | undefined {
   const { messages } = request;
-  if (messages[0]?.role !== 'user') return invalid('messages.0.role: the first message must use the "user" role');
+  if (messages[0]?.role !== 'user') return invalid('messages: first message must use the "user" role');
   for (let index = 0; index < messages.length; index++) {
-    const problem = validateMessage(request, index);
+    const problem = validateMessage(request, index, extra);
     if (problem) return problem;
   }
   return undefined;
 }
 
-function validateMessage(request: MessagesRequest, index: number): ApiError | undefined {
+function validateMessage(request: MessagesRequest, index: number, extra: readonly string[]): ApiError | undefined {
   const message = request.messages[index]!;
   if (message.role !== 'user' && message.role !== 'assistant') return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
   const isFinalAssistant = index === request.messages.length - 1 && message.role === 'assistant';
@@ -51,7 +66,8 @@ function validateMessage(request: MessagesRequest, index: number): ApiError | un
   const allowed = message.role === 'user' ? USER_BLOCKS : ASSISTANT_BLOCKS;
   for (let k = 0; k < blocks.length; k++) {
     const block = blocks[k]!;
-    if (!allowed.has(String(block?.type))) {
+    if (typeof block !== 'object' || block === null) return invalid(`messages.${index}.content.${k}: Input should be a valid dictionary or object`);
+    if (!allowed.has(String(block.type)) && !extra.includes(String(block.type))) {
       return invalid(`messages.${index}.content.${k}.type: Input tag '${String(block?.type)}' found using 'type' does not match any of the expected tags: ${[...allowed].map((tag) => `'${tag}'`).join(', ')}`);
     }
     if (block.type === 'text' && (typeof block.text !== 'string' || block.text.length === 0)) return invalid(`messages.${index}.content.${k}.text: text content blocks must be non-empty`);

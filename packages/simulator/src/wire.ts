@@ -42,7 +42,11 @@ export interface WireUsage {
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
+/** Usage figures a scripted turn may force (the rest are computed). */
+export type UsageOverride = Partial<Pick<WireUsage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
+
 export interface AssistantTurn {
   content: ContentBlock[];
   stop_reason: string;
+  usage?: UsageOverride;
 }

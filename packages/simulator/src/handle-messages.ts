@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiError, type ApiError } from './api-error.js';
+import { contextLimitError, exceedsWindowSilently } from './context-limit.js';
+import { applyFault, type createFaultPlan } from './faults.js';
+import { activeFeatures, type FeatureContext, type SimulatorFeature } from './features.js';
+import { sendJson } from './http-io.js';
+import type { createPromptCache } from './prompt-cache.js';
+import { defaultTurn } from './responders/default.js';
+import type { createTurnQueue } from './responders/scripted.js';
+import type { RecordedRequest } from './recorded-request.js';
+import { limitsFor, type ResolvedOptions } from './simulator-options.js';
+import { streamMessage } from './sse.js';
+import { countTokens } from './tokenizer.js';
+import { buildUsage } from './usage.js';
+import { validateRequest } from './validate-request.js';
+import type { AssistantTurn, MessagesRequest } from './wire.js';
+
+export interface Exchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  requestId: string;
+  record: RecordedRequest;
+  body: unknown;
+  fail(error: ApiError): void;
+}
+
+interface Dependencies {
+  options: ResolvedOptions;
+  faults: ReturnType<typeof createFaultPlan>;
+  cache: ReturnType<typeof createPromptCache>;
+  turns: ReturnType<typeof createTurnQueue>;
+}
+
+/**
+ * `POST /v1/messages`, in the API's order: faults, validation, server-side
+ * features, the window check, prompt caching, then the answer (JSON or SSE).
+ */
+export function createMessagesHandler({ options, faults, cache, turns }: Dependencies) {
+  let messageRequests = 0;
+
+  return async function handleMessages(exchange: Exchange): Promise<void> {
+    const { record, requestId } = exchange;
+    const received = exchange.body as MessagesRequest;
+    record.stream = received?.stream === true;
+    const fault = faults.pick(++messageRequests, received);
+    if (fault !== undefined) {
+      record.fault = fault.kind;
+      const handled = await applyFault(fault, exchange, record.stream);
+      if (handled) return;
+    }
+    const features = activeFeatures(options.features ?? [], new Set(record.betas));
+    const problem = validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) });
+    if (problem) return exchange.fail(problem);
+    const limits = limitsFor(options, received.model);
+    const context: FeatureContext = { requestId, model: received.model, betas: new Set(record.betas), limits };
+    const request = features.reduce((current, feature) => feature.prepareRequest?.(current, context) ?? current, received);
+    const promptTokens = countTokens(request);
+    const overflow = contextLimitError(promptTokens, request.max_tokens, limits);
+    if (overflow) return exchange.fail(overflow);
+    const answered = exceedsWindowSilently(promptTokens, limits) ? { content: [], stop_reason: 'model_context_window_exceeded' } : answer(request);
+    const turn = finish(features, answered, context);
+    const usage = buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn);
+    record.usage = usage;
+    record.stopReason = turn.stop_reason;
+    const id = `msg_sim_${requestId.slice('req_sim_'.length)}`;
+    const message = { id, model: request.model, turn, usage };
+    if (record.stream) return streamMessage(exchange.response, message, fault?.kind === 'sse_error' ? apiError(529, 'Overloaded') : undefined);
+    sendJson(exchange.response, { id, type: 'message', role: 'assistant', model: request.model, content: turn.content, stop_reason: turn.stop_reason, stop_sequence: null, usage });
+  };
+
+  function answer(request: MessagesRequest): AssistantTurn {
+    return turns.next() ?? defaultTurn(request, { toolUse: options.defaultToolUse });
+  }
+}
+
+function finish(features: SimulatorFeature[], turn: AssistantTurn, context: FeatureContext): AssistantTurn {
+  return features.reduce((current, feature) => feature.finishTurn?.(current, context) ?? current, turn);
+}
