@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type { Part, SessionStore, StoredEvent, StoreEvent } from '@ctxhost/core';
+import type { Pool, PoolClient } from 'pg';
+import { POSTGRES_STORE_ERROR_CODES, PostgresStoreError } from './errors.js';
+import { runMigrations, type MigrationResult } from './migrations.js';
+import { partsFirstSeen } from './parts-first-seen.js';
+import { createSessionLocks } from './session-locks.js';
+import { createNotificationListener, NOTIFY_PAYLOAD_LIMIT, type NotificationListener, type NotificationPayload, type PostgresStoreListener } from './store-notifications.js';
+import { quoteIdentifier, resolvePoolOptions, type PostgresStoreOptions } from './store-options.js';
+
+export interface PostgresStore extends SessionStore {
+  readonly kind: 'postgres';
+  readonly schema: string;
+  readonly pool: Pool;
+  /** This store instance's id, the `origin` of the notifications it sends. */
+  readonly instanceId: string;
+  /** Applies missing migrations now (otherwise done on first use). */
+  migrate(): Promise<MigrationResult>;
+  /**
+   * Runs `fn` holding the session's lock across every process using this
+   * database and schema (a PostgreSQL advisory lock tied to a connection:
+   * released when `fn` settles, or when the process dies). Re-entrant.
+   */
+  withSessionLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T>;
+  /** `session.deleted` and `compaction.completed` from every worker (this one's with `remote: false`); resolves once listening. Returns the unsubscribe. */
+  subscribe(listener: PostgresStoreListener): Promise<() => Promise<void>>;
+}
+
+/**
+ * A SessionStore on PostgreSQL: every event is a row (its JSON kept as text,
+ * byte for byte), seqs come from a per-session counter row locked by the
+ * append's transaction, so appends from any number of processes get
+ * contiguous seqs; an event id is unique per session, so a retried append
+ * returns the first one. Part originals are a table filled in the same
+ * transaction. Deletes and compactions are NOTIFYed on `<schema>_events`.
+ */
+export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
+  const { pool, ownsPool, schema } = resolvePoolOptions(options);
+  const table = (name: string) => `${quoteIdentifier(schema)}.${name}`;
+  const channel = `${schema}_events`;
+  const instanceId = randomUUID();
+  const locks = createSessionLocks(pool, schema);
+  const listeners = new Set<PostgresStoreListener>();
+  const inFlight = new Set<Promise<unknown>>();
+  let ready: Promise<MigrationResult> | undefined;
+  let listener: Promise<NotificationListener> | undefined;
+  let closed = false;
+
+  function migrate(): Promise<MigrationResult> {
+    ready ??= runMigrations(pool, schema);
+    ready.catch(() => (ready = undefined));
+    return ready;
+  }
+
+  /** Runs one store operation: checks the store is open, migrates first, tracks it for `close()`, names it in errors. */
+  function operation<T>(what: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.storeClosed, `PostgreSQL store: ${what} after close(); create a new store`));
+    const run = migrate()
+      .then(() => locks.withClient(fn))
+      .catch((error: unknown) => {
+        if (PostgresStoreError.isInstance(error)) throw error;
+        throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.queryFailed, `PostgreSQL store (schema "${schema}"): ${what} failed: ${(error as Error).message}; check that the server is reachable`, { cause: error });
+      });
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run)).catch(() => undefined);
+    return run;
+  }
+
+  async function transaction<T>(client: PoolClient, fn: () => Promise<T>): Promise<T> {
+    await client.query('BEGIN');
+    try {
+      const result = await fn();
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function notify(client: PoolClient, payload: Omit<NotificationPayload, 'origin'>): Promise<void> {
+    let text = JSON.stringify({ ...payload, origin: instanceId });
+    if (Buffer.byteLength(text) > NOTIFY_PAYLOAD_LIMIT) text = JSON.stringify({ ...payload, report: undefined, origin: instanceId });
+    await client.query('SELECT pg_notify($1, $2)', [channel, text]);
+  }
+
+  async function appendEvent(client: PoolClient, sessionId: string, event: StoreEvent, eventId: string): Promise<StoredEvent> {
+    const counter = await client.query<{ last_seq: number }>(
+      `INSERT INTO ${table('sessions')} AS s (session_id, last_seq) VALUES ($1, 1)
+       ON CONFLICT (session_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq`,
+      [sessionId],
+    );
+    const existing = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 AND event_id = $2`, [sessionId, eventId]);
+    if (existing.rows[0] !== undefined) throw new ExistingEvent(JSON.parse(existing.rows[0].body) as StoredEvent);
+    const stored = { ...structuredClone(event), seq: counter.rows[0]!.last_seq, at: new Date().toISOString(), eventId } as StoredEvent;
+    await client.query(`INSERT INTO ${table('events')} (session_id, seq, event_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)`, [sessionId, stored.seq, eventId, stored.type, stored.at, JSON.stringify(stored)]);
+    const parts = partsFirstSeen(event);
+    if (parts.length > 0) {
+      await client.query(
+        `INSERT INTO ${table('part_originals')} (session_id, part_id, part) SELECT $1, id, part FROM unnest($2::text[], $3::text[]) AS p(id, part) ON CONFLICT DO NOTHING`,
+        [sessionId, parts.map((part) => part.id), parts.map((part) => JSON.stringify(part))],
+      );
+    }
+    if (event.type === 'compaction.applied') await notify(client, { type: 'compaction.completed', sessionId, seq: stored.seq, report: event.report });
+    return stored;
+  }
+
+  async function deliver(payload: NotificationPayload): Promise<void> {
+    const remote = payload.origin !== instanceId;
+    if (payload.type === 'session.deleted') return broadcast({ type: 'session.deleted', sessionId: payload.sessionId, remote });
+    if (payload.report !== undefined && payload.seq !== undefined) {
+      return broadcast({ type: 'compaction.completed', sessionId: payload.sessionId, seq: payload.seq, report: payload.report, remote });
+    }
+    const rows = await pool.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 AND seq = $2`, [payload.sessionId, payload.seq]);
+    const event = rows.rows[0] === undefined ? undefined : (JSON.parse(rows.rows[0].body) as StoredEvent);
+    if (event?.type !== 'compaction.applied') return;
+    await broadcast({ type: 'compaction.completed', sessionId: payload.sessionId, seq: event.seq, report: event.report, remote });
+  }
+
+  async function broadcast(notification: Parameters<PostgresStoreListener>[0]): Promise<void> {
+    for (const subscriber of [...listeners]) {
+      try {
+        await subscriber(structuredClone(notification));
+      } catch {
+        // A subscriber's failure is its own; the others still hear the event.
+      }
+    }
+  }
+
+  const store: PostgresStore = {
+    kind: 'postgres',
+    schema,
+    pool,
+    instanceId,
+    migrate,
+    withSessionLock: (sessionId, fn) => migrate().then(() => locks.withSessionLock(sessionId, fn)),
+    append(sessionId, event, appendOptions) {
+      const eventId = appendOptions?.eventId ?? randomUUID();
+      return operation(`append to session "${sessionId}"`, (client) =>
+        transaction(client, () => appendEvent(client, sessionId, event, eventId)).catch((error: unknown) => {
+          if (error instanceof ExistingEvent) return error.event;
+          throw error;
+        }),
+      );
+    },
+    read(sessionId) {
+      return operation(`read session "${sessionId}"`, async (client) => {
+        const result = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+        return result.rows.map((row) => JSON.parse(row.body) as StoredEvent);
+      });
+    },
+    original(sessionId, partId) {
+      return operation(`read original part "${partId}" of session "${sessionId}"`, async (client) => {
+        const result = await client.query<{ part: string }>(`SELECT part FROM ${table('part_originals')} WHERE session_id = $1 AND part_id = $2`, [sessionId, partId]);
+        return result.rows[0] === undefined ? undefined : (JSON.parse(result.rows[0].part) as Part);
+      });
+    },
+    list() {
+      return operation('list sessions', async (client) => {
+        const result = await client.query<{ session_id: string }>(`SELECT session_id FROM ${table('sessions')}`);
+        return result.rows.map((row) => row.session_id).sort();
+      });
+    },
+    delete(sessionId) {
+      return operation(`delete session "${sessionId}"`, (client) =>
+        transaction(client, async () => {
+          await client.query(`DELETE FROM ${table('sessions')} WHERE session_id = $1`, [sessionId]);
+          await client.query(`DELETE FROM ${table('events')} WHERE session_id = $1`, [sessionId]);
+          await client.query(`DELETE FROM ${table('part_originals')} WHERE session_id = $1`, [sessionId]);
+          await notify(client, { type: 'session.deleted', sessionId });
+        }),
+      );
+    },
+    async subscribe(subscriber) {
+      if (closed) throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.storeClosed, 'PostgreSQL store: subscribe after close(); create a new store');
+      listeners.add(subscriber);
+      listener ??= startListener();
+      await listener;
+      return async () => {
+        listeners.delete(subscriber);
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      const active = await listener?.catch(() => undefined);
+      await active?.stop();
+      if (ownsPool) await pool.end();
+    },
+  };
+
+  async function startListener(): Promise<NotificationListener> {
+    const created = createNotificationListener({ pool, channel, onPayload: deliver });
+    try {
+      await created.start();
+      return created;
+    } catch (error) {
+      listener = undefined;
+      throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.queryFailed, `PostgreSQL store: could not LISTEN on "${channel}": ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  return store;
+}
+
+/** Thrown inside the append transaction to roll back the seq taken when the event id is already stored. */
+class ExistingEvent extends Error {
+  constructor(readonly event: StoredEvent) {
+    super('event already stored');
+  }
+}
