@@ -41,7 +41,7 @@ export const SimulatorOptionsSchema = z.strictObject({
   faults: z.strictObject({ probability: z.number().min(0).max(1), seed: z.number().int(), kinds: z.array(z.enum(FAULT_KINDS)).min(1).optional() }).optional(),
   now: z.custom<() => number>((value) => typeof value === 'function').optional(),
   features: z.array(z.custom<SimulatorFeature>((value) => typeof value === 'object' && value !== null && 'name' in value)).optional(),
-});
+}).prefault({});
 
 export interface ModelLimits {
   contextLimit?: number;
@@ -78,7 +78,7 @@ export type ResolvedOptions = z.output<typeof SimulatorOptionsSchema>;
 
 /** Checks and completes the options; every problem is reported at once. */
 export function resolveOptions(options: SimulatorOptions | undefined): ResolvedOptions {
-  const parsed = SimulatorOptionsSchema.safeParse(options ?? {});
+  const parsed = SimulatorOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(options)'}: ${issue.message}`);
   throw new SimulatorError(SIMULATOR_ERROR_CODES.optionsInvalid, `startSimulator: invalid options — ${problems.join('; ')}. See the @ctxhost/simulator README (Options).`, { cause: parsed.error });
