@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './summary.js';
+
+const withHeadings = (headings: readonly string[]) => ({ messages: [{ role: 'user', content: `Summarize.\n${headings.map((heading) => `## ${heading}\n...`).join('\n')}` }] });
+
+describe('summarization requests', () => {
+  it.each([
+    [7, true],
+    [5, true],
+    [4, false],
+    [0, false],
+  ])('with %i template headings is a summary request: %s', (count, expected) => {
+    expect(isSummaryRequest(withHeadings(SUMMARY_HEADINGS.slice(0, count)))).toBe(expected);
+  });
+
+  it('needs the headings as headings, not mentioned in a sentence', () => {
+    const prose = { messages: [{ role: 'user', content: `We discussed ${SUMMARY_HEADINGS.join(', ')} yesterday.` }] };
+    expect(isSummaryRequest(prose)).toBe(false);
+  });
+
+  it('builds every section from the request’s own content, deterministically', () => {
+    const request = {
+      system: SUMMARY_HEADINGS.map((heading) => `## ${heading}`).join('\n'),
+      messages: [
+        { role: 'user', content: 'Please migrate src/config/loader.ts to zod' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'pnpm test --filter core' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Error: Cannot find module zod' }] },
+      ],
+    };
+    const summary = buildSummary(request);
+    for (const heading of SUMMARY_HEADINGS) expect(summary).toContain(`## ${heading}`);
+    expect(summary).toContain('Please migrate src/config/loader.ts to zod');
+    expect(summary).toContain('- src/config/loader.ts');
+    expect(summary).toContain('pnpm test --filter core');
+    expect(summary).toContain('Error: Cannot find module zod');
+    expect(buildSummary(request)).toBe(summary);
+  });
+
+  it('carries a previous summary’s Done items over', () => {
+    const previous = '## Progress\n### Done\n- renamed the store\n- fixed the lock\n### In Progress\n- none';
+    const summary = buildSummary({ messages: [{ role: 'user', content: `${previous}\nnow add tests` }] });
+    expect(summary).toMatch(/### Done\n- renamed the store\n- fixed the lock\n/);
+  });
+});
