@@ -26,10 +26,15 @@ export interface SessionLocks {
   withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T>;
 }
 
+/** The text hashed (`hashtextextended(key, 0)`) into a session's advisory lock key; pg_locks shows it split in classid/objid. */
+export function sessionLockKey(schema: string, sessionId: string): string {
+  return `ctxhost-session:${schema}:${sessionId}`;
+}
+
 export function createSessionLocks(pool: Pool, schema: string): SessionLocks {
   const heldConnection = new AsyncLocalStorage<HeldConnection>();
   const mutexes = new Map<string, { mutex: SessionMutex; users: number }>();
-  const lockKey = (sessionId: string) => `ctxhost-session:${schema}:${sessionId}`;
+  const lockKey = (sessionId: string) => sessionLockKey(schema, sessionId);
 
   async function withMutex<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
     const entry = mutexes.get(sessionId) ?? { mutex: createSessionMutex(), users: 0 };
