@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 
 type ApiError = InstanceType<typeof Anthropic.APIError>;
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
+import { countTokens, startSimulator, type Simulator, type SimulatorFeature, type SimulatorOptions } from '@ctxhost/simulator';
 
 let simulator: Simulator | undefined;
 afterEach(async () => {
@@ -56,47 +56,6 @@ describe('simulator: the Messages API through the real SDK', () => {
     expect(streamed.content).toEqual(plain.content);
   });
 
-  it.each([
-    ['prompt_too_long' as const, /^prompt is too long: \d+ tokens > 50 maximum$/],
-    ['input_plus_max_tokens' as const, /^input length and `max_tokens` exceed context limit: \d+ \+ 100 > 50, decrease input length or `max_tokens` and try again$/],
-  ])('returns the real overflow error (%s)', async (overflowStyle, text) => {
-    const { client } = await clientFor({ contextLimit: 50, overflowStyle });
-    const error = await rejection(client.messages.create(base([{ role: 'user', content: 'word '.repeat(200) }])));
-    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-    expect(error.status).toBe(400);
-    expect(error.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringMatching(text) }, request_id: error.requestID });
-  });
-
-  it('stops with model_context_window_exceeded where a model does that', async () => {
-    const { client } = await clientFor({ models: { 'claude-new': { contextLimit: 50, overflowStyle: 'stop_reason' } } });
-    const message = await client.messages.create(base([{ role: 'user', content: 'word '.repeat(200) }], { model: 'claude-new' }));
-    expect(message.stop_reason).toBe('model_context_window_exceeded');
-  });
-
-  it('returns 413 for a body over the byte limit', async () => {
-    const { client } = await clientFor({ maxBodyBytes: 1000 });
-    const error = await rejection(client.messages.create(base([{ role: 'user', content: 'x'.repeat(2000) }])));
-    expect(error.status).toBe(413);
-    expect(error.error).toMatchObject({ error: { type: 'request_too_large' } });
-  });
-
-  const call = { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_a', name: 'ls', input: {} }] };
-  it.each([
-    ['an orphan tool result', [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }], 'messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_x. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.'],
-    ['an unanswered tool use', [{ role: 'user', content: 'go' }, call, { role: 'user', content: 'next' }], 'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_a. Each `tool_use` block must have a corresponding `tool_result` block in the next message.'],
-    ['empty content', [{ role: 'user', content: 'go' }, { role: 'assistant', content: [] }, { role: 'user', content: 'x' }], 'messages.1: all messages must have non-empty content except for the optional final assistant message'],
-    ['an empty text block', [{ role: 'user', content: [{ type: 'text', text: '' }] }], 'messages.0.content.0.text: text content blocks must be non-empty'],
-    ['a first message not from the user', [{ role: 'assistant', content: 'hi' }], 'messages: first message must use the "user" role'],
-    ['an unknown content type', [{ role: 'user', content: [{ type: 'video', url: 'x' }] }], "messages.0.content.0.type: Input tag 'video' found using 'type' does not match any of the expected tags: 'text', 'image', 'document', 'tool_result', 'search_result'"],
-    ['five cache breakpoints', [{ role: 'user', content: [1, 2, 3, 4, 5].map((n) => ({ type: 'text', text: `block ${n}`, cache_control: { type: 'ephemeral' } })) }], 'A maximum of 4 blocks with cache_control may be provided. Found 5.'],
-  ])('rejects %s with the index named', async (_name, messages, text) => {
-    const { client, sim } = await clientFor();
-    const error = await rejection(client.messages.create(base(messages as Params['messages'])));
-    expect(error.status).toBe(400);
-    expect(error.error).toMatchObject({ error: { type: 'invalid_request_error', message: text } });
-    expect(sim.requests.at(-1)?.rejectedForShape).toBe(true);
-  });
-
   it('allows an empty final assistant message (prefill)', async () => {
     const { client } = await clientFor();
     await expect(client.messages.create(base([{ role: 'user', content: 'go' }, { role: 'assistant', content: '' }]))).resolves.toBeDefined();
@@ -129,5 +88,104 @@ describe('simulator: the Messages API through the real SDK', () => {
     expect((await client.messages.create(base(long))).usage.cache_read_input_tokens).toBeGreaterThan(0);
     clock += 6 * 60_000;
     expect((await client.messages.create(base(long))).usage.cache_read_input_tokens).toBe(0);
+  });
+
+  it('puts a request id in every response header and error body, and answers unknown routes with 404', async () => {
+    const { client, sim } = await clientFor();
+    const { response } = await client.messages.create(base([{ role: 'user', content: 'hi' }])).withResponse();
+    expect(response.headers.get('request-id')).toBe(sim.requests[0]?.requestId);
+    const error = await rejection(client.get('/v1/models'));
+    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(error.error).toEqual({ type: 'error', error: { type: 'not_found_error', message: 'Not found: GET /v1/models' }, request_id: sim.requests[1]?.requestId });
+    expect(error.requestID).toBe(sim.requests[1]?.requestId);
+  });
+
+  it('records method, path, headers, betas, body, status and usage', async () => {
+    const { client, sim } = await clientFor();
+    await client.messages.create(base([{ role: 'user', content: 'hi' }]), { headers: { 'anthropic-beta': 'context-management-2025-06-27, other-beta' } });
+    const [record] = sim.requests;
+    expect(record).toMatchObject({ method: 'POST', path: '/v1/messages', status: 200, stream: false, rejectedForShape: false, betas: ['context-management-2025-06-27', 'other-beta'], stopReason: 'end_turn' });
+    expect(record?.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(record?.headers['user-agent']).toContain('Anthropic/JS');
+    expect(record?.body).toMatchObject({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(record?.usage?.input_tokens).toBe(countTokens({ messages: [{ role: 'user', content: 'hi' }] }));
+  });
+
+  it('counts tokens with the exported tokenizer, and validates count_tokens bodies', async () => {
+    const { client } = await clientFor();
+    const request = { model: 'claude-sonnet-4-5', system: 'be brief', messages: [{ role: 'user' as const, content: 'one two three' }], tools: [{ name: 'ls', input_schema: { type: 'object' as const } }] };
+    expect((await client.messages.countTokens(request)).input_tokens).toBe(countTokens(request));
+    const error = await rejection(client.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'assistant', content: 'x' }] }));
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+  });
+
+  it('streams thinking, text and tool_use with the API’s events', async () => {
+    const { client, sim } = await clientFor();
+    const turn = { content: [{ type: 'thinking', thinking: 'Let me think. '.repeat(10), signature: 'sig_1' }, { type: 'text', text: 'Answer. '.repeat(20) }, { type: 'tool_use', id: 'toolu_t', name: 'read', input: { path: 'a.ts', lines: [1, 2] } }] };
+    sim.script(turn, turn);
+    const plain = await client.messages.create(base([{ role: 'user', content: 'think' }]));
+    const raw = await (await client.messages.create({ ...base([{ role: 'user', content: 'think' }]), stream: true }).asResponse()).text();
+    const events = [...raw.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map(([, event, data]) => (event === 'content_block_delta' ? (JSON.parse(data!) as { delta: { type: string } }).delta.type : event!));
+    expect(events.slice(0, 2)).toEqual(['message_start', 'ping']);
+    for (const delta of ['thinking_delta', 'signature_delta', 'text_delta', 'input_json_delta']) expect(events).toContain(delta);
+    expect(events.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    sim.script(turn);
+    expect((await client.messages.stream(base([{ role: 'user', content: 'think' }])).finalMessage()).content).toEqual(plain.content);
+    expect(plain.stop_reason).toBe('tool_use');
+  });
+
+  it('applies a scripted turn’s usage overrides and stop reason', async () => {
+    const { client, sim } = await clientFor();
+    sim.script({ content: 'cut', stopReason: 'max_tokens', usage: { output_tokens: 4096, input_tokens: 7 } });
+    const message = await client.messages.create(base([{ role: 'user', content: 'long answer please' }]));
+    expect(message.stop_reason).toBe('max_tokens');
+    expect(message.usage).toMatchObject({ output_tokens: 4096, input_tokens: 7, cache_read_input_tokens: 0 });
+  });
+
+  it('replays content-block turns in order, after scripted ones, then falls back to the default', async () => {
+    const { client, sim } = await clientFor({ replay: [[{ type: 'text', text: 'recorded one' }], { content: [{ type: 'text', text: 'recorded two' }] }] });
+    sim.script('scripted first');
+    const texts: string[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const message = await client.messages.create(base([{ role: 'user', content: 'next' }]));
+      texts.push(message.content[0]?.type === 'text' ? message.content[0].text : '');
+    }
+    expect(texts).toEqual(['scripted first', 'recorded one', 'recorded two', 'Simulated reply about: next']);
+  });
+
+  it('calls the first offered tool by default when asked to, then answers the tool result in text', async () => {
+    const { client } = await clientFor({ defaultToolUse: true });
+    const tools: Anthropic.Tool[] = [{ name: 'grep', input_schema: { type: 'object', properties: { pattern: { type: 'string' }, limit: { type: 'integer' } }, required: ['pattern', 'limit'] } }];
+    const first = await client.messages.create(base([{ role: 'user', content: 'find TODOs' }], { tools }));
+    const call = first.content.find((block) => block.type === 'tool_use');
+    expect(first.stop_reason).toBe('tool_use');
+    expect(call).toMatchObject({ name: 'grep', input: { pattern: 'find TODOs', limit: 1 } });
+    const again = await client.messages.create(base([{ role: 'user', content: 'find TODOs' }], { tools }));
+    expect(again.content).toEqual(first.content);
+    const second = await client.messages.create(
+      base([{ role: 'user', content: 'find TODOs' }, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call?.type === 'tool_use' ? call.id : '', content: 'none' }] }], { tools }),
+    );
+    expect(second.stop_reason).toBe('end_turn');
+  });
+
+  it('runs a server-side feature only when its beta header is sent (the hook point for issue #9)', async () => {
+    const feature: SimulatorFeature = {
+      name: 'keep-last-message',
+      beta: 'keep-last-2099-01-01',
+      blockTypes: ['marker'],
+      prepareRequest: (request) => ({ ...request, messages: request.messages.slice(-1) }),
+      finishTurn: (turn) => ({ ...turn, content: [...turn.content, { type: 'marker', note: 'feature ran' }] }),
+    };
+    const { client } = await clientFor({ features: [feature] });
+    const messages: Params['messages'] = [{ role: 'user', content: 'a long first question '.repeat(20) }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'short' }];
+    const without = await client.messages.create(base(messages));
+    const beta = { headers: { 'anthropic-beta': 'keep-last-2099-01-01' } };
+    const withFeature = await client.messages.create(base(messages), beta);
+    expect(withFeature.usage.input_tokens).toBe(countTokens({ messages: [{ role: 'user', content: 'short' }] }));
+    expect(without.usage.input_tokens).toBeGreaterThan(withFeature.usage.input_tokens);
+    expect(withFeature.content.at(-1)).toMatchObject({ type: 'marker' });
+    const marker = [{ role: 'user' as const, content: [{ type: 'marker', note: 'sent back' }] }] as unknown as Params['messages'];
+    await expect(client.messages.create(base(marker), beta)).resolves.toBeDefined();
+    expect((await rejection(client.messages.create(base(marker)))).status).toBe(400);
   });
 });
