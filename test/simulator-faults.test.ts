@@ -79,6 +79,52 @@ describe('simulator: faults on demand', () => {
     expect(await run()).toBe(first);
   });
 
+  it('faults by predicate, only the matching requests', async () => {
+    const { client, sim } = await setUp();
+    sim.faults.when((request) => JSON.stringify(request.messages).includes('deploy'), 'overloaded');
+    await expect(client.messages.create(params)).resolves.toMatchObject({ type: 'message' });
+    const error = (await caught(client.messages.create({ ...params, messages: [{ role: 'user', content: 'deploy now' }] }))) as ApiError;
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    expect(error.status).toBe(529);
+    expect(sim.requests.map((request) => request.fault ?? '-')).toEqual(['-', 'overloaded']);
+  });
+
+  it('numbers requests over /v1/messages only, and leaves count_tokens alone', async () => {
+    const { client, sim } = await setUp();
+    sim.faults.at(2, 'server_error');
+    await client.messages.countTokens({ model: params.model, messages: params.messages });
+    await client.messages.create(params);
+    expect(((await caught(client.messages.create(params))) as ApiError).status).toBe(500);
+    expect(sim.requests.map((request) => request.status)).toEqual([200, 200, 500]);
+  });
+
+  it.each([
+    ['rate_limit' as const, Anthropic.RateLimitError],
+    ['overloaded' as const, Anthropic.InternalServerError],
+    ['server_error' as const, Anthropic.InternalServerError],
+  ])('answers %s before a stream starts as an HTTP error', async (kind, errorClass) => {
+    const { client } = await setUp();
+    simulator!.faults.next(1, kind);
+    expect(await caught(client.messages.stream(params).finalMessage())).toBeInstanceOf(errorClass);
+  });
+
+  it('answers sse_error on a non-streaming request with a 500, and records a dropped connection with status 0', async () => {
+    const { client, sim } = await setUp();
+    sim.faults.next(1, 'sse_error');
+    expect(((await caught(client.messages.create(params))) as ApiError).status).toBe(500);
+    sim.faults.next(1, 'drop');
+    await caught(client.messages.stream(params).finalMessage());
+    expect(sim.requests.map((request) => [request.status, request.fault])).toEqual([[500, 'sse_error'], [0, 'drop']]);
+  });
+
+  it('lets the SDK’s own retries get through faults for the next N requests', async () => {
+    simulator = await startSimulator();
+    const client = new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 2 });
+    simulator.faults.next(2, { kind: 'rate_limit', retryAfterSeconds: 0 });
+    await expect(client.messages.create(params)).resolves.toMatchObject({ type: 'message' });
+    expect(simulator.requests.map((request) => [request.status, request.headers['x-stainless-retry-count']])).toEqual([[429, '0'], [429, '1'], [200, '2']]);
+  });
+
   it('replays a transcript’s assistant turns in order', async () => {
     const { client } = await setUp({ replay: [{ content: 'first recorded answer' }, { content: 'second recorded answer' }] });
     const one = await client.messages.create(params);
