@@ -23,7 +23,8 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
-describe('several worker processes on one PostgreSQL store', () => {
+// Child processes start tsx: give a loaded 2-core machine time (nothing here asserts timing).
+describe('several worker processes on one PostgreSQL store', { timeout: 120_000 }, () => {
   it('two processes hammering one session: nothing lost or duplicated, locked sections never overlap', async () => {
     const results = await Promise.all(['alpha', 'beta'].map((worker) => runToEnd(startWorker('hammer', 'hammered', { WORKER_NAME: worker, ITERATIONS: String(ITERATIONS) }))));
     expect(results.map((result) => result.stdout.trim())).toStrictEqual(['done', 'done']);

@@ -50,9 +50,15 @@ export function createSessionLocks(pool: Pool, schema: string): SessionLocks {
 
   async function lockedSection<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // A checked-out client has no 'error' listener: without one, the server dropping this
+    // connection mid-section would crash the process. The lock is gone with it; the
+    // section's next query fails, and the release below destroys the client.
+    const onConnectionError = () => undefined;
+    client.on('error', onConnectionError);
     try {
       await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey(sessionId)]);
     } catch (error) {
+      client.removeListener('error', onConnectionError);
       client.release(true);
       throw error;
     }
@@ -62,12 +68,16 @@ export function createSessionLocks(pool: Pool, schema: string): SessionLocks {
     } finally {
       await held.tail.catch(() => undefined);
       held.released = true;
-      await unlockAndRelease(client, lockKey(sessionId));
+      await unlockAndRelease(client, lockKey(sessionId), onConnectionError);
     }
   }
 
   return {
-    withSessionLock: (sessionId, fn) => withMutex(sessionId, () => lockedSection(sessionId, fn)),
+    withSessionLock(sessionId, fn) {
+      // Re-entry: this context already holds the session's lock (and its connection).
+      if (mutexes.get(sessionId)?.mutex.held === true) return fn();
+      return withMutex(sessionId, () => lockedSection(sessionId, fn));
+    },
     async withClient(fn) {
       const held = heldConnection.getStore();
       if (held !== undefined && !held.released) {
@@ -80,9 +90,10 @@ export function createSessionLocks(pool: Pool, schema: string): SessionLocks {
   };
 }
 
-async function unlockAndRelease(client: PoolClient, key: string): Promise<void> {
+async function unlockAndRelease(client: PoolClient, key: string, onConnectionError: () => void): Promise<void> {
   try {
     await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+    client.removeListener('error', onConnectionError);
     client.release();
   } catch (error) {
     // The connection is broken: destroying it ends the server session, which drops the lock.
