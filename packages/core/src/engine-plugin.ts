@@ -29,6 +29,8 @@ export function createEnginePlugin(): Plugin {
           ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
+        // Nothing to gain (a session too short for the engine's protected head and tail): leave it, record nothing.
+        if (result.report.tokensAfter >= result.report.tokensBefore) return request;
         await session.applyCompaction(result.messages, result.report);
         return { ...request, messages: result.messages };
       });

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { readTranscript } from '@ctxhost/transcripts';
 import { buildDemoReport, type DemoReport } from '../demo-report.js';
+import { replayAtWindow } from '../demo-replay.js';
 import { formatCount, formatTable } from '../format-table.js';
 
 /** The largest Claude Code session of the corpus, copied (with its licence) for the demo. */
@@ -44,7 +45,27 @@ export async function runDemo(path: string, options: DemoOptions): Promise<strin
     ...(typeof transcript.meta.runs === 'number' ? [`run ${String(transcript.meta.run)} of ${transcript.meta.runs}`] : []),
     ...(transcript.skipped > 0 ? [`${transcript.skipped} invalid lines skipped`] : []),
   ];
-  return [`ctxhost demo: ${shown}`, details.join(', '), '', 'Groups by kind (tokens: ctxhost estimate)', kindTable(report), '', 'Ten largest tool outputs', toolTable(report), ''].join('\n');
+  const main = transcript.format === 'claude-code' && options.sidechains ? (await readTranscript(path, { includeSidechains: false })).messages : transcript.messages;
+  const mainTokens = buildDemoReport(main).total.tokens;
+  const window = Math.max(2_000, Math.floor(mainTokens / 1.5));
+  const largest = report.largestToolOutputs[0];
+  const bigOutput = transcript.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-result' && part.callId === largest?.callId);
+  const bigText = bigOutput?.type === 'tool-result' && typeof bigOutput.output === 'string' ? bigOutput.output : 'build output line\n'.repeat(2000);
+  const replay = await replayAtWindow(main, window, bigText);
+  return [
+    `ctxhost demo: ${shown}`,
+    details.join(', '),
+    '',
+    'Groups by kind (tokens: ctxhost estimate)',
+    kindTable(report),
+    '',
+    'Ten largest tool outputs',
+    toolTable(report),
+    '',
+    `Replay of the main thread (${formatCount(main.length)} messages) through a host with every default hook, at a ${formatCount(window)}-token window`,
+    ...replay.lines,
+    '',
+  ].join('\n');
 }
 
 function kindTable(report: DemoReport): string {
