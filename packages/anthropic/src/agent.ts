@@ -88,6 +88,8 @@ export function createAgent(options: AgentOptions): Agent {
         return { status: 'error', error, turns: turn };
       }
       await session.append(response.message, { usage: response.usage });
+      // Server compaction with pause_after_compaction: the reply is the compaction block alone; send again to get the answer.
+      if (response.stopReason === 'compaction') continue;
       if (response.stopReason !== 'tool_use') return { status: 'done', message: response.message, turns: turn };
       await runTools(session, response.message, signal);
     }

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { fromAnthropic, toAnthropic, type AnthropicContentBlock, type ModelClient, type ModelRequest, type ModelResponse, type ProviderError, type Usage } from '@ctxhost/core';
+import { fromAnthropic, toAnthropic, type AnthropicContentBlock, type JsonValue, type ModelClient, type ModelRequest, type ModelResponse, type ProviderError, type Usage } from '@ctxhost/core';
 import { toProviderError } from './to-provider-error.js';
 
 export interface AnthropicModelOptions {
@@ -52,11 +52,28 @@ function betaHeaders(request: ModelRequest): { headers?: Record<string, string> 
   return Array.isArray(betas) && betas.length > 0 ? { headers: { 'anthropic-beta': betas.join(',') } } : {};
 }
 
-/** The SDK's message as a ctxhost response: an assistant message with fresh part ids, and the usage. */
+/**
+ * The SDK's message as a ctxhost response: an assistant message with fresh part
+ * ids, and the usage. Server-side context management's report travels on the
+ * message's meta, as the API sent it: `meta.contextManagement` (the response's
+ * `context_management`, with `applied_edits`) and `meta.usageIterations`
+ * (`usage.iterations`: a server compaction's own tokens, which the top-level
+ * usage leaves out).
+ */
 export function toResponse(message: Anthropic.Message): ModelResponse {
-  const blocks = message.content.map((block) => stripNulls(block as unknown as Record<string, unknown>)) as AnthropicContentBlock[];
+  const blocks = message.content.map((block) => keepBlockNulls(block as unknown as Record<string, unknown>)) as AnthropicContentBlock[];
   const [assistant] = fromAnthropic([{ role: 'assistant', content: blocks }], undefined, { idPrefix: `${message.id}-` });
-  return { message: { ...assistant!, id: message.id, parts: assistant!.parts.map((part, index) => ({ ...part, id: `${message.id}:${index}` })), meta: { model: message.model } }, usage: toUsage(message.usage), stopReason: message.stop_reason ?? 'end_turn', requestId: message.id };
+  const wire = message as unknown as { context_management?: JsonValue; usage: { iterations?: JsonValue } };
+  const meta = {
+    model: message.model,
+    ...(isPresent(wire.context_management) ? { contextManagement: wire.context_management } : {}),
+    ...(isPresent(wire.usage.iterations) ? { usageIterations: wire.usage.iterations } : {}),
+  };
+  return { message: { ...assistant!, id: message.id, parts: assistant!.parts.map((part, index) => ({ ...part, id: `${message.id}:${index}` })), meta }, usage: toUsage(message.usage), stopReason: message.stop_reason ?? 'end_turn', requestId: message.id };
+}
+
+function isPresent(value: JsonValue | undefined): value is JsonValue {
+  return value !== undefined && value !== null;
 }
 
 export function toUsage(usage: Anthropic.Usage): Usage {
@@ -77,7 +94,12 @@ export function overflowFromResponse(response: ModelResponse): ProviderError | u
   return { kind: 'context_overflow', message: 'the model stopped: model_context_window_exceeded', currentTokens: prompt, provider: 'anthropic', ...(response.requestId === undefined ? {} : { requestId: response.requestId }) };
 }
 
-/** Response blocks carry `citations: null` and the like; they are not request fields. */
-function stripNulls(block: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Response blocks carry `citations: null` and the like; they are not request
+ * fields. A compaction block is sent back verbatim, its nulls included
+ * (`content: null` marks a failed compaction).
+ */
+function keepBlockNulls(block: Record<string, unknown>): Record<string, unknown> {
+  if (block['type'] === 'compaction') return block;
   return Object.fromEntries(Object.entries(block).filter(([, value]) => value !== null));
 }

@@ -17,7 +17,17 @@ const KNOWN_FIELDS: Record<string, readonly string[]> = {
   redacted_thinking: ['type', 'data', 'cache_control'],
   tool_use: ['type', 'id', 'name', 'input', 'cache_control'],
   tool_result: ['type', 'tool_use_id', 'content', 'is_error', 'cache_control'],
+  compaction: ['type', 'content', 'cache_control'],
 };
+
+/**
+ * A block type ctxhost does not model as its own part, carried as a text part:
+ * `compaction` (server compaction's summary) becomes a text part whose `extra`
+ * holds this marker and the block's other fields, so the summary counts as text
+ * and the adapter re-emits the exact block.
+ */
+export const BLOCK_TYPE_MARKER = '_ctxhost_block_type';
+const CONTENT_NULL = '_ctxhost_content_null';
 
 /** Marks a tool_result that had no `content` at all (not even an empty string). */
 const CONTENT_ABSENT = '_ctxhost_content_absent';
@@ -49,8 +59,13 @@ export function blockToPart(block: AnthropicContentBlock, id: string, where: str
         ...(block.is_error === undefined ? {} : { isError: block.is_error }),
       };
     }
+    case 'compaction': {
+      const content = block.content;
+      if (content !== null && typeof content !== 'string') throw new AdapterError(`${where}.content`, 'expected the compaction summary as a string or null');
+      return { ...common, type: 'text', text: content ?? '', extra: { ...common.extra, [BLOCK_TYPE_MARKER]: 'compaction', ...(content === null ? { [CONTENT_NULL]: true } : {}) } };
+    }
     default:
-      throw new AdapterError(where, `unsupported content block type ${JSON.stringify((block as { type?: unknown }).type)}; ctxhost models text, image, document, thinking, redacted_thinking, tool_use and tool_result`);
+      throw new AdapterError(where, `unsupported content block type ${JSON.stringify((block as { type?: unknown }).type)}; ctxhost models text, image, document, thinking, redacted_thinking, tool_use, tool_result and compaction`);
   }
 }
 
@@ -58,7 +73,12 @@ export function partToBlock(part: Part, where: string): AnthropicContentBlock {
   const extra = { ...(part.extra as Record<string, unknown> | undefined) };
   const absent = extra[CONTENT_ABSENT] === true;
   delete extra[CONTENT_ABSENT];
+  const blockType = extra[BLOCK_TYPE_MARKER];
+  const contentNull = extra[CONTENT_NULL] === true;
+  delete extra[BLOCK_TYPE_MARKER];
+  delete extra[CONTENT_NULL];
   const tail = { ...extra, ...(part.cacheControl === undefined ? {} : { cache_control: cacheControlTo(part.cacheControl) }) };
+  if (blockType === 'compaction' && part.type === 'text') return { type: 'compaction', content: contentNull ? null : part.text, ...tail };
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text, ...tail };

@@ -68,7 +68,21 @@ export type AnthropicContentBlock =
   | AnthropicThinkingBlock
   | AnthropicRedactedThinkingBlock
   | AnthropicToolUseBlock
-  | AnthropicToolResultBlock;
+  | AnthropicToolResultBlock
+  | AnthropicCompactionBlock;
+
+/**
+ * Server compaction's summary block (beta `compact-2026-01-12`). It must be sent
+ * back as it came; `content: null` marks a failed compaction, a no-op for the server.
+ */
+export interface AnthropicCompactionBlock {
+  type: 'compaction';
+  content: string | null;
+  encrypted_content?: string | null;
+  signature?: string | null;
+  cache_control?: AnthropicCacheControl | null;
+  [field: string]: unknown;
+}
 
 export interface AnthropicMessageParam {
   role: 'user' | 'assistant';

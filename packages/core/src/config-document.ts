@@ -3,6 +3,9 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import type { ConfigLocator } from './config-issues.js';
 import type { ConfigIssue } from './errors.js';
 
+/** Aliases a config may expand (the yaml library's own default); far more than any real config uses. */
+const MAX_ALIAS_COUNT = 100;
+
 /** A config file read and parsed, with a locator from key paths to lines and columns. */
 export interface ConfigDocument {
   /** The absolute path. */
@@ -38,12 +41,20 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
       status: 'invalid',
       issues: document.errors.map((error) => {
         const position = lineCounter.linePos(error.pos[0]);
-        const reason = error.message.split('\n')[0] ?? error.message;
+        const firstLine = error.message.split('\n')[0] ?? error.message;
+        const reason = /call stack/i.test(firstLine) ? 'nested too deeply to read' : firstLine;
         return { file: displayPath, line: position.line, column: position.col, path: '', expected: 'valid YAML or JSON', found: `a syntax error (${reason})` };
       }),
     };
   }
-  const value: unknown = document.toJS() ?? {};
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    // toJS throws on aliases that expand without bound (a "billion laughs" file) and on values nested past the stack.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { status: 'invalid', issues: [{ file: displayPath, line: undefined, column: undefined, path: '', expected: 'plain YAML or JSON data', found: `content that cannot be read safely (${reason})` }] };
+  }
   const locate: ConfigLocator = (keyPath, target) => {
     const offset = findOffset(document.contents, keyPath, target);
     if (offset === undefined) return undefined;

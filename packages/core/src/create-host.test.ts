@@ -155,6 +155,35 @@ describe('createHost: sessions', () => {
     await host.dispose();
     expect(() => host.session('s')).toThrow(/disposed/);
   });
+
+  it('waits for a write under way before closing the store, and refuses writes after dispose', async () => {
+    const host = createHost({ enginePlugin: false });
+    const session = await host.session('s');
+    let finished = false;
+    const turn = session.exclusive(async () => {
+      await session.append(text('m1', 'user', 'written before dispose'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await host.dispose();
+    expect(finished).toBe(true);
+    await turn;
+    await expect(session.append(text('m2', 'user', 'too late'))).rejects.toThrow(/disposed/);
+  });
+
+  it('refuses writes to a deleted session and names how to start again', async () => {
+    const host = createHost({ enginePlugin: false });
+    const session = await host.session('s');
+    await session.delete();
+    await session.delete();
+    await expect(session.append(text('m1', 'user', 'lost?'))).rejects.toThrow(/was deleted; open it again/);
+    await host.dispose();
+  });
+
+  it('rejects a misspelt disabled_hooks name given in code', () => {
+    expect(() => createHost({ config: { disabledHooks: ['context-window-montor' as never] } })).toThrow(/unknown hook "context-window-montor"/);
+  });
 });
 
 describe('createHost: context engines', () => {

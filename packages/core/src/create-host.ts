@@ -1,10 +1,9 @@
-import { DEFAULT_CONFIG } from './config-defaults.js';
-import type { CtxhostConfig } from './config-schema.js';
 import type { ContextEngine, ContextEngineFactory } from './context-engine.js';
 import { createEnginePlugin } from './engine-plugin.js';
 import { CORE_ERROR_CODES, CtxhostError } from './errors.js';
 import { guardHooks } from './guard-hooks.js';
-import { createHostHooks, WIRE_EVENTS, type HookFailedEvent, type ToastEvent } from './host-hooks.js';
+import { assertKnownDisabledHooks, isDisabledHook, withDefaults, type PartialConfig } from './host-config.js';
+import { createHostHooks, WIRE_EVENTS, type HookFailedEvent, type ToastEvent, type WireEventName, type WireEventPayload } from './host-hooks.js';
 import { createHostSession, type HostSession } from './host-session.js';
 import { createHostTasks } from './host-tasks.js';
 import type { Host, HostLogger } from './host.js';
@@ -16,10 +15,8 @@ import type { SessionStore } from './session-store.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import { createTokenCounter } from './create-token-counter.js';
-import { BUILT_IN_HOOK_NAMES } from './config-schema.js';
 
-/** A config given in code: any section may be partial; missing keys take DEFAULT_CONFIG's values. */
-export type PartialConfig = { [K in keyof CtxhostConfig]?: CtxhostConfig[K] extends unknown[] ? CtxhostConfig[K] : Partial<CtxhostConfig[K]> };
+export { withDefaults, type PartialConfig } from './host-config.js';
 
 export interface CreateHostOptions {
   config?: PartialConfig;
@@ -36,6 +33,8 @@ export interface CreateHostOptions {
   logger?: HostLogger;
   /** Working directory for plugin folders. */
   cwd?: string;
+  /** The user plugins folder (default: the env-paths data folder of `ctxhost`, `/plugins`). */
+  userPluginDir?: string;
   /** Core's engine plugin (runs the engine before each request); on unless false. */
   enginePlugin?: boolean;
 }
@@ -43,22 +42,44 @@ export interface CreateHostOptions {
 /**
  * The plugin host. Its hook table is built by one factory and frozen; every
  * tap is guarded so a failing hook is reported (`hook.failed`), never fatal.
+ * Runs without a config file: a missing key takes DEFAULT_CONFIG's value, and
+ * the store is in memory unless one is given.
  */
 export function createHost(options: CreateHostOptions = {}): Host {
+  return buildHost(options, []);
+}
+
+/**
+ * `createHost`, with `context.engine` also looked up in plugin folders
+ * (`context_engine/<name>/` under each plugin directory), which needs an async import.
+ */
+export async function createHostAsync(options: CreateHostOptions = {}): Promise<Host> {
+  if (options.engine !== undefined) return createHost(options);
+  const resolved = await resolveContextEngine(withDefaults(options.config), engineOptions(options));
+  const notices = resolved.notFound === undefined ? [] : [missingEngineNotice(resolved.notFound, resolved.engine.name, resolved.searched)];
+  return buildHost({ ...options, engine: resolved.engine }, notices);
+}
+
+/** `notices`: toasts for the person, held until the first session or event (so `use()` stays open until then). */
+function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   const config = withDefaults(options.config);
+  assertKnownDisabledHooks(config);
   const logger = options.logger ?? silentLogger;
   const hooks = Object.freeze(createHostHooks());
   const store = options.store ?? createMemoryStore();
   const counter = options.counter ?? createTokenCounter();
   const tasks = createHostTasks();
   const sessions = new Map<string, Promise<HostSession>>();
+  /** The sessions `sessions` resolved to, so a deletion can mark them at once. */
+  const openedSessions = new Map<string, HostSession>();
   const plugins: string[] = [];
-  const pendingToasts: ToastEvent[] = [];
+  const pendingToasts = [...notices];
   let started = false;
   let disposed = false;
 
   guardHooks(hooks, (failure) => reportFailure(failure));
   const engine = options.engine ?? resolveEngineNow();
+  for (const notice of pendingToasts) logger.warn(notice.text);
 
   function reportFailure(failure: HookFailedEvent): void {
     logger.error(`hook ${failure.hook} failed in plugin ${failure.plugin}`, { error: String(failure.error), sessionId: failure.sessionId });
@@ -67,25 +88,23 @@ export function createHost(options: CreateHostOptions = {}): Host {
 
   function resolveEngineNow(): ContextEngine {
     const resolved = resolveRegisteredEngine(config, engineOptions(options));
-    if (resolved.notFound !== undefined) noticeMissingEngine(resolved.notFound, resolved.engine.name, []);
+    if (resolved.notFound !== undefined) pendingToasts.push(missingEngineNotice(resolved.notFound, resolved.engine.name, []));
     return resolved.engine;
   }
 
-  function noticeMissingEngine(name: string, using: string, searched: string[]): void {
-    const where = searched.length > 0 ? ` Searched: ${searched.join(', ')}, and the engine registry.` : ' It is not in the engine registry.';
-    const text = `context.engine "${name}" was not found, so the "${using}" engine is used.${where}`;
-    logger.warn(text);
-    pendingToasts.push({ level: 'warning', title: 'Context engine not found', text, source: 'context-engine' });
-  }
-
   function assertLive(what: string): void {
-    if (disposed) throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot ${what}: the host was disposed`);
+    if (disposed) throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot ${what}: the host was disposed; create a new host`);
   }
 
   async function markStarted(): Promise<void> {
     if (started) return;
     started = true;
     for (const toast of pendingToasts.splice(0)) await hooks.toast.promise(toast);
+  }
+
+  /** Announces a change already written to the store; after dispose there is nobody left to tell. */
+  async function announce<N extends WireEventName>(name: N, payload: WireEventPayload<N>): Promise<void> {
+    if (!disposed) await host.emit(name, payload);
   }
 
   async function openSession(id: string): Promise<HostSession> {
@@ -95,18 +114,37 @@ export function createHost(options: CreateHostOptions = {}): Host {
       counter,
       mutex: createSessionMutex(),
       contextWindow: config.model.contextLength,
-      onMessageUpdated: (message, usage) => host.emit('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
-      onCompaction: (report) => host.emit('compaction.completed', { sessionId: id, report }),
+      assertLive,
+      onMessageUpdated: (message, usage) => announce('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
+      onCompaction: (report) => announce('compaction.completed', { sessionId: id, report }),
       onDelete: async () => {
-        sessions.delete(id);
-        tasks.abortSession(id);
-        await host.emit('session.deleted', { sessionId: id });
+        forgetSession(id);
+        await announce('session.deleted', { sessionId: id });
       },
     });
     const events = await store.read(id);
     session.replay(events);
+    openedSessions.set(id, session);
     if (events.length === 0) await host.emit('session.created', { sessionId: id });
     return session;
+  }
+
+  /**
+   * A deleted session — here, or announced by another worker — is refused
+   * further writes, its background work (a recovery) is aborted, and the next
+   * `host.session(id)` starts afresh.
+   */
+  function forgetSession(id: string): void {
+    openedSessions.get(id)?.markDeleted();
+    openedSessions.delete(id);
+    sessions.delete(id);
+    tasks.abortSession(id);
+  }
+
+  /** Waits for every session operation under way, so the store is not closed under an append. */
+  async function drainSessions(): Promise<void> {
+    const opened = await Promise.allSettled([...sessions.values()]);
+    await Promise.allSettled(opened.map((result) => (result.status === 'fulfilled' ? result.value.drain() : undefined)));
   }
 
   const host: Host = {
@@ -134,19 +172,21 @@ export function createHost(options: CreateHostOptions = {}): Host {
     async emit(name, payload) {
       assertLive(`emit ${name}`);
       await markStarted();
+      if (name === 'session.deleted') forgetSession((payload as WireEventPayload<'session.deleted'>).sessionId);
       const key = WIRE_EVENTS[name];
       if (key === 'hookFailed') hooks.hookFailed.call(payload as HookFailedEvent);
       else await (hooks[key] as { promise(event: typeof payload): Promise<void> }).promise(payload);
     },
     toast: (toast) => host.emit('toast', toast),
     use(plugin) {
+      assertLive(`add plugin "${plugin.name}"`);
       if (started) {
         throw new CtxhostError(CORE_ERROR_CODES.pluginLate, `plugin "${plugin.name}" was added after the host started; add every plugin before the first session or event`, { plugin: plugin.name });
       }
       if (plugins.includes(plugin.name)) {
-        throw new CtxhostError(CORE_ERROR_CODES.pluginDuplicate, `a plugin named "${plugin.name}" is already applied`, { plugin: plugin.name });
+        throw new CtxhostError(CORE_ERROR_CODES.pluginDuplicate, `a plugin named "${plugin.name}" is already applied; give each plugin its own name`, { plugin: plugin.name });
       }
-      if (isDisabled(config, plugin.name)) {
+      if (isDisabledHook(config, plugin.name)) {
         logger.debug(`plugin ${plugin.name} skipped: listed in disabled_hooks`);
         return;
       }
@@ -157,6 +197,7 @@ export function createHost(options: CreateHostOptions = {}): Host {
       if (disposed) return;
       disposed = true;
       await tasks.dispose();
+      await drainSessions();
       await store.close();
     },
   };
@@ -166,50 +207,19 @@ export function createHost(options: CreateHostOptions = {}): Host {
   return host;
 }
 
-/**
- * `createHost`, with `context.engine` also looked up in plugin folders
- * (`context_engine/<name>/` under each plugin directory), which needs an async import.
- */
-export async function createHostAsync(options: CreateHostOptions = {}): Promise<Host> {
-  if (options.engine !== undefined) return createHost(options);
-  const config = withDefaults(options.config);
-  const resolved = await resolveContextEngine(config, engineOptions(options));
-  const host = createHost({ ...options, engine: resolved.engine });
-  if (resolved.notFound !== undefined) {
-    const text = `context.engine "${resolved.notFound}" was not found, so the "${resolved.engine.name}" engine is used. Searched: ${resolved.searched.join(', ')}, and the engine registry.`;
-    host.logger.warn(text);
-    await host.toast({ level: 'warning', title: 'Context engine not found', text, source: 'context-engine' });
-  }
-  return host;
+function missingEngineNotice(name: string, using: string, searched: string[]): ToastEvent {
+  const where = searched.length > 0 ? ` Searched: ${searched.join(', ')}, and the engine registry.` : ' It is not in the engine registry.';
+  return { level: 'warning', title: 'Context engine not found', text: `context.engine "${name}" was not found, so the "${using}" engine is used.${where}`, source: 'context-engine' };
 }
 
 function engineOptions(options: CreateHostOptions): ResolveContextEngineOptions {
   return {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.userPluginDir === undefined ? {} : { userPluginDir: options.userPluginDir }),
     ...(options.engines === undefined ? {} : { engines: options.engines }),
     ...(options.fallbackEngine === undefined ? {} : { fallback: options.fallbackEngine }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
   };
-}
-
-function isDisabled(config: CtxhostConfig, name: string): boolean {
-  return (BUILT_IN_HOOK_NAMES as readonly string[]).includes(name) && (config.disabledHooks as readonly string[]).includes(name);
-}
-
-/** Fills a partial config from DEFAULT_CONFIG, section by section. */
-export function withDefaults(partial: PartialConfig = {}): CtxhostConfig {
-  const merged = { ...DEFAULT_CONFIG } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(partial)) {
-    const base = (DEFAULT_CONFIG as unknown as Record<string, unknown>)[key];
-    merged[key] = isPlainObject(base) && isPlainObject(value) ? { ...base, ...value } : value;
-  }
-  const config = merged as unknown as CtxhostConfig;
-  if (partial.auxiliary !== undefined) config.auxiliary = { compression: { ...DEFAULT_CONFIG.auxiliary.compression, ...partial.auxiliary.compression } };
-  return config;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const silentLogger: HostLogger = { debug() {}, info() {}, warn() {}, error() {} };

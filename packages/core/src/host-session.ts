@@ -1,5 +1,6 @@
 import type { CompactionReport } from './compaction-report.js';
 import { CORE_ERROR_CODES, CtxhostError } from './errors.js';
+import { findTooDeep, tooDeepMessage } from './json-depth.js';
 import { MessageSchema, PartSchema, type Message, type Part } from './message.js';
 import type { PartChange, Session } from './session.js';
 import type { SessionMutex } from './session-mutex.js';
@@ -15,6 +16,8 @@ export interface HostSessionContext {
   counter: TokenCounter;
   mutex: SessionMutex;
   contextWindow: number | undefined;
+  /** Throws (CTXHOST_HOST_DISPOSED) once the host is disposed; checked before every write. */
+  assertLive?(what: string): void;
   onMessageUpdated(message: Message, usage: Usage | undefined): Promise<void>;
   onCompaction(report: CompactionReport): Promise<void>;
   onDelete(): Promise<void>;
@@ -23,6 +26,10 @@ export interface HostSessionContext {
 export interface HostSession extends Session {
   /** Applies a stored event to memory (used when replaying the log on open). */
   replay(events: readonly StoredEvent[]): void;
+  /** Resolves once every operation queued on the session's lock has finished (the host's dispose waits for it). */
+  drain(): Promise<void>;
+  /** Refuses every later write: the session was deleted elsewhere (another worker announced `session.deleted`). */
+  markDeleted(): void;
 }
 
 /**
@@ -58,7 +65,13 @@ export function createHostSession(context: HostSessionContext): HostSession {
     }
   };
 
+  let deleted = false;
+  const assertLive = (what: string): void => {
+    context.assertLive?.(`${what} in session ${context.id}`);
+    if (deleted) throw new CtxhostError(CORE_ERROR_CODES.sessionNotFound, `cannot ${what}: session ${context.id} was deleted; open it again with host.session(id) to start a new one`);
+  };
   const record = async (event: StoreEvent): Promise<void> => {
+    assertLive(`record ${event.type}`);
     await context.store.append(context.id, event);
     apply(event);
   };
@@ -69,7 +82,14 @@ export function createHostSession(context: HostSessionContext): HostSession {
     replay(events) {
       for (const event of events) apply(event);
     },
+    async drain() {
+      await context.mutex.run(async () => undefined);
+    },
+    markDeleted() {
+      deleted = true;
+    },
     async append(message, options = {}) {
+      assertLive('append a message');
       const valid = validated(MessageSchema, message, `message ${message?.id ?? '(no id)'}`);
       await context.mutex.run(async () => {
         if (options.usage !== undefined) await record({ type: 'usage.reported', usage: options.usage, afterMessageId: projection.at(-1)?.id });
@@ -78,6 +98,7 @@ export function createHostSession(context: HostSessionContext): HostSession {
       await context.onMessageUpdated(valid, options.usage);
     },
     async update(partId, change, reason) {
+      assertLive(`update part ${partId}`);
       const updated = await context.mutex.run(async () => {
         const message = projection.find((candidate) => candidate.parts.some((part) => part.id === partId));
         const part = message?.parts.find((candidate) => candidate.id === partId);
@@ -88,7 +109,8 @@ export function createHostSession(context: HostSessionContext): HostSession {
       });
       await context.onMessageUpdated(updated, undefined);
     },
-    revert(toMessageId) {
+    async revert(toMessageId) {
+      assertLive(`revert to ${toMessageId}`);
       return context.mutex.run(async () => {
         const removed = projection.slice(indexOrThrow(projection, toMessageId) + 1);
         await record({ type: 'reverted', toMessageId, removedMessageIds: removed.map((message) => message.id) });
@@ -96,11 +118,13 @@ export function createHostSession(context: HostSessionContext): HostSession {
       });
     },
     async applyCompaction(messages, report) {
+      assertLive('apply a compaction');
       const valid = messages.map((message) => validated(MessageSchema, message, `compacted message ${message?.id ?? '(no id)'}`));
       await context.mutex.run(() => record({ type: 'compaction.applied', projection: valid, report }));
       await context.onCompaction(report);
     },
     async reportUsage(usage) {
+      assertLive('report usage');
       await context.mutex.run(() => record({ type: 'usage.reported', usage, afterMessageId: projection.at(-1)?.id }));
     },
     messages: () => projection.slice(),
@@ -110,8 +134,16 @@ export function createHostSession(context: HostSessionContext): HostSession {
     original: (partId) => context.store.original(context.id, partId),
     exclusive: (fn) => context.mutex.run(fn),
     async delete() {
-      await context.mutex.run(() => context.store.delete(context.id));
-      await context.onDelete();
+      if (deleted) return;
+      assertLive('delete');
+      const removed = await context.mutex.run(async () => {
+        if (deleted) return false;
+        assertLive('delete');
+        await context.store.delete(context.id);
+        deleted = true;
+        return true;
+      });
+      if (removed) await context.onDelete();
     },
   };
   return session;
@@ -128,6 +160,8 @@ function indexOrThrow(messages: readonly Message[], messageId: string): number {
 }
 
 function validated<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+  const tooDeep = findTooDeep(value);
+  if (tooDeep !== undefined) throw new CtxhostError(CORE_ERROR_CODES.messageInvalid, tooDeepMessage(what, tooDeep));
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');

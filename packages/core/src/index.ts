@@ -41,6 +41,7 @@ export { createEnginePlugin, ENGINE_PLUGIN } from './engine-plugin.js';
 export { fromAnthropic, toAnthropic, type FromAnthropicOptions, type ToAnthropicResult } from './anthropic-adapter.js';
 export type * from './anthropic-wire-types.js';
 export { validateMessages, validateMessage, MessageValidationError } from './validate-messages.js';
+export { findTooDeep, tooDeepMessage, MAX_JSON_DEPTH } from './json-depth.js';
 export { createMessage, partId, newMessageId, type PartInput } from './part-ids.js';
 export { fromOpenAI, toOpenAI } from './openai-adapter.js';
 export type * from './openai-wire-types.js';

@@ -108,6 +108,19 @@ describe('loadConfig', () => {
     expect(error.issues[0]).toMatchObject({ file: '.ctxhost/config.yaml', line: expect.any(Number), column: expect.any(Number), expected: 'valid YAML or JSON' });
   });
 
+  it('refuses aliases that expand without bound (a "billion laughs" file) with a ConfigError, not the parser\'s ReferenceError', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdef'.split('').map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdef'[index]}`).join(', ')}]`)];
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), `${levels.join('\n')}\n`);
+    const error = await loadError();
+    expect(error.message).toContain('config .ctxhost/config.yaml: expected plain YAML or JSON data, got content that cannot be read safely');
+  });
+
+  it('says a file nested past what the parser can read is nested too deeply', async () => {
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), `${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    const error = await loadError();
+    expect(error.message).toContain('got a syntax error (nested too deeply to read)');
+  });
+
   it('refuses two config files in one folder instead of picking one silently', async () => {
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), '{}\n');
     await writeFile(join(cwd, '.ctxhost', 'config.json'), '{}\n');

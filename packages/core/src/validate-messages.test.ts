@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MessageValidationError, validateMessages } from './validate-messages.js';
+import { findTooDeep } from './json-depth.js';
+import type { JsonValue } from './message.js';
+import { MessageValidationError, validateMessage, validateMessages } from './validate-messages.js';
 
 const ok = { id: 'm0', role: 'user', parts: [{ id: 'p0', type: 'text', text: 'hi' }] };
 
@@ -33,5 +35,15 @@ describe('validateMessages', () => {
       }
     })();
     expect(error?.problems.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a tool input nested past MAX_JSON_DEPTH with a message naming where, instead of overflowing the stack', () => {
+    let input: JsonValue = 1;
+    for (let level = 0; level < 100_000; level++) input = { a: input };
+    const message = { id: 'm1', role: 'assistant', parts: [{ id: 'p1', type: 'tool-call', callId: 'c1', name: 'deep', input }] };
+    expect(() => validateMessages([message])).toThrow(/messages\[0\] nests more than 256 levels deep at parts\.0\.input\.a\.a/);
+    expect(() => validateMessage(message)).toThrow(MessageValidationError);
+    expect(findTooDeep({ a: [{ b: 1 }] }, 3)).toBeUndefined();
+    expect(findTooDeep({ a: [{ b: {} }] }, 3)).toBe('a.0.b');
   });
 });

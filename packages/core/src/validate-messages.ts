@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CORE_ERROR_CODES, CtxhostError } from './errors.js';
+import { findTooDeep, tooDeepMessage } from './json-depth.js';
 import { MessageSchema, type Message } from './message.js';
 
 /** Messages from outside that do not fit the model; `problems` lists each, with its path. */
@@ -21,6 +22,11 @@ export function validateMessages(input: unknown, where = 'messages'): Message[] 
   if (!Array.isArray(input)) throw new MessageValidationError(where, [`${where}: expected a list of messages, got ${describe(input)}`]);
   const problems: string[] = [];
   const messages = input.map((value, index) => {
+    const tooDeep = findTooDeep(value);
+    if (tooDeep !== undefined) {
+      problems.push(tooDeepMessage(`${where}[${index}]`, tooDeep));
+      return undefined;
+    }
     const result = MessageSchema.safeParse(value);
     if (result.success) return result.data;
     problems.push(...result.error.issues.map((issue) => formatIssue(`${where}[${index}]`, issue, value)));
@@ -32,6 +38,8 @@ export function validateMessages(input: unknown, where = 'messages'): Message[] 
 
 /** One message; the error names it by `where` (default `message`). */
 export function validateMessage(input: unknown, where = 'message'): Message {
+  const tooDeep = findTooDeep(input);
+  if (tooDeep !== undefined) throw new MessageValidationError(where, [tooDeepMessage(where, tooDeep)]);
   const result = MessageSchema.safeParse(input);
   if (result.success) return result.data;
   throw new MessageValidationError(where, result.error.issues.map((issue) => formatIssue(where, issue, input)));

@@ -1,10 +1,13 @@
 import type { CacheControl, Message, Part } from '@ctxhost/core';
 import { ROLLING_BREAKPOINTS } from './apply-cache-control.js';
+import { markedParts, type CacheBreakpointCounter } from './cache-breakpoint-counter.js';
 import { createCacheMarker, MAX_CACHE_BREAKPOINTS, type CacheTtl } from './cache-marker.js';
 
 export interface ApplyCacheBreakpointsOptions {
   /** Cache lifetime: `'5m'` (default) or `'1h'`. */
   ttl?: CacheTtl;
+  /** Counts the breakpoints already in the list incrementally (one per session); default: a full count. */
+  counter?: CacheBreakpointCounter;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ApplyCacheBreakpointsOptions {
 export function applyCacheBreakpoints(messages: readonly Message[], options: ApplyCacheBreakpointsOptions = {}): Message[] {
   const marker = createCacheMarker(options.ttl ?? '5m');
   const result = [...messages];
-  let budget = MAX_CACHE_BREAKPOINTS - countCacheBreakpoints(messages);
+  let budget = MAX_CACHE_BREAKPOINTS - (options.counter?.count(messages) ?? countCacheBreakpoints(messages));
   for (const index of targetIndexes(messages)) {
     if (budget <= 0) break;
     const message = messages[index] as Message;
@@ -36,7 +39,7 @@ export function applyCacheBreakpoints(messages: readonly Message[], options: App
 /** The number of parts that carry `cacheControl`. */
 export function countCacheBreakpoints(messages: readonly Message[]): number {
   let count = 0;
-  for (const message of messages) for (const part of message.parts) if (part.cacheControl !== undefined) count += 1;
+  for (const message of messages) count += markedParts(message);
   return count;
 }
 

@@ -1,5 +1,6 @@
 import type { ModelRequest } from '@ctxhost/core';
 import { applyCacheBreakpoints } from './apply-cache-breakpoints.js';
+import { createCacheBreakpointCounter, type CacheBreakpointCounter } from './cache-breakpoint-counter.js';
 import { createCacheMarker, type CacheTtl } from './cache-marker.js';
 import { cachingStatusLine, shouldEnableCaching, type CachingDecision } from './should-enable-caching.js';
 
@@ -34,9 +35,24 @@ export function createCachingTransform(options: CachingTransformOptions): Cachin
     }
     return decision;
   };
+  const counterFor = createCounterCache();
   return (request) => {
     if (!decide(request.model).enabled) return request;
-    return { ...request, messages: applyCacheBreakpoints(request.messages, { ttl: options.ttl }) };
+    return { ...request, messages: applyCacheBreakpoints(request.messages, { ttl: options.ttl, counter: counterFor(request.sessionId) }) };
+  };
+}
+
+/** Sessions whose breakpoint counters are kept; beyond that the least recently used one is dropped (it only costs a full count). */
+const KEPT_COUNTERS = 64;
+
+function createCounterCache(): (sessionId: string) => CacheBreakpointCounter {
+  const counters = new Map<string, CacheBreakpointCounter>();
+  return (sessionId) => {
+    const counter = counters.get(sessionId) ?? createCacheBreakpointCounter();
+    counters.delete(sessionId);
+    counters.set(sessionId, counter);
+    if (counters.size > KEPT_COUNTERS) counters.delete(counters.keys().next().value as string);
+    return counter;
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Plugin, Usage } from '@ctxhost/core';
+import { compactionUsages } from './server-context-report.js';
 import { sessionCost, type CostOptions, type CostReport } from './usage-cost.js';
 
 export const COST_TRACKER = 'cost-tracker';
@@ -14,7 +15,8 @@ export interface CostTracker {
 /**
  * A running cost total per session, from the usage the API reported with
  * each assistant message: what caching saved, and the cache hit ratio — the
- * figures that show how compaction choices affect the cache.
+ * figures that show how compaction choices affect the cache. A reply that
+ * carries a server compaction also adds that pass (`usage.iterations`).
  */
 export function createCostTracker(options: CostOptions & { model: string }): CostTracker {
   const usages = new Map<string, Usage[]>();
@@ -26,10 +28,11 @@ export function createCostTracker(options: CostOptions & { model: string }): Cos
     plugin: {
       name: COST_TRACKER,
       apply(host) {
-        host.hooks.messageUpdated.tapPromise(COST_TRACKER, async ({ sessionId, usage }) => {
+        host.hooks.messageUpdated.tapPromise(COST_TRACKER, async ({ sessionId, usage, message }) => {
           if (usage === undefined) return;
           const list = usages.get(sessionId) ?? [];
-          list.push(usage);
+          // A server compaction's own pass is billed too, though the top-level usage leaves it out.
+          list.push(...compactionUsages(message), usage);
           usages.set(sessionId, list);
         });
         host.hooks.sessionDeleted.tapPromise(COST_TRACKER, async ({ sessionId }) => {

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, type ApiError } from './api-error.js';
 import { contextLimitError, exceedsWindowSilently } from './context-limit.js';
 import { applyFault, type createFaultPlan } from './faults.js';
+import { createContextEditingFeature } from './context-editing.js';
+import { validateContextManagement } from './context-management.js';
 import { activeFeatures, type FeatureContext, type SimulatorFeature } from './features.js';
 import { sendJson } from './http-io.js';
 import type { createPromptCache } from './prompt-cache.js';
@@ -9,11 +11,12 @@ import { defaultTurn } from './responders/default.js';
 import type { createTurnQueue } from './responders/scripted.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
+import { createServerCompactionFeature } from './server-compaction.js';
 import { streamMessage } from './sse.js';
 import { countTokens } from './tokenizer.js';
 import { buildUsage } from './usage.js';
 import { validateRequest } from './validate-request.js';
-import type { AssistantTurn, MessagesRequest } from './wire.js';
+import type { AssistantTurn, MessagesRequest, WireUsage } from './wire.js';
 
 export interface Exchange {
   request: IncomingMessage;
@@ -37,6 +40,7 @@ interface Dependencies {
  */
 export function createMessagesHandler({ options, faults, cache, turns }: Dependencies) {
   let messageRequests = 0;
+  const configured = options.features ?? builtInFeatures();
 
   return async function handleMessages(exchange: Exchange): Promise<void> {
     const { record, requestId } = exchange;
@@ -48,29 +52,38 @@ export function createMessagesHandler({ options, faults, cache, turns }: Depende
       const handled = await applyFault(fault, exchange, record.stream);
       if (handled) return;
     }
-    const features = activeFeatures(options.features ?? [], new Set(record.betas));
-    const problem = validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) });
+    const features = activeFeatures(configured, new Set(record.betas));
+    const problem = validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) }) ?? validateContextManagement(received, features);
     if (problem) return exchange.fail(problem);
     const limits = limitsFor(options, received.model);
-    const context: FeatureContext = { requestId, model: received.model, betas: new Set(record.betas), limits };
+    const context: FeatureContext = { requestId, model: received.model, betas: new Set(record.betas), limits, response: {}, state: new Map() };
     const request = features.reduce((current, feature) => feature.prepareRequest?.(current, context) ?? current, received);
     const promptTokens = countTokens(request);
     const overflow = contextLimitError(promptTokens, request.max_tokens, limits);
     if (overflow) return exchange.fail(overflow);
     const answered = exceedsWindowSilently(promptTokens, limits) ? { content: [], stop_reason: 'model_context_window_exceeded' } : answer(request);
     const turn = finish(features, answered, context);
-    const usage = buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn);
+    const usage = finishUsage(features, buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn), context);
     record.usage = usage;
     record.stopReason = turn.stop_reason;
     const id = `msg_sim_${requestId.slice('req_sim_'.length)}`;
-    const message = { id, model: request.model, turn, usage };
+    const message = { id, model: request.model, turn, usage, extra: context.response };
     if (record.stream) return streamMessage(exchange.response, message, fault?.kind === 'sse_error' ? apiError(529, 'Overloaded') : undefined);
-    sendJson(exchange.response, { id, type: 'message', role: 'assistant', model: request.model, content: turn.content, stop_reason: turn.stop_reason, stop_sequence: null, usage });
+    sendJson(exchange.response, { id, type: 'message', role: 'assistant', model: request.model, content: turn.content, stop_reason: turn.stop_reason, stop_sequence: null, usage, ...context.response });
   };
 
   function answer(request: MessagesRequest): AssistantTurn {
     return turns.next() ?? defaultTurn(request, { toolUse: options.defaultToolUse });
   }
+}
+
+function finishUsage(features: SimulatorFeature[], usage: WireUsage, context: FeatureContext): WireUsage {
+  return features.reduce((current, feature) => feature.finishUsage?.(current, context) ?? current, usage);
+}
+
+/** The server-side features a simulator has unless `options.features` replaces them; each is off until its beta is sent. */
+export function builtInFeatures(): SimulatorFeature[] {
+  return [createContextEditingFeature(), createServerCompactionFeature()];
 }
 
 function finish(features: SimulatorFeature[], turn: AssistantTurn, context: FeatureContext): AssistantTurn {

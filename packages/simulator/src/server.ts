@@ -11,12 +11,15 @@ import { createPromptCache } from './prompt-cache.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createTurnQueue, type ScriptedTurn } from './responders/scripted.js';
 import { resolveOptions, type SimulatorOptions } from './simulator-options.js';
+import { createSimulatorStats, type SimulatorStats } from './simulator-stats.js';
 
 export interface Simulator {
   /** `http://127.0.0.1:PORT`: the SDK's `baseURL`. */
   url: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** Running totals (requests, shape rejections, statuses, faults), counted as each exchange ends. */
+  readonly stats: SimulatorStats;
   /** Queues assistant turns, answered before the replay and the default responder. */
   script(...turns: (ScriptedTurn | ScriptedTurn['content'])[]): void;
   faults: ReturnType<typeof createFaultPlan>;
@@ -30,6 +33,7 @@ const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
   const requests: RecordedRequest[] = [];
+  const { stats, tally } = createSimulatorStats();
   const faults = createFaultPlan(resolved.faults);
   const cache = createPromptCache(resolved.now ?? Date.now);
   const turns = createTurnQueue(resolved.replay);
@@ -41,6 +45,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const headers = headerMap(request);
     const record: RecordedRequest = { requestId, method: request.method ?? '', path, headers, betas: [...parseBetas(headers['anthropic-beta'])], body: undefined, status: 200, stream: false, rejectedForShape: false };
     requests.push(record);
+    response.once('close', () => tally(record));
     const fail = (error: ApiError) => {
       Object.assign(record, { status: error.status, error: error.message, rejectedForShape: error.shape === true });
       sendError(response, requestId, error);
@@ -75,6 +80,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `http://${urlHost}:${address.port}`,
     requests,
+    stats,
     script: (...queued) => turns.script(...queued),
     faults,
     clearCache: () => cache.clear(),

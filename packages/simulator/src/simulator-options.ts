@@ -70,7 +70,7 @@ export interface SimulatorOptions {
   faults?: RandomFaults;
   /** The clock of the prompt cache (tests move it to expire entries). */
   now?: () => number;
-  /** Server-side behaviours switched on by beta headers (see features.ts). */
+  /** Server-side behaviours switched on by beta headers (see features.ts); default `builtInFeatures()` (context editing, server compaction). */
   features?: SimulatorFeature[];
 }
 

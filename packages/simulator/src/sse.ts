@@ -12,9 +12,9 @@ function send(response: ServerResponse, event: string, data: object): void {
  * Streams a message as the API does: message_start (input usage), ping, then
  * per block content_block_start / _delta / _stop (text_delta, input_json_delta,
  * thinking_delta + signature_delta), message_delta (stop reason, output usage),
- * message_stop. With `failAfterStart`, an `event: error` follows the ping.
+ * message_stop; features' top-level fields ride on message_delta. With `failAfterStart`, an `event: error` follows the ping.
  */
-export function streamMessage(response: ServerResponse, message: { id: string; model: string; turn: AssistantTurn; usage: WireUsage }, failAfterStart?: ApiError): void {
+export function streamMessage(response: ServerResponse, message: { id: string; model: string; turn: AssistantTurn; usage: WireUsage; extra?: Record<string, unknown> }, failAfterStart?: ApiError): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   send(response, 'message_start', {
     message: { id: message.id, type: 'message', role: 'assistant', model: message.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } },
@@ -28,7 +28,8 @@ export function streamMessage(response: ServerResponse, message: { id: string; m
     sendBlock(response, block, index);
     send(response, 'content_block_stop', { index });
   });
-  send(response, 'message_delta', { delta: { stop_reason: message.turn.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+  // Top-level fields of features (context_management) travel on message_delta, as the API streams them.
+  send(response, 'message_delta', { delta: { stop_reason: message.turn.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens }, ...message.extra });
   send(response, 'message_stop', {});
   response.end();
 }

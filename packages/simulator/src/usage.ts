@@ -27,5 +27,7 @@ function blockOutput(block: ContentBlock): string {
   if (typeof block.text === 'string') return block.text;
   if (block.type === 'tool_use') return `${String(block['name'])}${JSON.stringify(block['input'] ?? {})}`;
   if (block.type === 'thinking') return String(block['thinking'] ?? '');
+  // A compaction block's tokens are reported in usage.iterations, not in the top-level figures.
+  if (block.type === 'compaction') return '';
   return JSON.stringify(block);
 }

@@ -40,6 +40,8 @@ export interface WireUsage {
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  /** Server compaction: one entry per sampling pass (`compaction`, then `message`). */
+  iterations?: Record<string, unknown>[];
 }
 
 /** Usage figures a scripted turn may force (the rest are computed). */
