@@ -2,13 +2,22 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverFirstThreshold } from '@ctxhost/prompt-caching';
 import { createDefaultHost, loadDefaultHost } from 'ctxhost';
 
 describe('createDefaultHost', () => {
   it('wires every built-in hook and the compressor', async () => {
     const host = await createDefaultHost({ config: { store: { kind: 'memory' } } });
-    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching', 'anthropic-auto-compact']);
+    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching', 'server-context', 'anthropic-auto-compact']);
     expect(host.engine.name).toBe('compressor');
+    expect(serverFirstThreshold(host.engine)).toBeUndefined();
+    await host.dispose();
+  });
+
+  it('with hooks.server-context on, the compressor steps back to the fallback threshold', async () => {
+    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'server-context': { compaction: { enabled: true }, client_fallback_threshold: 0.9 } } } });
+    expect(host.engine.name).toBe('compressor');
+    expect(serverFirstThreshold(host.engine)).toBe(0.9);
     await host.dispose();
   });
 

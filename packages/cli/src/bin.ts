@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { CtxhostError } from '@ctxhost/core';
-import { createProgram } from './program.js';
+import { runCli } from './run-cli.js';
 
-try {
-  await createProgram().parseAsync(process.argv);
-} catch (error) {
-  process.stderr.write(`ctxhost: ${CtxhostError.isInstance(error) ? `${error.message} [${error.code}]` : (error as Error).message}\n`);
-  process.exitCode = 1;
-}
+// `ctxhost compact x | head`: the reader went away; that is not a failure worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
+process.exitCode = await runCli(process.argv);

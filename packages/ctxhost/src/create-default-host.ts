@@ -5,7 +5,9 @@ import {
   CtxhostError,
   CORE_ERROR_CODES,
   loadConfig,
+  readHookSection,
   withDefaults,
+  type ContextEngineFactory,
   type CtxhostConfig,
   type Host,
   type HostLogger,
@@ -19,9 +21,10 @@ import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
-import { createPromptCachingPlugin } from '@ctxhost/prompt-caching';
+import { createPromptCachingPlugin, createServerContextPlugin, isServerContextOn, SERVER_CONTEXT, ServerContextConfigSchema, withServerFirst } from '@ctxhost/prompt-caching';
 import { createSessionHygiene } from '@ctxhost/session-hygiene';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
+import { builtInConfigSections } from './built-in-config-sections.js';
 
 export interface DefaultHostOptions {
   config?: PartialConfig;
@@ -40,7 +43,7 @@ export interface DefaultHostOptions {
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
 export function builtInPlugins(): Plugin[] {
-  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin(), createAutoCompactPlugin()];
+  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin(), createServerContextPlugin(), createAutoCompactPlugin()];
 }
 
 /**
@@ -53,7 +56,7 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
   return createHostAsync({
     config,
     store: options.store ?? storeFor(config),
-    fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
+    fallbackEngine: { name: 'compressor', factory: serverFirstWhenOn(config) },
     plugins: [...withReplacements(builtInPlugins(), options.builtIns ?? []), ...(options.plugins ?? [])],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
@@ -64,8 +67,15 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
 
 /** Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds the default host. */
 export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
-  const { config } = await loadConfig({ cwd: options.cwd });
+  const { config } = await loadConfig({ cwd: options.cwd, sections: builtInConfigSections() });
   return createDefaultHost({ ...options, config });
+}
+
+/** With `hooks.server-context` on, the compressor compacts only as the fallback (`withServerFirst`), so the API acts first. */
+function serverFirstWhenOn(config: CtxhostConfig): ContextEngineFactory {
+  const section = readHookSection(config, SERVER_CONTEXT, ServerContextConfigSchema);
+  if (!isServerContextOn(section)) return compressorEngineFactory;
+  return (options) => withServerFirst(compressorEngineFactory(options), { fallbackThreshold: section.client_fallback_threshold });
 }
 
 function withReplacements(defaults: Plugin[], replacements: Plugin[]): Plugin[] {

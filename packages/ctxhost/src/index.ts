@@ -1,5 +1,6 @@
 /** ctxhost: the batteries-included entry. Re-exports the public API of every built-in package. */
 export { createDefaultHost, loadDefaultHost, builtInPlugins, type DefaultHostOptions } from './create-default-host.js';
+export { builtInConfigSections } from './built-in-config-sections.js';
 export * from '@ctxhost/core';
 export { createCompressor, compressorEngineFactory, COMPRESSOR, extractiveSummary, type CompressorOptions } from '@ctxhost/compressor';
 export { triggers, truncation, slidingWindow, toolResultCompaction, selectiveToolCall, summarization, pipeline, tokenBudget, applyCompaction, dryRun, validateProjection, createCompactionPlugin } from '@ctxhost/compaction';

@@ -1,42 +1,56 @@
 import { fileURLToPath } from 'node:url';
-import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { readTranscript } from '@ctxhost/transcripts';
 import { buildDemoReport, type DemoReport } from '../demo-report.js';
-import { replayAtWindow } from '../demo-replay.js';
+import { displayPath } from '../display-path.js';
 import { formatCount, formatTable } from '../format-table.js';
+import type { CliIo } from '../output/index.js';
+import { wholeNumberFlag } from '../parse-flags.js';
+import type { ReplayResult } from '../replay/run-replay.js';
+import { replayTranscript } from './replay.js';
 
 /** The largest Claude Code session of the corpus, copied (with its licence) for the demo. */
 export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(new URL('../../../../examples/transcripts/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', import.meta.url));
 
+/**
+ * Small enough that the bundled session fills it: the monitor warns, the
+ * compressor compacts, and the last subagent's prompt goes a few hundred
+ * tokens over the API's limit, which truncating a tool output recovers.
+ */
+export const DEMO_WINDOW = 18_000;
+/** The simulated API stops at this fraction of the window, as real APIs sometimes stop short of the nominal one (180,000 on a 200k model): the overflow it causes is recovered. */
+export const DEMO_API_LIMIT_RATIO = 0.85;
+export const DEMO_REPORT_FILE = 'demo-report.html';
+
 export interface DemoOptions {
   sidechains: boolean;
   run?: number;
+  window?: number;
+  live?: boolean;
+  report: string;
 }
 
-/** `ctxhost demo [transcript]`: groups by kind and the ten largest tool outputs of a transcript. */
-export function registerDemoCommand(program: Command, write: (text: string) => void): void {
+/** `ctxhost demo [transcript]`: a transcript's groups and largest tool outputs, then its replay through a host, and the HTML report. */
+export function registerDemoCommand(program: Command, io: CliIo): void {
   program
     .command('demo')
-    .description('import a transcript (Claude Code, OpenHands, SWE-agent) and print its message groups and largest tool outputs')
+    .description('import a transcript, print its message groups and largest tool outputs, replay it through a host with every default hook at a small window (offline), and write demo-report.html')
     .argument('[transcript]', 'transcript file; default: the bundled Claude Code session in examples/transcripts/')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) turns')
-    .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', (value) => parseRun(value))
+    .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
+    .option('--window <tokens>', `the replay's context window (default ${formatCount(DEMO_WINDOW)})`, wholeNumberFlag(1_000))
+    .option('--live', 'summarize with the real API (needs ANTHROPIC_API_KEY)')
+    .option('--report <file>', 'where to write the HTML report', DEMO_REPORT_FILE)
+    .addHelpText('after', '\nExamples:\n  ctxhost demo\n  ctxhost demo ~/.claude/projects/my-project/session.jsonl --window 50000 --report my-report.html')
     .action(async (transcript: string | undefined, options: DemoOptions) => {
-      write(await runDemo(transcript ?? DEFAULT_DEMO_TRANSCRIPT, options));
+      await runDemo(transcript ?? DEFAULT_DEMO_TRANSCRIPT, options, io);
     });
 }
 
-function parseRun(value: string): number {
-  const run = Number(value);
-  if (!Number.isInteger(run) || run < 0) throw new Error(`--run expects a whole number from 0, got "${value}"`);
-  return run;
-}
-
-export async function runDemo(path: string, options: DemoOptions): Promise<string> {
+export async function runDemo(path: string, options: DemoOptions, io: CliIo): Promise<ReplayResult> {
+  const { out } = io;
   const transcript = await readTranscript(path, { includeSidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
   const report = buildDemoReport(transcript.messages);
-  const shown = relative(process.cwd(), path) || path;
   const details = [
     `format ${transcript.format}`,
     `${formatCount(transcript.messages.length)} messages`,
@@ -45,27 +59,25 @@ export async function runDemo(path: string, options: DemoOptions): Promise<strin
     ...(typeof transcript.meta.runs === 'number' ? [`run ${String(transcript.meta.run)} of ${transcript.meta.runs}`] : []),
     ...(transcript.skipped > 0 ? [`${transcript.skipped} invalid lines skipped`] : []),
   ];
-  const main = transcript.format === 'claude-code' && options.sidechains ? (await readTranscript(path, { includeSidechains: false })).messages : transcript.messages;
-  const mainTokens = buildDemoReport(main).total.tokens;
-  const window = Math.max(2_000, Math.floor(mainTokens / 1.5));
-  const largest = report.largestToolOutputs[0];
-  const bigOutput = transcript.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-result' && part.callId === largest?.callId);
-  const bigText = bigOutput?.type === 'tool-result' && typeof bigOutput.output === 'string' ? bigOutput.output : 'build output line\n'.repeat(2000);
-  const replay = await replayAtWindow(main, window, bigText);
-  return [
-    `ctxhost demo: ${shown}`,
-    details.join(', '),
-    '',
-    'Groups by kind (tokens: ctxhost estimate)',
-    kindTable(report),
-    '',
-    'Ten largest tool outputs',
-    toolTable(report),
-    '',
-    `Replay of the main thread (${formatCount(main.length)} messages) through a host with every default hook, at a ${formatCount(window)}-token window`,
-    ...replay.lines,
-    '',
-  ].join('\n');
+  const window = options.window ?? DEMO_WINDOW;
+  const apiLimit = Math.floor(window * DEMO_API_LIMIT_RATIO);
+  out.write(
+    [
+      out.colors.bold(`ctxhost demo: ${displayPath(path)}`),
+      details.join(', '),
+      '',
+      out.colors.bold('Groups by kind (tokens: ctxhost estimate)'),
+      kindTable(report),
+      '',
+      out.colors.bold('Ten largest tool outputs'),
+      toolTable(report),
+      '',
+      out.colors.bold(`Replay through a host with every default hook at a ${formatCount(window)}-token window`),
+      `The recorded assistant turns are played back by the simulator over HTTP through the Anthropic SDK; the simulated API stops at ${formatCount(apiLimit)} tokens, as real APIs sometimes stop short of the nominal window.`,
+      '',
+    ].join('\n'),
+  );
+  return replayTranscript(path, { window, apiLimit, report: options.report, json: false, live: options.live === true, strict: false, sidechains: options.sidechains, header: false, ...(options.run === undefined ? {} : { run: options.run }) }, io);
 }
 
 function kindTable(report: DemoReport): string {

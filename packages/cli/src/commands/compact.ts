@@ -1,0 +1,94 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { compactMessages, type CompactOutcome } from '../compact-messages.js';
+import { displayPath } from '../display-path.js';
+import { CLI_ERROR_CODES, CliError } from '../errors.js';
+import { formatCount } from '../format-table.js';
+import { loadCliConfig } from '../load-cli-config.js';
+import { loadTranscript } from '../load-transcript.js';
+import { formatJson, startProgress, type CliIo, type CliStream } from '../output/index.js';
+import { wholeNumberFlag } from '../parse-flags.js';
+
+interface CompactOptions {
+  window?: number;
+  out?: string;
+  config?: string;
+  engine?: string;
+  json?: boolean;
+  strict?: boolean;
+  run?: number;
+}
+
+/** `ctxhost compact <transcript>`: runs the configured engine once, offline, and writes the compacted conversation as Anthropic JSON. */
+export function registerCompactCommand(program: Command, io: CliIo): void {
+  program
+    .command('compact')
+    .description('run the configured context engine once over a transcript, offline, and write the compacted conversation as Anthropic Messages JSON')
+    .argument('<transcript>', 'transcript file (Claude Code: the main thread; subagent turns are left out)')
+    .option('--window <tokens>', 'the context window to compact for (default: model.context_length, else 200000)', wholeNumberFlag(1))
+    .option('--out <file>', 'write the conversation here instead of stdout')
+    .option('--config <file>', 'a config file read over the user and project config')
+    .option('--engine <name>', 'the context engine (default: context.engine, else compressor)')
+    .option('--json', 'print the compaction report (and the conversation, without --out) as one JSON document')
+    .option('--strict', 'fail on a broken line instead of skipping it')
+    .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
+    .addHelpText('after', '\nExamples:\n  ctxhost compact session.jsonl --window 50000 --out compacted.json\n  ctxhost compact session.jsonl --json | jq .report')
+    .action(async (path: string, options: CompactOptions) => {
+      const progress = startProgress(io.err, { label: 'compacting', total: 3, unit: 'steps' });
+      try {
+        const { config } = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+        const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: false, ...(options.run === undefined ? {} : { run: options.run }) });
+        progress.update(1);
+        const outcome = await compactMessages(transcript.messages, {
+          config,
+          cwd: process.cwd(),
+          ...(options.window === undefined ? {} : { window: options.window }),
+          ...(options.engine === undefined ? {} : { engine: options.engine }),
+        });
+        progress.update(2);
+        if (options.out !== undefined) await writeConversation(options.out, outcome);
+        progress.stop();
+        for (const warning of outcome.warnings) io.err.write(io.err.colors.yellow(`ctxhost: warning: ${warning}\n`));
+        if (transcript.skipped > 0) io.err.write(io.err.colors.yellow(`ctxhost: ${formatCount(transcript.skipped)} broken ${transcript.skipped === 1 ? 'line' : 'lines'} skipped (--strict fails instead)\n`));
+        writeResult(io, path, options, outcome, transcript.skipped);
+      } finally {
+        progress.stop();
+      }
+    });
+}
+
+async function writeConversation(out: string, outcome: CompactOutcome): Promise<void> {
+  await writeFile(out, formatJson(outcome.request)).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(CLI_ERROR_CODES.fileUnwritable, `--out ${out}: cannot write the file (${error.code ?? error.message})`, { cause: error });
+  });
+}
+
+function writeResult(io: CliIo, path: string, options: CompactOptions, outcome: CompactOutcome, skipped: number): void {
+  if (options.json) {
+    const conversation = options.out === undefined ? { conversation: outcome.request } : { out: options.out };
+    io.out.write(formatJson({ file: path, engine: outcome.engine, window: outcome.window, windowSource: outcome.windowSource, fitsWindow: outcome.report.tokensAfter <= outcome.window, skipped, report: outcome.report, ...conversation }));
+    return;
+  }
+  // With the conversation on stdout, the summary goes to stderr so the JSON stays clean.
+  const summary = options.out === undefined ? io.err : io.out;
+  if (options.out === undefined) io.out.write(formatJson(outcome.request));
+  summary.write(`${summaryLines(path, options, outcome, summary).map((line) => `${line}\n`).join('')}`);
+}
+
+function summaryLines(path: string, options: CompactOptions, outcome: CompactOutcome, stream: CliStream): string[] {
+  const { report } = outcome;
+  const windowNote = outcome.windowSource === 'default' ? ' (default; set --window or model.context_length)' : '';
+  const summary = report.summary === undefined ? 'no summary' : `a summary (${report.summary.source}) of ${formatCount(report.summary.messagesCovered)} messages in ${formatCount(report.summary.tokens)} tokens`;
+  return [
+    `ctxhost compact: ${displayPath(path)} with the ${outcome.engine} engine at a ${formatCount(outcome.window)}-token window${windowNote}`,
+    `tokens ${formatCount(report.tokensBefore)} → ${formatCount(report.tokensAfter)} (${saved(report.tokensBefore, report.tokensAfter)}), messages ${formatCount(report.messagesBefore)} → ${formatCount(report.messagesAfter)}, ${summary}${report.prunedToolOutputs ? `, ${formatCount(report.prunedToolOutputs)} tool outputs pruned` : ''}`,
+    ...(report.notes ?? []).map((note) => `note: ${note}`),
+    ...(report.tokensAfter > outcome.window ? [stream.colors.yellow(`still over the window: ${formatCount(report.tokensAfter)} tokens > ${formatCount(outcome.window)}${outcome.engine === 'compressor' ? '; the compressor keeps the first 3 and the last compression.protect_last_n messages whole' : ''}`)] : []),
+    ...(options.out === undefined ? [] : [`wrote ${displayPath(options.out)} (Anthropic Messages JSON: system and messages)`]),
+  ];
+}
+
+function saved(before: number, after: number): string {
+  if (before === 0) return 'nothing to compact';
+  return `${formatCount(before - after)} fewer, ${(((before - after) / before) * 100).toFixed(1)}% saved`;
+}

@@ -1,0 +1,85 @@
+import { Option, type Command } from 'commander';
+import { SimulatorError, startSimulator, type OverflowStyle, type Simulator } from '@ctxhost/simulator';
+import { CLI_ERROR_CODES, CliError } from '../errors.js';
+import { formatCount } from '../format-table.js';
+import type { CliIo } from '../output/index.js';
+import { wholeNumberFlag } from '../parse-flags.js';
+
+interface SimulatorCommandOptions {
+  port: number;
+  host: string;
+  window: number;
+  overflowStyle: OverflowStyle;
+}
+
+/** The recorded requests are dropped this often, so a long-running agent does not grow the process (the totals stay). */
+const DRAIN_INTERVAL_MS = 10_000;
+
+/** `ctxhost simulator`: a local Anthropic Messages API for a person's own agent, until Ctrl+C or SIGTERM. */
+export function registerSimulatorCommand(program: Command, io: CliIo): void {
+  program
+    .command('simulator')
+    .description('start the simulator, a local server that speaks the Anthropic Messages API with a context limit and the real errors, for your own agent (ANTHROPIC_BASE_URL)')
+    .option('--port <n>', 'the port; 0 picks a free one', wholeNumberFlag(0, 65_535), 0)
+    .option('--host <address>', 'the address to listen on', '127.0.0.1')
+    .option('--window <tokens>', 'the context window the simulator enforces', wholeNumberFlag(1), 200_000)
+    .addOption(new Option('--overflow-style <style>', 'how a prompt over the window fails').choices(['prompt_too_long', 'input_plus_max_tokens', 'stop_reason']).default('prompt_too_long'))
+    .addHelpText('after', '\nExample:\n  ctxhost simulator --port 8787 --window 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent')
+    .action(async (options: SimulatorCommandOptions) => {
+      const simulator = await start(options);
+      const drain = setInterval(() => simulator.requests.splice(0), DRAIN_INTERVAL_MS);
+      drain.unref();
+      // Listen for the signals before saying how to stop: until a listener exists, SIGINT kills the process outright.
+      const stopped = untilStopSignal();
+      io.out.write(startedText(simulator, options, io));
+      const signal = await stopped;
+      clearInterval(drain);
+      await simulator.close();
+      const { stats } = simulator;
+      const statuses = Object.entries(stats.byStatus).map(([status, count]) => `${count} × ${status}`).join(', ');
+      io.err.write(`ctxhost simulator stopped (${signal}) after ${formatCount(stats.requests)} requests${statuses === '' ? '' : ` (${statuses})`}\n`);
+    });
+}
+
+async function start(options: SimulatorCommandOptions): Promise<Simulator> {
+  try {
+    return await startSimulator({ port: options.port, host: options.host, contextLimit: options.window, overflowStyle: options.overflowStyle });
+  } catch (error) {
+    // The simulator wraps a listen error in a SimulatorError; its cause carries the system code.
+    const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown }).cause);
+    if (code === 'EADDRINUSE') throw new CliError(CLI_ERROR_CODES.usage, `simulator: ${options.host}:${options.port} is in use; choose another --port (0 picks a free one)`, { cause: error });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(CLI_ERROR_CODES.usage, `simulator: cannot listen on --host ${options.host} (${code})`, { cause: error });
+    if (SimulatorError.isInstance(error)) throw new CliError(CLI_ERROR_CODES.usage, `simulator: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('E') && !code.startsWith('E_') ? code : undefined;
+}
+
+function startedText(simulator: Simulator, options: SimulatorCommandOptions, io: CliIo): string {
+  const { bold, dim } = io.out.colors;
+  return [
+    bold(`ctxhost simulator listening on ${simulator.url}`) + ` (context window ${formatCount(options.window)} tokens, overflow style ${options.overflowStyle})`,
+    'Point your agent at it:',
+    `  export ANTHROPIC_BASE_URL=${simulator.url}`,
+    '  export ANTHROPIC_API_KEY=offline   # any value: the simulator does not check it',
+    `  or in code: new Anthropic({ baseURL: '${simulator.url}', apiKey: 'offline' })`,
+    dim('Stop with Ctrl+C.'),
+    '',
+  ].join('\n');
+}
+
+function untilStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,60 @@
+import { createMemoryStore, toAnthropic, type CompactionReport, type CtxhostConfig, type HostLogger, type Message, type ToAnthropicResult } from '@ctxhost/core';
+import { createDefaultHost } from 'ctxhost';
+import { CLI_ERROR_CODES, CliError } from './errors.js';
+
+/** The window used when neither `--window` nor `model.context_length` gives one (Claude's 200k). */
+export const DEFAULT_COMPACT_WINDOW = 200_000;
+
+export interface CompactMessagesOptions {
+  config: CtxhostConfig;
+  /** Plugin folders are looked up from here. */
+  cwd: string;
+  /** `--window`: wins over `model.context_length`. */
+  window?: number;
+  /** `--engine`: wins over `context.engine`; an engine that is not found is an error, not a fallback. */
+  engine?: string;
+}
+
+export interface CompactOutcome {
+  engine: string;
+  window: number;
+  windowSource: 'flag' | 'config' | 'default';
+  report: CompactionReport;
+  /** The compacted conversation as Anthropic Messages request params. */
+  request: ToAnthropicResult;
+  /** What the host warned about (a config-named engine that was not found, …). */
+  warnings: string[];
+}
+
+/**
+ * Runs the configured engine once over `messages`, offline: a default host
+ * (every built-in hook, the compressor as fallback) on a memory store, with the
+ * host's summarizer if the config gives one, else the compressor's extractive summary.
+ */
+export async function compactMessages(messages: readonly Message[], options: CompactMessagesOptions): Promise<CompactOutcome> {
+  const window = options.window ?? options.config.model.contextLength ?? DEFAULT_COMPACT_WINDOW;
+  const windowSource = options.window !== undefined ? 'flag' : options.config.model.contextLength !== undefined ? 'config' : 'default';
+  const engineName = options.engine ?? options.config.context.engine;
+  const config: CtxhostConfig = { ...options.config, context: { engine: engineName }, model: { ...options.config.model, contextLength: window }, store: { kind: 'memory' } };
+  const warnings: string[] = [];
+  const host = await createDefaultHost({ config, cwd: options.cwd, store: createMemoryStore(), logger: warningCollector(warnings) });
+  try {
+    const missing = warnings.find((warning) => warning.includes(`context.engine "${engineName}" was not found`));
+    if (options.engine !== undefined && missing !== undefined) throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);
+    const result = await host.engine.compress(messages, {
+      sessionId: 'ctxhost-compact',
+      contextWindow: window,
+      counter: host.counter,
+      reason: 'manual',
+      ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+    });
+    return { engine: host.engine.name, window, windowSource, report: result.report, request: toAnthropic(result.messages), warnings };
+  } finally {
+    await host.dispose();
+  }
+}
+
+function warningCollector(warnings: string[]): HostLogger {
+  const ignore = (): void => undefined;
+  return { debug: ignore, info: ignore, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
+}

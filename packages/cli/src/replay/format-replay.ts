@@ -1,0 +1,54 @@
+import type { Colors } from '../output/index.js';
+import type { ReplayEvent } from './replay-recorder.js';
+import type { ReplayResult } from './run-replay.js';
+
+/** One line for an event as it happens: the call it came after, the session, and what happened. */
+export function formatReplayEvent(event: ReplayEvent, colors: Colors): string {
+  const where = colors.dim(`call ${String(event.call).padStart(3)}  ${event.sessionId === '' ? 'host' : event.sessionId}`);
+  return `  ${where}  ${describeEvent(event, colors)}`;
+}
+
+function describeEvent(event: ReplayEvent, colors: Colors): string {
+  switch (event.kind) {
+    case 'compaction': {
+      const { report } = event;
+      const summary = report.summary === undefined ? '' : `, summary: ${report.summary.source}`;
+      return `${colors.magenta(`compaction (${report.reason}, ${report.engine})`)}: ${count(report.tokensBefore)} → ${count(report.tokensAfter)} tokens, ${report.messagesBefore} → ${report.messagesAfter} messages${summary}`;
+    }
+    case 'overflow':
+      return `${colors.red('overflow')}: ${event.message}`;
+    case 'error':
+      return `${colors.red(`error (${event.errorKind})`)}: ${event.message}`;
+    case 'recovery':
+      return `${colors.green('recovered')}: ${event.text}${event.answeredAt === undefined ? '' : ` (it first answered again at call ${event.answeredAt})`}`;
+    case 'recovery-failed':
+      return `${colors.red('not recovered')}: ${event.text}`;
+    case 'toast': {
+      const level = event.level === 'warning' || event.level === 'error' ? colors.yellow(`toast [${event.level}]`) : colors.cyan(`toast [${event.level}]`);
+      return `${level} ${event.title}: ${event.text}`;
+    }
+  }
+}
+
+/** The closing summary: what was replayed, the peak, compactions, overflows, tokens and dollars with and without caching. */
+export function formatReplaySummary(result: ReplayResult, colors: Colors): string[] {
+  const { cost } = result;
+  const subagents = result.sessions - 1;
+  return [
+    colors.bold('Summary'),
+    `  replayed ${result.answeredTurns} of ${result.recordedTurns} recorded assistant turns in ${result.sessions} session${result.sessions === 1 ? '' : 's'}${subagents > 0 ? ` (the main thread and ${subagents} subagent${subagents === 1 ? '' : 's'})` : ''}${result.repeatedTurns > 0 ? `; ${result.repeatedTurns} answered again after a recovery reverted them` : ''}`,
+    `  peak context ${count(result.peak)} tokens (${Math.round((result.peak / result.window) * 100)}% of the ${count(result.window)}-token window${result.contextLimit === result.window ? '' : `, API limit ${count(result.contextLimit)}`})`,
+    `  compactions ${result.compactions} (engine ${result.engine}, summarizer ${result.summarizer})`,
+    `  overflows ${result.overflows}${result.overflows === result.incidents ? '' : ` in ${result.incidents} incident${result.incidents === 1 ? '' : 's'}`}, recovered ${result.recoveries}${result.failedRecoveries > 0 ? `, not recovered ${result.failedRecoveries}` : ''}`,
+    `  tokens ${count(cost.tokens.prompt)} prompt (${Math.round(cost.cacheHitRatio * 100)}% read from cache), ${count(cost.tokens.output)} output, over ${cost.requests} model calls`,
+    `  cost ${dollars(cost.dollars)} with caching, ${dollars(cost.withoutCaching)} without (caching saved ${dollars(cost.dollarsSaved)}; prices for ${result.model})`,
+  ];
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function dollars(value: number): string {
+  return `$${value.toFixed(2)}`;
+}

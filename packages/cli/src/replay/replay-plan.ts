@@ -1,0 +1,132 @@
+import { toAnthropic, type JsonValue, type Message, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import type { ContentBlock } from '@ctxhost/simulator';
+
+/** One recorded assistant turn, answered when a request ends the way the recording did before it. */
+export interface RecordedTurn {
+  sessionId: string;
+  content: ContentBlock[];
+  callIds: string[];
+}
+
+/** A conversation to drive: the user messages to send, in order (a subagent is one of these). */
+export interface ReplayThread {
+  sessionId: string;
+  userTurns: Message[];
+}
+
+export interface ReplayPlan {
+  main: ReplayThread;
+  /** Recorded assistant turns by the key of the request that produced them (see `requestKey`), oldest first. */
+  turns: Map<string, RecordedTurn[]>;
+  /** Recorded tool outputs by call id. */
+  outputs: Map<string, { output: string; isError: boolean }>;
+  /** Subagent (sidechain) conversations, run while the main thread's call that started them runs. */
+  subagents: Map<string, ReplayThread[]>;
+  tools: ToolDefinition[];
+  /** The transcript's system prompt (its system messages' text), put at the head of every replayed session. */
+  system: string | undefined;
+  assistantTurns: number;
+}
+
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+
+/**
+ * Turns a transcript into what a replay needs: the user turns per thread, the
+ * assistant's recorded turns keyed by what preceded them, the tool outputs by
+ * call id, and each sidechain attached to the main-thread call that ran it.
+ */
+export function buildReplayPlan(messages: readonly Message[], mainId = 'replay'): ReplayPlan {
+  const plan: ReplayPlan = { main: { sessionId: mainId, userTurns: [] }, turns: new Map(), outputs: new Map(), subagents: new Map(), tools: [], system: undefined, assistantTurns: 0 };
+  const toolNames = new Set<string>();
+  const threads = new Map<string, { thread: ReplayThread; previous: Message | undefined; last: RecordedTurn | undefined }>();
+  threads.set('main', { thread: plan.main, previous: undefined, last: undefined });
+  const openCalls: { callId: string; name: string; prompt: string | undefined; used: boolean }[] = [];
+  let subagentCount = 0;
+  const sideSessions = new Map<string, string>();
+  for (const message of messages) {
+    const sidechain = message.meta?.sidechain === true;
+    if (message.role === 'system') {
+      plan.system = [plan.system, ...message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []))].filter((text) => text !== undefined && text !== '').join('\n\n') || undefined;
+      continue;
+    }
+    const side = sidechain ? String(message.meta?.thread ?? 'side') : 'main';
+    if (sidechain && !sideSessions.has(side)) {
+      const sessionId = `${mainId}/subagent-${++subagentCount}`;
+      sideSessions.set(side, sessionId);
+      threads.set(side, { thread: { sessionId, userTurns: [] }, previous: undefined, last: undefined });
+      const text = firstText(message);
+      const free = openCalls.filter((call) => !call.used);
+      const owner = free.find((call) => call.prompt !== undefined && call.prompt === text) ?? free.find((call) => SUBAGENT_TOOLS.has(call.name)) ?? free.at(-1);
+      if (owner !== undefined) {
+        owner.used = true;
+        plan.subagents.set(owner.callId, [threads.get(side)!.thread]);
+      }
+    }
+    const state = threads.get(side)!;
+    for (const part of message.parts) {
+      if (part.type === 'tool-call') toolNames.add(part.name);
+      if (part.type === 'tool-result') plan.outputs.set(part.callId, { output: outputText(part), isError: part.isError === true });
+    }
+    if (message.role === 'user' && hasText(message)) {
+      if (state.previous?.role === 'user' && hasText(state.previous)) state.thread.userTurns.at(-1)!.parts.push(...message.parts.filter((part) => part.type === 'text'));
+      else state.thread.userTurns.push({ ...message, parts: message.parts.filter((part) => part.type === 'text') });
+    }
+    if (message.role === 'assistant') {
+      const content = assistantBlocks(message);
+      const callIds = message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []));
+      if (!sidechain) openCalls.push(...message.parts.flatMap((part) => (part.type === 'tool-call' ? [{ callId: part.callId, name: part.name, prompt: promptOf(part.input), used: false }] : [])));
+      if (state.previous?.role === 'assistant' && state.last !== undefined) {
+        state.last.content.push(...content);
+        state.last.callIds.push(...callIds);
+      } else {
+        const key = state.previous === undefined ? undefined : keyOfMessage(state.previous);
+        if (key !== undefined) {
+          state.last = { sessionId: state.thread.sessionId, content, callIds };
+          plan.turns.set(key, [...(plan.turns.get(key) ?? []), state.last]);
+          plan.assistantTurns++;
+        }
+      }
+    }
+    state.previous = message;
+  }
+  plan.tools = [...toolNames].sort().map((name) => ({ name, description: `The recorded tool ${name}: answers with the output the transcript recorded.`, inputSchema: { type: 'object' } }));
+  return plan;
+}
+
+/** The key of a conversation's last message: its tool results' call ids, or its last text. */
+export function keyOfMessage(message: Message): string | undefined {
+  const results = message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : []));
+  if (results.length > 0) return resultKey(results);
+  const text = message.parts.findLast((part) => part.type === 'text');
+  return text?.type === 'text' ? `user:${text.text.trim()}` : undefined;
+}
+
+/** Tool results key by the set of their call ids: a transcript may record them in another order than the calls. */
+export function resultKey(callIds: readonly string[]): string {
+  return `result:${[...callIds].sort().join(',')}`;
+}
+
+function firstText(message: Message): string | undefined {
+  const text = message.parts.find((part) => part.type === 'text');
+  return text?.type === 'text' ? text.text.trim() : undefined;
+}
+
+function promptOf(input: JsonValue): string | undefined {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.prompt === 'string' ? input.prompt.trim() : undefined;
+}
+
+function hasText(message: Message): boolean {
+  return message.parts.some((part) => part.type === 'text') && !message.parts.some((part) => part.type === 'tool-result');
+}
+
+function assistantBlocks(message: Message): ContentBlock[] {
+  const wire = toAnthropic([{ ...message, parts: message.parts.filter((part) => part.type === 'text' || part.type === 'tool-call') }]).messages[0];
+  if (wire === undefined) return [];
+  if (typeof wire.content === 'string') return [{ type: 'text', text: wire.content }];
+  return (wire.content as unknown as ContentBlock[]).filter((block) => block.type === 'text' || block.type === 'tool_use');
+}
+
+function outputText(part: ToolResultPart): string {
+  if (typeof part.output === 'string') return part.output;
+  return part.output.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join('');
+}

@@ -1,0 +1,73 @@
+import type { ContentBlock, MessagesRequest, SimulatorFeature } from '@ctxhost/simulator';
+import { resultKey, type RecordedTurn } from './replay-plan.js';
+
+export const REPLAY_RESPONDER = 'ctxhost-replay';
+
+export interface ReplayResponder {
+  feature: SimulatorFeature;
+  /** The call ids the simulator has sent to a session and the agent has not run yet, oldest first. */
+  takeCallId(sessionId: string): string | undefined;
+  /** Distinct recorded turns answered so far. */
+  readonly answered: number;
+  /** Recorded turns answered again: the request came back after a recovery reverted the turns that followed it. */
+  readonly repeated: number;
+}
+
+/**
+ * A simulator feature that answers each request with the recorded assistant
+ * turn that followed the same last message in the transcript (a tool result's
+ * call id, or the user's text). Keyed by the request, not by arrival order, so
+ * a rejected request, a compaction or a resend never shifts the replay. A key
+ * whose turns are all answered answers its last one again: after a recovery
+ * reverts a response, the re-asked requests get what the model said before.
+ */
+export function createReplayResponder(turns: ReadonlyMap<string, readonly RecordedTurn[]>): ReplayResponder {
+  const queues = new Map([...turns].map(([key, list]) => [key, [...list]]));
+  const lastAnswered = new Map<string, RecordedTurn>();
+  const keysByRequest = new Map<string, string>();
+  const pendingCalls = new Map<string, string[]>();
+  let answered = 0;
+  let repeated = 0;
+  return {
+    feature: {
+      name: REPLAY_RESPONDER,
+      prepareRequest(request, context) {
+        const key = requestKey(request);
+        if (key !== undefined) keysByRequest.set(context.requestId, key);
+        return request;
+      },
+      finishTurn(turn, context) {
+        const key = keysByRequest.get(context.requestId);
+        keysByRequest.delete(context.requestId);
+        if (key === undefined) return turn;
+        const next = queues.get(key)?.shift();
+        const recorded = next ?? lastAnswered.get(key);
+        if (recorded === undefined || recorded.content.length === 0) return turn;
+        if (next === undefined) repeated++;
+        else answered++;
+        lastAnswered.set(key, recorded);
+        pendingCalls.set(recorded.sessionId, [...(pendingCalls.get(recorded.sessionId) ?? []), ...recorded.callIds]);
+        return { content: recorded.content.map((block) => ({ ...block })), stop_reason: recorded.callIds.length > 0 ? 'tool_use' : 'end_turn' };
+      },
+    },
+    takeCallId: (sessionId) => pendingCalls.get(sessionId)?.shift(),
+    get answered() {
+      return answered;
+    },
+    get repeated() {
+      return repeated;
+    },
+  };
+}
+
+/** The key of a wire request: the call ids of its last message's tool results, or its last user text. */
+export function requestKey(request: MessagesRequest): string | undefined {
+  const last = request.messages.at(-1);
+  if (last === undefined || last.role !== 'user') return undefined;
+  if (typeof last.content === 'string') return `user:${last.content.trim()}`;
+  const blocks: ContentBlock[] = last.content;
+  const results = blocks.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id));
+  if (results.length > 0) return resultKey(results);
+  const text = blocks.findLast((block) => block.type === 'text');
+  return text?.text === undefined ? undefined : `user:${text.text.trim()}`;
+}

@@ -1,0 +1,182 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { MonitorConfigSchema } from '@ctxhost/context-window-monitor';
+import { createCostTracker, type CostReport } from '@ctxhost/prompt-caching';
+import { startSimulator } from '@ctxhost/simulator';
+import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type CtxhostConfig, type Message, type PartialConfig } from 'ctxhost';
+import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
+import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
+import { createReplayResponder } from './replay-responder.js';
+
+export interface ReplayOptions {
+  messages: readonly Message[];
+  /** The host's context window (`model.context_length`). */
+  window: number;
+  /** The limit the simulated API enforces; default the window. Below it, the API rejects prompts the host believed fit, as real APIs do (180,000 on a 200k model). */
+  contextLimit?: number;
+  /** Config as loaded from files; a memory store and the window (and `engine`, if given) are set over it. */
+  config?: PartialConfig;
+  engine?: string;
+  /** Where plugin folders (`context_engine/NAME/`) are looked up. */
+  cwd?: string;
+  model?: string;
+  /** A client for the real API: the summarizer uses it instead of the simulator. */
+  summaryClient?: Anthropic;
+  onEvent?: (event: ReplayEvent) => void;
+  /** After each answered model call: recorded turns answered so far, and how many the transcript has. */
+  onProgress?: (answered: number, total: number) => void;
+}
+
+/** Totals of the replay's model calls (the summarizer's calls are not counted). */
+export type ReplayCost = Pick<CostReport, 'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'> & { dollars: number };
+
+export interface ReplayResult {
+  window: number;
+  contextLimit: number;
+  model: string;
+  engine: string;
+  summarizer: string;
+  /** Fractions of the window; `warnAt` and `criticalAt` are absent when the monitor is disabled. */
+  thresholds: { warnAt?: number; criticalAt?: number; engineAt: number };
+  points: ReplayPoint[];
+  events: ReplayEvent[];
+  peak: number;
+  compactions: number;
+  overflows: number;
+  /** Overflow incidents: an overflow, and those on the recovery's own resends, until it recovered or gave up. */
+  incidents: number;
+  recoveries: number;
+  failedRecoveries: number;
+  sessions: number;
+  recordedTurns: number;
+  answeredTurns: number;
+  /** Recorded turns answered again because a recovery reverted a response and the agent asked anew. */
+  repeatedTurns: number;
+  cost: ReplayCost;
+}
+
+const DEFAULT_MODEL = 'claude-sonnet-4-6';
+const NO_OUTPUT = { output: 'The transcript recorded no output for this call.', isError: true } as const;
+
+/**
+ * Replays a transcript through a real host with every hook as configured: the
+ * user turns and tool outputs as recorded, the assistant's turns played back
+ * by the simulator over HTTP through the real SDK and the agent loop.
+ */
+export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
+  const model = options.model ?? DEFAULT_MODEL;
+  const plan = buildReplayPlan(options.messages);
+  const responder = createReplayResponder(plan.turns);
+  const contextLimit = options.contextLimit ?? options.window;
+  const simulator = await startSimulator({ contextLimit, features: [responder.feature] });
+  const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
+  const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
+  const summarizer = createAnthropicSummarizer(options.summaryClient ?? client, { model: config.auxiliary.compression.model ?? model, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
+  const tracker = createCostTracker({ model });
+  try {
+    const host = await createDefaultHost({ config, summarizer, plugins: [tracker.plugin], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const recording = recordReplay(host, model, {
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      onPoint: () => options.onProgress?.(responder.answered, plan.assistantTurns),
+    });
+    try {
+      const sessions = new Set<string>();
+      const tools = plan.tools.map((definition): AgentTool => ({ definition, run: async (_input, { sessionId }) => runTool(sessionId) }));
+      const agent = createAgent({ host, model: createAnthropicModel(client, { model, contextWindow: options.window }), tools, maxTokens: 1024, maxTurns: 500, ...(plan.system === undefined ? {} : { system: plan.system }) });
+      const drive = async (thread: ReplayThread): Promise<void> => {
+        sessions.add(thread.sessionId);
+        for (const turn of thread.userTurns) {
+          await agent.send(thread.sessionId, { ...turn, id: `${thread.sessionId}:${turn.id}` });
+        }
+      };
+      async function runTool(sessionId: string): Promise<{ output: string; isError?: boolean }> {
+        const callId = responder.takeCallId(sessionId);
+        if (callId === undefined) return NO_OUTPUT;
+        for (const thread of plan.subagents.get(callId) ?? []) await drive(thread);
+        return plan.outputs.get(callId) ?? NO_OUTPUT;
+      }
+      await drive(plan.main);
+      return summarize({ config, engine: host.engine.name, plan, points: recording.points, events: recording.events, cost: totalCost([...tracker.reports().values()]), model, contextLimit, window: options.window, summarizer: summarizer.name, sessions: sessions.size, answered: responder.answered, repeated: responder.repeated });
+    } finally {
+      await host.dispose();
+    }
+  } finally {
+    await simulator.close();
+  }
+}
+
+interface ReplayFacts {
+  config: CtxhostConfig;
+  /** The engine in use: `context.engine`, or the built-in one when that names nothing. */
+  engine: string;
+  plan: ReplayPlan;
+  points: ReplayPoint[];
+  events: ReplayEvent[];
+  cost: ReplayCost;
+  model: string;
+  window: number;
+  contextLimit: number;
+  summarizer: string;
+  sessions: number;
+  answered: number;
+  repeated: number;
+}
+
+function summarize(facts: ReplayFacts): ReplayResult {
+  const { config, events, points } = facts;
+  const count = (kind: ReplayEvent['kind']) => events.filter((event) => event.kind === kind).length;
+  return {
+    window: facts.window,
+    contextLimit: facts.contextLimit,
+    model: facts.model,
+    engine: facts.engine,
+    summarizer: facts.summarizer,
+    thresholds: { ...monitorThresholds(config), engineAt: config.compression.threshold },
+    points,
+    events,
+    peak: Math.max(0, ...points.map((point) => point.contextTokens)),
+    compactions: count('compaction'),
+    overflows: count('overflow'),
+    incidents: countIncidents(events),
+    recoveries: count('recovery'),
+    failedRecoveries: count('recovery-failed'),
+    sessions: facts.sessions,
+    recordedTurns: facts.plan.assistantTurns,
+    answeredTurns: facts.answered,
+    repeatedTurns: facts.repeated,
+    cost: facts.cost,
+  };
+}
+
+/** An incident opens at a session's first overflow and closes when the cascade recovered or gave up; overflows in between belong to it. */
+export function countIncidents(events: readonly ReplayEvent[]): number {
+  const open = new Set<string>();
+  let incidents = 0;
+  for (const event of events) {
+    if (event.kind === 'overflow' && !open.has(event.sessionId)) {
+      open.add(event.sessionId);
+      incidents++;
+    }
+    if (event.kind === 'recovery' || event.kind === 'recovery-failed') open.delete(event.sessionId);
+  }
+  return incidents;
+}
+
+function monitorThresholds(config: CtxhostConfig): { warnAt?: number; criticalAt?: number } {
+  if (config.disabledHooks.includes('context-window-monitor')) return {};
+  const section = MonitorConfigSchema.parse(config.hooks['context-window-monitor'] ?? {});
+  return { warnAt: section.warn_at, criticalAt: section.critical_at };
+}
+
+function totalCost(reports: readonly CostReport[]): ReplayCost {
+  const sum = (pick: (report: CostReport) => number) => reports.reduce((total, report) => total + pick(report), 0);
+  const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
+  for (const report of reports) for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += report.tokens[key];
+  return {
+    requests: sum((report) => report.requests),
+    tokens,
+    dollars: sum((report) => report.dollars.total),
+    withoutCaching: sum((report) => report.withoutCaching),
+    dollarsSaved: sum((report) => report.dollarsSaved),
+    cacheHitRatio: tokens.prompt === 0 ? 0 : tokens.cacheRead / tokens.prompt,
+  };
+}

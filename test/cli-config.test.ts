@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
+
+let folder: string;
+let userConfigDir: string | undefined;
+const project = (name: string) => join(folder, name);
+
+async function writeProject(name: string, yaml: string | undefined): Promise<void> {
+  await mkdir(join(project(name), '.ctxhost'), { recursive: true });
+  if (yaml !== undefined) await writeFile(join(project(name), '.ctxhost', 'config.yaml'), yaml);
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'ctxhost-config-'));
+  await mkdir(join(folder, 'user'));
+  await writeFile(join(folder, 'user', 'config.yaml'), 'compression:\n  threshold: 0.4\n  protect_last_n: 10\ndisabled_hooks: [session-hygiene]\n');
+  await writeProject('valid', 'compression:\n  threshold: 0.6\nhooks:\n  context-window-monitor:\n    warn_at: 0.65\n');
+  await writeProject('invalid', 'compression:\n  threshold: half\nhooks:\n  context-window-monitor:\n    warn_att: 0.6\n');
+  await writeProject('unreadable', undefined);
+  await mkdir(join(project('unreadable'), '.ctxhost', 'config.yaml'));
+  await mkdir(project('empty'));
+  userConfigDir = process.env['CTXHOST_CONFIG_DIR'];
+  process.env['CTXHOST_CONFIG_DIR'] = join(folder, 'user');
+});
+
+afterAll(async () => {
+  if (userConfigDir === undefined) delete process.env['CTXHOST_CONFIG_DIR'];
+  else process.env['CTXHOST_CONFIG_DIR'] = userConfigDir;
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('ctxhost config check', () => {
+  it('prints the files, the merged config, and for each value the file it came from or default', async () => {
+    const { code, stdout, stderr } = await runCtxhost(['config', 'check', '--cwd', project('valid')], { env: { CTXHOST_CONFIG_DIR: join(folder, 'user') } });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^ctxhost config check: valid\nfiles, later wins:\n {2}user {5}\/.*\/user\/config\.yaml\n {2}project {2}\.ctxhost\/config\.yaml\n/);
+    const rows = new Map(stdout.split('\n').map((line) => line.split(/ {2,}/)).map(([key, ...rest]) => [key, rest]));
+    expect(rows.get('compression.threshold')).toEqual(['0.6', '.ctxhost/config.yaml']);
+    expect(rows.get('compression.protect_last_n')?.[1]).toMatch(/\/user\/config\.yaml$/);
+    expect(rows.get('disabled_hooks')?.[0]).toBe('["session-hygiene"]');
+    expect(rows.get('compression.target_ratio')).toEqual(['0.2', 'default']);
+    expect(rows.get('hooks.context-window-monitor.warn_at')).toEqual(['0.65', '.ctxhost/config.yaml']);
+    expect(rows.get('hooks.context-window-monitor.critical_at')).toEqual(['0.8', 'default']);
+  });
+
+  it('prints the same as JSON', async () => {
+    const { code, stdout } = await runCtxhostInProcess(['config', 'check', '--cwd', project('valid'), '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { valid: boolean; files: { level: string }[]; config: { compression: Record<string, unknown> }; values: { key: string; value: unknown; source: string }[] };
+    expect(result.valid).toBe(true);
+    expect(result.files.map((file) => file.level)).toEqual(['user', 'project']);
+    expect(result.config.compression).toEqual({ enabled: true, threshold: 0.6, target_ratio: 0.2, protect_last_n: 10 });
+    expect(result.values).toContainEqual({ key: 'compression.threshold', value: 0.6, source: join(project('valid'), '.ctxhost', 'config.yaml') });
+    expect(result.values).toContainEqual({ key: 'context.engine', value: 'compressor', source: 'default' });
+  });
+
+  it('says when there is no project file and every other value is a default', async () => {
+    process.env['CTXHOST_CONFIG_DIR'] = join(folder, 'no-user');
+    try {
+      const { code, stdout } = await runCtxhostInProcess(['config', 'check', '--cwd', project('empty')]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^no config files found .*; every value is a default$/m);
+      expect(stdout).not.toMatch(/\.yaml$/m);
+    } finally {
+      process.env['CTXHOST_CONFIG_DIR'] = join(folder, 'user');
+    }
+  });
+
+  it('reports every problem with file, line and column, one line each, exit code 1; --json lists them', async () => {
+    const { code, stdout, stderr } = await runCtxhostInProcess(['config', 'check', '--cwd', project('invalid')]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      'ctxhost: config .ctxhost/config.yaml:2:14 compression.threshold: expected a number between 0 and 1, got "half" [CTXHOST_CONFIG_INVALID]',
+      expect.stringMatching(/^ctxhost: config \.ctxhost\/config\.yaml:5:5 hooks\.context-window-monitor\.warn_att: expected one of the keys .*, got "warn_att" \[CTXHOST_CONFIG_INVALID\]$/),
+    ]);
+    const json = await runCtxhostInProcess(['config', 'check', '--cwd', project('invalid'), '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, code: 'CTXHOST_CONFIG_INVALID', issues: [{ file: '.ctxhost/config.yaml', line: 2, column: 14, path: 'compression.threshold' }, { line: 5, column: 5 }] });
+  });
+
+  it.each([
+    ['unreadable', /^ctxhost: config \.ctxhost\/config\.yaml: expected a readable file .*EISDIR.* \[CTXHOST_CONFIG_UNREADABLE\]$/],
+    ['missing', /^ctxhost: --cwd \/.*\/missing: no such directory \[CTXHOST_CLI_FILE_UNREADABLE\]$/],
+  ])('refuses a %s config or folder with one line and exit code 1', async (name, message) => {
+    const { code, stderr } = await runCtxhostInProcess(['config', 'check', '--cwd', project(name)]);
+    expect(code).toBe(1);
+    expect(stderr.trimEnd()).toMatch(message);
+  });
+});

@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../packages/cli/src/run-cli.js';
+import { textStream } from '../packages/cli/src/output/index.js';
+
+const bin = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url));
+const tsx = createRequire(import.meta.url).resolve('tsx');
+const transcript = fileURLToPath(new URL('./fixtures/corpus/claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl', import.meta.url));
+let folder: string;
+let text: Promise<{ code: number; stdout: string; stderr: string }>;
+let json: Promise<{ code: number; stdout: string; stderr: string }>;
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'ctxhost-cli-replay-'));
+  // Both child processes at once: most of their time is loading TypeScript sources.
+  text = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '7000');
+  json = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '7000', '--json', '--report', 'out.html');
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+/** The bin as a person runs it, in an empty folder with no user config. */
+function ctxhost(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const { ANTHROPIC_API_KEY: _key, ...inherited } = process.env;
+    const env = { ...inherited, CTXHOST_CONFIG_DIR: folder, NO_COLOR: '1' };
+    execFile(process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', bin, ...args], { cwd: folder, env, timeout: 50_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+    });
+  });
+}
+
+describe('ctxhost replay (child process, a Claude Code session with two subagents)', () => {
+  it('prints each compaction, overflow and recovery as it happens, then the summary', async () => {
+    const { code, stdout, stderr } = await text;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ctxhost replay: .*5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl$/m);
+    expect(stdout).toMatch(/window 8,000 tokens, the simulated API stops at 7,000/);
+    expect(stdout).toMatch(/^ {2}call +\d+ {2}replay\/subagent-\d {2}compaction \(threshold, compressor\): [\d,]+ → [\d,]+ tokens/m);
+    expect(stdout).toMatch(/overflow: prompt is too long: \d+ tokens > 7000 maximum/);
+    expect(stdout).toMatch(/recovered: Recovered after .+; the session answered again\./);
+    expect(stdout).toContain('replayed 20 of 20 recorded assistant turns in 3 sessions (the main thread and 2 subagents)');
+    expect(stdout).toMatch(/overflows 1, recovered 1/);
+    expect(stdout).toMatch(/^ {2}cost \$\d+\.\d\d with caching, \$\d+\.\d\d without \(caching saved -?\$?[\d.-]+; prices for claude-sonnet-4-6\)$/m);
+  });
+
+  it('with --json prints one JSON document, and --report writes the HTML report with both charts', async () => {
+    const { code, stdout } = await json;
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as Record<string, unknown> & { points: { call: number; contextTokens: number }[]; events: { kind: string; call: number; sessionId: string; answeredAt?: number }[]; cost: Record<string, unknown> };
+    expect(result).toMatchObject({ transcript, format: 'claude-code', window: 8000, contextLimit: 7000, engine: 'compressor', sessions: 3, recordedTurns: 20, answeredTurns: 20, overflows: 1, recoveries: 1, report: join(folder, 'out.html') });
+    expect(result.points).toHaveLength(20);
+    expect(result.points.every((point, index) => point.call === index + 1 && point.contextTokens > 0 && point.contextTokens <= 7000)).toBe(true);
+    expect(result.events.map((event) => event.kind)).toEqual(expect.arrayContaining(['compaction', 'overflow', 'recovery']));
+    const overflow = result.events.find((event) => event.kind === 'overflow');
+    const recovery = result.events.find((event) => event.kind === 'recovery');
+    expect(recovery?.sessionId).toBe(overflow?.sessionId);
+    expect(recovery?.answeredAt).toBeGreaterThan(overflow!.call);
+    expect(recovery?.answeredAt).toBeLessThanOrEqual(recovery!.call);
+    expect(Object.keys(result.cost).sort()).toEqual(['cacheHitRatio', 'dollars', 'dollarsSaved', 'requests', 'tokens', 'withoutCaching']);
+    const html = await readFile(join(folder, 'out.html'), 'utf8');
+    expect(html).toMatch(/<svg[^>]*id="context-chart"/);
+    expect(html).toMatch(/<svg[^>]*id="cost-chart"/);
+    expect(html.match(/class="context-line"/g)).toHaveLength(3);
+    expect(html).toMatch(/class="mark mark-overflow"/);
+    expect(html).toMatch(/<table id="compactions">/);
+  });
+});
+
+describe('ctxhost replay, bad input', () => {
+  async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    const code = await runCli(['node', 'ctxhost', 'replay', ...args], { out: textStream((text) => (out += text)), err: textStream((text) => (err += text)) });
+    return { code, out, err };
+  }
+
+  it.each([
+    [['missing.jsonl'], 1, /^ctxhost: .*missing\.jsonl.*\n$/],
+    [[transcript, '--window', 'lots'], 2, /--window.*expected a whole number/],
+    [[transcript, '--config', join(tmpdir(), 'no-such-ctxhost.yaml')], 1, /^ctxhost: config .*no-such-ctxhost\.yaml: cannot read the file \(ENOENT\)/],
+  ])('%j exits with %d and says what and where, in one line', async (args, code, message) => {
+    const result = await run(...args);
+    expect(result.code).toBe(code);
+    expect(result.err).toMatch(message);
+    expect(result.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('--live without ANTHROPIC_API_KEY is a one-line error', async () => {
+    const saved = process.env['ANTHROPIC_API_KEY'];
+    delete process.env['ANTHROPIC_API_KEY'];
+    try {
+      const result = await run(transcript, '--live');
+      expect(result.code).toBe(2);
+      expect(result.err).toBe('ctxhost: --live needs ANTHROPIC_API_KEY in the environment (the summarizer calls the real API); run without --live to stay offline [CTXHOST_CLI_USAGE]\n');
+    } finally {
+      if (saved !== undefined) process.env['ANTHROPIC_API_KEY'] = saved;
+    }
+  });
+});
