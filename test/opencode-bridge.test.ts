@@ -17,7 +17,8 @@ const errors: SessionErrorEvent[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator({ contextLimit: WINDOW });
-  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => 'store:\n  kind: memory\n' });
+  // The plugin inside opencode must not recover the overflow itself: this test makes the decisions.
+  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => 'store:\n  kind: memory\ndisabled_hooks: [anthropic-auto-compact]\n' });
   const registry = createMirrorRegistry();
   const actions = createOpencodeActions(server.client, new URL(server.url), server.directory);
   host = createHost({

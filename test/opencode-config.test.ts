@@ -18,8 +18,8 @@ afterEach(async () => {
 
 afterAll(() => sim?.close());
 
-async function start(ctxhostYaml: string): Promise<OpencodeServer> {
-  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => ctxhostYaml });
+async function start(ctxhostYaml: string, opencodeCompaction = false): Promise<OpencodeServer> {
+  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => ctxhostYaml, opencodeCompaction });
   return server;
 }
 
@@ -59,5 +59,29 @@ describe('the plugin’s config inside the real opencode', () => {
     expect(toast.type === 'tui.toast.show' && toast.properties.message).toMatch(/^ctxhost did not start in .*\.opencode\/ctxhost\.yaml:3.*hooks\.tool-output-truncator\.max_tokens/s);
     const texts = ((await running.client.session.messages({ path: { id: sessionId } })).data ?? []).flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
     expect(texts).toContain('Simulated reply about: hello');
+  }, 300_000);
+
+  it('stands aside when opencode’s own compaction is on: opencode compacts and replays the prompt, once, and ctxhost does not compact again', async () => {
+    const running = await start('store:\n  kind: memory\nhooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 0\n', true);
+    const sessionId = await newSession(running);
+    const unit = 'the quick brown fox jumps over the lazy dog while reading logs ';
+    // opencode 1.18.33 replays the prompt after its compaction with that prompt's text in it twice: a prompt over half
+    // the window never fits again (opencode loops compact → 400 without end), and one over about a third compacts again
+    // right after the replay. The first turn stays under opencode's own proactive compaction (it compacts after 0.8).
+    const text = (share: number) => unit.repeat(Math.round((WINDOW * share) / countTextTokens(unit)));
+    await ask(running, sessionId, `first ${text(0.72)}`);
+    const from = sim.requests.length;
+    const second = `second ${text(0.3)}`;
+    await ask(running, sessionId, second);
+    const answer = await waitFor('opencode’s own recovery', async () => {
+      const last = ((await running.client.session.messages({ path: { id: sessionId } })).data ?? []).at(-1);
+      return last?.info.role === 'assistant' && last.info.time.completed !== undefined && last.info.summary !== true && last.info.error === undefined ? last : undefined;
+    });
+    expect(answer.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []))).toEqual([`Simulated reply about: ${second.replace(/\s+/g, ' ').trim().slice(0, 80)}`]);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const calls = sim.requests.slice(from).filter((request) => request.path === '/v1/messages').map((request) => request.status);
+    expect(calls).toEqual([400, 200, 200]);
+    expect(running.events.filter((event) => event.type === 'session.compacted')).toHaveLength(1);
+    expect(running.events.filter((event) => event.type === 'tui.toast.show' && ['Session recovered', 'Manual intervention needed'].includes(event.properties.title ?? ''))).toEqual([]);
   }, 300_000);
 });

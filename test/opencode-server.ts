@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +18,8 @@ export interface OpencodeServerOptions {
   contextLimit: number;
   /** `.opencode/ctxhost.yaml`, as YAML text; given the scratch folder. */
   ctxhostYaml: (scratch: string) => string;
+  /** Leave opencode's own compaction on (default: off, so ctxhost is the one that recovers). */
+  opencodeCompaction?: boolean;
 }
 
 export interface OpencodeServer {
@@ -28,6 +30,8 @@ export interface OpencodeServer {
   client: OpencodeClient;
   /** Every event opencode published since start. */
   events: Event[];
+  /** The lines opencode wrote to its log for `service` (ctxhost's logger writes as `ctxhost`). */
+  logLines(service: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -51,7 +55,7 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
   await mkdir(scratch, { recursive: true });
   await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options), null, 2));
   await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), options.ctxhostYaml(scratch));
-  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: directory, env: isolatedEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: directory, env: isolatedEnv(base, options.opencodeCompaction === true), stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await listeningUrl(child);
   const client = createOpencodeClient({ baseUrl: url, directory });
   const events: Event[] = [];
@@ -65,11 +69,18 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
     scratch,
     client,
     events,
+    logLines: (service) => logLinesOf(join(base, 'xdg', 'data', 'opencode', 'log'), service),
     async close() {
       await stop(child);
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+async function logLinesOf(folder: string, service: string): Promise<string[]> {
+  const files = (await readdir(folder).catch(() => [])).filter((name) => name.endsWith('.log')).sort();
+  const texts = await Promise.all(files.map((name) => readFile(join(folder, name), 'utf8')));
+  return texts.flatMap((text) => text.split('\n')).filter((line) => line.includes(`service=${service} `));
 }
 
 function opencodeConfig(options: OpencodeServerOptions) {
@@ -89,8 +100,8 @@ function opencodeConfig(options: OpencodeServerOptions) {
   };
 }
 
-function isolatedEnv(base: string): NodeJS.ProcessEnv {
-  return {
+function isolatedEnv(base: string, opencodeCompaction: boolean): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: join(base, 'home'),
     XDG_CONFIG_HOME: join(base, 'xdg', 'config'),
@@ -104,9 +115,10 @@ function isolatedEnv(base: string): NodeJS.ProcessEnv {
     OPENCODE_DISABLE_SHARE: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     OPENCODE_DISABLE_CLAUDE_CODE: '1',
-    // opencode's own compaction stays off, so ctxhost is the one that recovers.
-    OPENCODE_DISABLE_AUTOCOMPACT: '1',
   };
+  // opencode's own compaction stays off unless asked for, so ctxhost is the one that recovers.
+  if (!opencodeCompaction) env.OPENCODE_DISABLE_AUTOCOMPACT = '1';
+  return env;
 }
 
 function listeningUrl(child: ChildProcess): Promise<string> {

@@ -1,10 +1,11 @@
 /** The pieces of the plugin, for people who assemble their own (`@ctxhost/opencode/bridge`). */
 export { createCtxhostOpencodePlugin, type CtxhostOpencodeOptions } from './ctxhost-opencode-plugin.js';
-export { createEventBridge, type EventBridge } from './event-bridge.js';
+export { createEventBridge, type EventBridge, type EventBridgeOptions } from './event-bridge.js';
 export { createMirrorRegistry, type MirrorRegistry, type MirrorState } from './mirror-registry.js';
 export { createOpencodeActions, type OpencodeActions, type OpencodeClient, type OpencodeModelRef, type OpencodePrompt } from './opencode-actions.js';
 export { createOpencodeBridgePlugin, OPENCODE_BRIDGE } from './opencode-bridge-plugin.js';
 export { createOpencodeSyncStore, opencodeMessageId } from './opencode-sync-store.js';
+export { createOpencodeSummaryEngine, OPENCODE_SUMMARY_ENGINE } from './opencode-summary-engine.js';
 export { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
 export { createToolOutputHandler, type ToolExecuted } from './tool-output-handler.js';
 export { loadOpencodeConfig, OPENCODE_CONFIG_FILE, type LoadOpencodeConfigOptions } from './load-opencode-config.js';

@@ -11,6 +11,7 @@ import { loadOpencodeConfig } from './load-opencode-config.js';
 import { createMirrorRegistry } from './mirror-registry.js';
 import { createOpencodeActions } from './opencode-actions.js';
 import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
+import { createOpencodeSummaryEngine } from './opencode-summary-engine.js';
 import { createOpencodeSyncStore } from './opencode-sync-store.js';
 import { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
 import { createToolOutputHandler } from './tool-output-handler.js';
@@ -49,14 +50,20 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     store: createOpencodeSyncStore(storeFor(config), actions, registry),
     logger: createHostLogger(input.client),
     cwd: input.directory,
-    // opencode builds its own requests: ctxhost's request-side engine never runs here; compaction goes through opencode's summarize.
+    // opencode builds its own requests: ctxhost's request-side engine never runs here. A compaction is
+    // opencode's summarize, so the recovery cascade plans with an engine shaped like it.
     enginePlugin: false,
+    engine: createOpencodeSummaryEngine(),
     plugins: [...builtInHooks(), createOpencodeBridgePlugin(actions, registry)],
   });
-  const bridge = createEventBridge(host, registry);
+  let opencodeCompacts = false;
+  const bridge = createEventBridge(host, registry, { opencodeCompacts: () => opencodeCompacts });
   const onToolExecuted = createToolOutputHandler(host, registry, bridge.settled);
   return {
     event: async ({ event }) => bridge.accept(event),
+    config: async (opencodeConfig) => {
+      opencodeCompacts = compactsItself(opencodeConfig);
+    },
     'tool.execute.after': async (tool, output) => {
       if (tool.tool === ORIGINAL_OUTPUT_TOOL) return;
       await onToolExecuted(tool, output).catch((error: unknown) => host.logger.error(`ctxhost could not check the output of ${tool.tool}`, { error: String(error) }));
@@ -70,6 +77,12 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
       await host.dispose();
     },
   };
+}
+
+/** opencode compacts an overflowing session itself unless `compaction.auto` is false (OPENCODE_DISABLE_AUTOCOMPACT sets it so). */
+function compactsItself(opencodeConfig: object): boolean {
+  const compaction = (opencodeConfig as { compaction?: { auto?: unknown } }).compaction;
+  return compaction?.auto !== false;
 }
 
 /** The hooks that act on events opencode emits. */

@@ -7,8 +7,10 @@ import { toCtxhostMessages } from './to-ctxhost-messages.js';
 export interface EventBridge {
   /** Takes one opencode event; processed in order, in the background. */
   accept(event: Event): void;
-  /** Resolves when every event accepted so far has been processed. */
+  /** Resolves when every event accepted so far has been processed (`session.idle` hooks may still run). */
   settled(): Promise<void>;
+  /** `settled`, and the `session.idle` hooks started so far (recoveries) have finished too. */
+  idle(): Promise<void>;
 }
 
 /**
@@ -18,8 +20,19 @@ export interface EventBridge {
  * their wire names. Events run one after another on a queue of their own, so
  * opencode never waits on a hook, and a failing step is logged, never thrown.
  */
-export function createEventBridge(host: Host, registry: MirrorRegistry): EventBridge {
+export interface EventBridgeOptions {
+  /**
+   * True while opencode's own compaction is on (`compaction.auto`): opencode then
+   * compacts and replays an overflowing prompt itself, so overflows are not
+   * forwarded to ctxhost's recovery (two recoveries would compact one session twice).
+   */
+  opencodeCompacts?: () => boolean;
+}
+
+export function createEventBridge(host: Host, registry: MirrorRegistry, options: EventBridgeOptions = {}): EventBridge {
   let queue: Promise<void> = Promise.resolve();
+  let saidStandingAside = false;
+  const inFlight = new Set<Promise<void>>();
 
   const handle = async (event: Event): Promise<void> => {
     switch (event.type) {
@@ -31,10 +44,26 @@ export function createEventBridge(host: Host, registry: MirrorRegistry): EventBr
         const { sessionID, error } = event.properties;
         if (sessionID === undefined || error === undefined) return;
         const opencodeError = error as OpencodeError;
-        return host.emit('session.error', { sessionId: sessionID, error: providerErrorFromOpencode(opencodeError), raw: opencodeError });
+        // The failed reply's own message.updated can come after session.idle, when a recovery is already planning.
+        const state = registry.stateOf(sessionID);
+        state.failedPrompt = state.lastPrompt?.messageId;
+        const normalised = providerErrorFromOpencode(opencodeError);
+        if (opencodeError.name === 'ContextOverflowError' && options.opencodeCompacts?.() === true) {
+          if (!saidStandingAside) host.logger.info("opencode's own compaction (compaction.auto) recovers overflows here, so ctxhost's recovery cascade stands aside; set compaction.auto to false (or OPENCODE_DISABLE_AUTOCOMPACT=1) to let ctxhost recover them");
+          saidStandingAside = true;
+          return;
+        }
+        return host.emit('session.error', { sessionId: sessionID, error: normalised, raw: opencodeError });
       }
-      case 'session.idle':
-        return host.emit('session.idle', { sessionId: event.properties.sessionID });
+      case 'session.idle': {
+        const sessionId = event.properties.sessionID;
+        endTurn(registry.peek(sessionId));
+        // Not awaited: a recovery that starts on idle re-sends the prompt and waits for that turn's events, which come through this queue.
+        const idle = host.emit('session.idle', { sessionId }).catch((error: unknown) => host.logger.error('ctxhost could not process session.idle', { error: String(error) }));
+        inFlight.add(idle);
+        void idle.finally(() => inFlight.delete(idle));
+        return;
+      }
       case 'session.deleted': {
         const sessionId = event.properties.info.id;
         registry.drop(sessionId);
@@ -50,12 +79,25 @@ export function createEventBridge(host: Host, registry: MirrorRegistry): EventBr
       queue = queue.then(() => handle(event)).catch((error: unknown) => host.logger.error(`ctxhost could not process opencode event ${event.type}`, { error: String(error) }));
     },
     settled: () => queue,
+    idle: async () => {
+      await queue;
+      await Promise.all(inFlight);
+    },
   };
+}
+
+/** The first `session.idle` after a re-sent prompt's user message ends the turn `resend` waits for. */
+function endTurn(state: MirrorState | undefined): void {
+  if (state?.turnEnd?.started !== true) return;
+  state.turnEnd.resolve();
+  state.turnEnd = undefined;
 }
 
 function rememberPart(registry: MirrorRegistry, part: OpencodePart): void {
   const state = registry.stateOf(part.sessionID);
   if (state.mirrored.has(part.messageID)) return;
+  const turn = state.turnEnd;
+  if (turn !== undefined && part.type === 'text' && part.synthetic !== true && part.text === turn.text && part.messageID !== turn.previousMessageId) turn.started = true;
   let parts = state.parts.get(part.messageID);
   if (parts === undefined) {
     parts = new Map();
@@ -75,6 +117,7 @@ async function mirrorAssistant(host: Host, registry: MirrorRegistry, info: Assis
   state.model = { providerID: info.providerID, modelID: info.modelID };
   await flushUsers(host, state, info.sessionID);
   if (state.mirrored.has(info.id) || (info.time.completed === undefined && info.error === undefined)) return;
+  state.failedPrompt = info.error === undefined ? undefined : info.parentID;
   const parts = [...(state.parts.get(info.id)?.values() ?? [])];
   state.parts.delete(info.id);
   state.mirrored.add(info.id);
@@ -99,6 +142,7 @@ async function flushUsers(host: Host, state: MirrorState, sessionId: string): Pr
     const texts = parts.flatMap((part) => (part.type === 'text' && part.synthetic !== true ? [part.text] : []));
     if (texts.length > 0) state.lastPrompt = { messageId: id, texts, model: info.model, agent: info.agent };
     const [message] = toCtxhostMessages(info, parts, state.shortened).messages;
-    if (message !== undefined) await session.append(message);
+    // opencode's compaction marker is a user message with no text: nothing the model reads as a turn.
+    if (message !== undefined && message.parts.length > 0) await session.append(message);
   }
 }

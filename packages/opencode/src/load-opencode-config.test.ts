@@ -45,4 +45,13 @@ describe('loadOpencodeConfig', () => {
     expect(ConfigError.isInstance(error)).toBe(true);
     expect(String((error as Error).message)).toMatch(/\.opencode\/ctxhost\.yaml:3.*hooks\.tool-output-truncator\.max_tokens/);
   });
+
+  it('checks the recovery cascade’s section (hooks.anthropic-auto-compact) in the file too', async () => {
+    await writeFile(join(project, OPENCODE_CONFIG_FILE), 'hooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 100\n');
+    const { config } = await loadOpencodeConfig({ directory: project, userConfigDir: user });
+    expect(config.hooks['anthropic-auto-compact']).toMatchObject({ initial_delay_ms: 100, plan: true });
+    await writeFile(join(project, OPENCODE_CONFIG_FILE), 'hooks:\n  anthropic-auto-compact:\n    initial_delay: 100\n');
+    const error = await loadOpencodeConfig({ directory: project, userConfigDir: user }).catch((caught: unknown) => caught);
+    expect(String((error as Error).message)).toMatch(/hooks\.anthropic-auto-compact\.initial_delay/);
+  });
 });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { autoCompactConfigSection } from '@ctxhost/auto-compact';
 import { loadConfig, type LoadedConfig } from '@ctxhost/core';
 import { monitorConfigSection } from '@ctxhost/context-window-monitor';
 import { preemptiveConfigSection } from '@ctxhost/preemptive-compaction';
@@ -23,7 +24,7 @@ export interface LoadOpencodeConfigOptions {
 export function loadOpencodeConfig(options: LoadOpencodeConfigOptions): Promise<LoadedConfig> {
   return loadConfig({
     cwd: options.directory,
-    sections: [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection],
+    sections: [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, autoCompactConfigSection],
     extraFiles: [join(options.directory, OPENCODE_CONFIG_FILE)],
     ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }),
     ...(options.env === undefined ? {} : { env: options.env }),

@@ -12,10 +12,24 @@ export interface MirrorState {
   mirrored: Set<string>;
   /** The last user prompt, for re-sending it after a recovery. */
   lastPrompt: OpencodePrompt | undefined;
+  /** The user message whose reply failed (an overflow, …), until a reply succeeds. */
+  failedPrompt: string | undefined;
+  /** A failed prompt already reverted in opencode (before its summarize), waiting to be re-sent. */
+  withdrawnPrompt: string | undefined;
   /** The model the session talks to, for opencode's summarize. */
   model: OpencodeModelRef | undefined;
   /** Tool outputs the truncator shortened, by call id, until their message is mirrored. */
   shortened: Map<string, ShortenedOutput>;
+  /** A re-sent prompt's turn being waited for: started when its text arrives in a new message, ended on the next `session.idle`. */
+  turnEnd: TurnEnd | undefined;
+}
+
+export interface TurnEnd {
+  /** The re-sent prompt's first text, and the message it was first sent as. */
+  text: string;
+  previousMessageId: string;
+  started: boolean;
+  resolve(): void;
 }
 
 export interface MirrorRegistry {
@@ -32,13 +46,16 @@ export function createMirrorRegistry(): MirrorRegistry {
     stateOf(sessionId) {
       let state = states.get(sessionId);
       if (state === undefined) {
-        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, model: undefined, shortened: new Map() };
+        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, failedPrompt: undefined, withdrawnPrompt: undefined, model: undefined, shortened: new Map(), turnEnd: undefined };
         states.set(sessionId, state);
       }
       return state;
     },
     peek: (sessionId) => states.get(sessionId),
-    drop: (sessionId) => void states.delete(sessionId),
+    drop(sessionId) {
+      states.get(sessionId)?.turnEnd?.resolve();
+      states.delete(sessionId);
+    },
     get size() {
       return states.size;
     },

@@ -47,6 +47,13 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
     },
     async summarize(sessionId, model) {
       await check('session.summarize', sessionId, client.session.summarize({ path: { id: sessionId }, body: model }));
+      // opencode answers true even when its summary call failed (the summary message then carries the error).
+      const messages = await check('session.messages', sessionId, client.session.messages({ path: { id: sessionId } }));
+      const summary = messages?.findLast((message) => message.info.role === 'assistant' && message.info.summary === true)?.info;
+      if (summary?.role === 'assistant' && summary.error !== undefined) {
+        const reason = typeof summary.error.data?.message === 'string' ? summary.error.data.message : summary.error.name;
+        throw new OpencodeBridgeError(OPENCODE_ERROR_CODES.actionFailed, `opencode session.summarize for session ${sessionId} did not produce a summary: ${reason}`);
+      }
     },
     async prompt(sessionId, prompt) {
       const body = {

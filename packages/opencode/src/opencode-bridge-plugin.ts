@@ -8,6 +8,8 @@ export const OPENCODE_BRIDGE = 'opencode-bridge';
  * The ctxhost side of the bridge: shows the hooks' toasts in opencode's TUI,
  * and answers `resend` for the sessions it mirrors by reverting opencode to the
  * last user prompt and sending that prompt again (never a synthetic "Continue").
+ * A prompt the store already withdrew before a summarize is only sent again.
+ * `resend` returns when the re-sent turn is over (its `session.idle`).
  */
 export function createOpencodeBridgePlugin(actions: OpencodeActions, registry: MirrorRegistry): Plugin {
   return {
@@ -17,9 +19,10 @@ export function createOpencodeBridgePlugin(actions: OpencodeActions, registry: M
         await actions.toast({ title: toast.title, message: toast.text, level: toast.level });
       });
 
-      host.hooks.resend.tapPromise(OPENCODE_BRIDGE, async ({ sessionId }) => {
-        const prompt = registry.peek(sessionId)?.lastPrompt;
-        if (prompt === undefined) return undefined;
+      host.hooks.resend.tapPromise(OPENCODE_BRIDGE, async ({ sessionId, signal }) => {
+        const state = registry.peek(sessionId);
+        const prompt = state?.lastPrompt;
+        if (state === undefined || prompt === undefined) return undefined;
         const session = await host.session(sessionId);
         await session.exclusive(async () => {
           const projection = session.messages();
@@ -28,11 +31,31 @@ export function createOpencodeBridgePlugin(actions: OpencodeActions, registry: M
           if (index < 0) return;
           const before = projection[index - 1];
           if (before !== undefined) await session.revert(before.id);
-          else await actions.revert(sessionId, prompt.messageId);
+          else if (state.withdrawnPrompt !== prompt.messageId) await actions.revert(sessionId, prompt.messageId);
         });
-        await actions.prompt(sessionId, { texts: prompt.texts, model: prompt.model, agent: prompt.agent });
+        const turnEnded = new Promise<void>((resolve) => {
+          state.turnEnd = { text: prompt.texts[0] ?? '', previousMessageId: prompt.messageId, started: false, resolve };
+        });
+        try {
+          await actions.prompt(sessionId, { texts: prompt.texts, model: prompt.model, agent: prompt.agent });
+        } catch (error) {
+          state.turnEnd = undefined;
+          throw error;
+        }
+        state.withdrawnPrompt = undefined;
+        // Returns when the re-sent turn is over, so an overflow again is seen (as session.error) before the cascade decides.
+        await untilAborted(turnEnded, signal);
         return true;
       });
     },
   };
+}
+
+function untilAborted(done: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return done;
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    void done.then(resolve);
+  });
 }

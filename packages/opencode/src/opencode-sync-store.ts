@@ -19,17 +19,30 @@ export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeAc
         return actions.updateToolOutput(sessionId, opencodeMessageId(event.messageId), event.partId, event.part.output);
       case 'reverted': {
         const first = event.removedMessageIds[0];
-        if (first !== undefined) await actions.revert(sessionId, opencodeMessageId(first));
+        // A prompt withdrawn before a summarize is already gone from opencode; reverting to it again would undo the summary.
+        if (first !== undefined && first !== registry.peek(sessionId)?.withdrawnPrompt) await actions.revert(sessionId, opencodeMessageId(first));
         return;
       }
-      case 'compaction.applied': {
-        const model = registry.peek(sessionId)?.model;
-        if (model !== undefined) await actions.summarize(sessionId, model);
-        return;
-      }
+      case 'compaction.applied':
+        return summarize(sessionId);
       default:
         return;
     }
+  };
+  /**
+   * opencode's summarize compacts everything in the session. A prompt whose
+   * reply failed would be summarized with the history, so it is reverted
+   * first and `resend` sends it again after the summary.
+   */
+  const summarize = async (sessionId: string): Promise<void> => {
+    const state = registry.peek(sessionId);
+    if (state?.model === undefined) return;
+    const failed = state.failedPrompt;
+    if (failed !== undefined && failed === state.lastPrompt?.messageId && state.withdrawnPrompt !== failed) {
+      await actions.revert(sessionId, failed);
+      state.withdrawnPrompt = failed;
+    }
+    await actions.summarize(sessionId, state.model);
   };
   return {
     kind: `opencode+${inner.kind}`,
