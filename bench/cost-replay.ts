@@ -1,82 +1,190 @@
 /**
- * Cost replay: each Claude Code session of the corpus, its requests replayed in
- * order against the simulator (which prices prefixes with its own prompt cache),
- * at a 64k window: input dollars with no caching, with system_and_3 breakpoints,
- * and with caching plus the host's compaction (compressor at 64k).
+ * Cost replay: each agent session of the corpus, its requests replayed in
+ * order against the simulator (which prices prefixes with its own prompt
+ * cache and models server-side context management) at a 64k window. Input
+ * dollars for five configurations:
+ *   none          no cache breakpoints
+ *   system_and_3  the seeds' breakpoints on the transcript as it was
+ *   client        system_and_3 + the host's compaction (compressor at 64k)
+ *   server_edit   system_and_3 + context editing (clear_tool_uses) + client fallback
+ *   server_compact system_and_3 + server compaction (compact_20260112) + client fallback
+ * Claude Code sessions replay the requests their usage records mark; OpenHands
+ * and SWE-agent trajectories (no usage records) one request before each
+ * assistant turn. A server compaction's own pass (usage.iterations) is priced
+ * as uncached input.
  * Run alone: npx tsx --conditions=@ctxhost/source bench/cost-replay.ts
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { toParams, toUsage } from '@ctxhost/anthropic';
+import { createAnthropicModel } from '@ctxhost/anthropic';
 import { compressorEngineFactory } from '@ctxhost/compressor';
-import { createHost, type Message, type Usage } from '@ctxhost/core';
-import { applyCacheBreakpoints, createPromptCachingPlugin, sessionCost } from '@ctxhost/prompt-caching';
+import { createHost, DEFAULT_CONFIG, type Message, type ModelRequest, type Part, type Plugin, type Usage } from '@ctxhost/core';
+import {
+  applyCacheBreakpoints,
+  createPromptCachingPlugin,
+  createServerContextPlugin,
+  isCompactionPart,
+  readServerContextReport,
+  requireModelPricing,
+  sessionCost,
+  withServerFirst,
+  type ServerContextPluginOptions,
+} from '@ctxhost/prompt-caching';
 import { startSimulator } from '@ctxhost/simulator';
 import { readTranscript } from '@ctxhost/transcripts';
 
 export interface CostRow {
+  window: string;
   session: string;
   requests: number;
+  lastPromptTokens: number;
   noCaching: string;
+  /** Perfect caching of the transcript as it is: every earlier prefix read, only each request's new tokens written. */
+  ceiling: string;
   systemAnd3: string;
-  cachingAndCompaction: string;
-  reduction: string;
+  client: string;
+  serverEdit: string;
+  serverCompact: string;
+  serverActed: string;
 }
 
-const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus', 'claude-code');
+const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
+const SOURCES = ['claude-code', 'openhands', 'swe-agent'];
 const MODEL = 'claude-sonnet-4';
+/** The issue's window; a 16k run of the sessions that pass 16k shows what the strategies do once they trigger. */
 const WINDOW = 64_000;
+const SMALL_WINDOW = 16_000;
+/** Context editing as a user would set it for a window: from the client's own threshold (0.5), keeping 3, clearing at least 1/16 of the window so each clearing pays for the cache it breaks. */
+const serverEdit = (window: number): ServerContextPluginOptions['config'] => ({ clear_tool_uses: { enabled: true, trigger_tokens: window / 2, keep_tool_uses: 3, clear_at_least_tokens: window / 16 } });
+/** Server compaction at its lowest allowed trigger (50,000): the closest it gets to a 64k window; it cannot serve a 16k one. */
+const SERVER_COMPACT: ServerContextPluginOptions['config'] = { compaction: { enabled: true, trigger_tokens: 50_000 } };
 
-type Mode = 'none' | 'system_and_3' | 'compaction';
+type Mode = 'none' | 'system_and_3' | 'client' | 'server_edit' | 'server_compact';
 
-async function replay(prefixes: Message[][], mode: Mode): Promise<Usage[]> {
+interface Replayed {
+  usages: Usage[];
+  /** Dollars of server compaction passes (their tokens are not in the top-level usage). */
+  compactionDollars: number;
+  /** Applied edits plus compactions the server reported. */
+  serverActions: number;
+}
+
+function hostPlugins(mode: Mode, window: number): Plugin[] {
+  const caching = createPromptCachingPlugin();
+  if (mode === 'server_edit') return [caching, createServerContextPlugin({ config: serverEdit(window) })];
+  if (mode === 'server_compact') return [caching, createServerContextPlugin({ config: SERVER_COMPACT })];
+  return [caching];
+}
+
+async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promise<Replayed> {
   const sim = await startSimulator({ contextLimit: 1_000_000 });
-  const client = new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 });
-  const host = createHost({ config: { model: { contextLength: WINDOW } }, fallbackEngine: { name: 'compressor', factory: compressorEngineFactory }, plugins: [createPromptCachingPlugin()] });
+  const model = createAnthropicModel(new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 }), { model: MODEL, contextWindow: window });
+  const serverFirst = mode === 'server_edit' || mode === 'server_compact';
+  const engine = compressorEngineFactory({ config: { ...DEFAULT_CONFIG, model: { contextLength: window } } });
+  const host = createHost({ config: { model: { contextLength: window } }, engine: serverFirst ? withServerFirst(engine) : engine, plugins: hostPlugins(mode, window) });
   const session = await host.session('replay');
-  const usages: Usage[] = [];
+  const result: Replayed = { usages: [], compactionDollars: 0, serverActions: 0 };
+  // A compaction block the server returned rides on the transcript's reply it came with, as a client would send it back.
+  const compactionOn = new Map<string, Part>();
+  const withCompactions = (message: Message) => (compactionOn.has(message.id) ? { ...message, parts: [compactionOn.get(message.id)!, ...message.parts] } : message);
+  const inputPrice = requireModelPricing(MODEL).inputPerMTok / 1e6;
   let appended = 0;
-  for (const prefix of prefixes) {
-    let messages: Message[] = prefix;
-    if (mode === 'system_and_3') messages = applyCacheBreakpoints(prefix, { ttl: '5m' });
-    if (mode === 'compaction') {
-      for (const message of prefix.slice(appended)) await session.append(message);
+  for (const [index, prefix] of prefixes.entries()) {
+    let request: ModelRequest = { sessionId: 'replay', model: MODEL, messages: prefix, maxTokens: 1000 };
+    if (mode === 'system_and_3') request = { ...request, messages: applyCacheBreakpoints(prefix, { ttl: '5m' }) };
+    if (mode === 'client' || serverFirst) {
+      for (const message of prefix.slice(appended)) await session.append(withCompactions(message));
       appended = prefix.length;
-      messages = (await host.hooks.beforeRequest.promise({ sessionId: 'replay', model: MODEL, messages: session.messages(), maxTokens: 1000 }, { sessionId: 'replay', contextWindow: WINDOW })).messages;
+      request = await host.hooks.beforeRequest.promise({ ...request, messages: session.messages() }, { sessionId: 'replay', contextWindow: window });
     }
-    const reply = await client.messages.create(toParams({ sessionId: 'replay', model: MODEL, messages, maxTokens: 1000 }));
-    const usage = toUsage(reply.usage);
-    usages.push(usage);
-    if (mode === 'compaction') await session.reportUsage(usage);
+    const response = await model.create(request);
+    result.usages.push(response.usage);
+    if (mode === 'client' || serverFirst) await session.reportUsage(response.usage);
+    const report = readServerContextReport(response.message);
+    if (report !== undefined) {
+      result.serverActions += report.appliedEdits.length + (report.compaction === undefined ? 0 : 1);
+      result.compactionDollars += (report.compaction?.inputTokens ?? 0) * inputPrice + (report.compaction?.outputTokens ?? 0) * (requireModelPricing(MODEL).outputPerMTok / 1e6);
+    }
+    const compaction = response.message.parts.find(isCompactionPart);
+    const reply = prefixes[index + 1]?.[prefix.length];
+    if (compaction !== undefined && reply !== undefined) compactionOn.set(reply.id, compaction);
   }
   await sim.close();
   await host.dispose();
-  return usages;
+  return result;
+}
+
+/** Each request of a transcript as the prefix it sent. */
+async function requestPrefixes(file: string): Promise<Message[][]> {
+  const { messages, usage } = await readTranscript(file);
+  if (usage !== undefined && usage.length > 0) return usage.map((record) => messages.slice(0, record.messageIndex + 1)).filter((prefix) => prefix[0]?.role !== 'assistant');
+  return messages.flatMap((message, index) => (message.role === 'assistant' && index > 0 ? [messages.slice(0, index)] : [])).filter((prefix) => prefix.some((message) => message.role === 'user'));
 }
 
 export async function runCostReplay(): Promise<CostRow[]> {
   const rows: CostRow[] = [];
-  for (const file of readdirSync(CORPUS).filter((name) => name.endsWith('.jsonl')).sort()) {
-    const { messages, usage = [] } = await readTranscript(join(CORPUS, file));
-    const prefixes = usage.map((record) => messages.slice(0, record.messageIndex + 1)).filter((prefix) => prefix[0]?.role !== 'assistant');
-    const [none, cached, compacted] = [await replay(prefixes, 'none'), await replay(prefixes, 'system_and_3'), await replay(prefixes, 'compaction')];
-    const input = (usages: Usage[]) => {
-      const report = sessionCost(usages, MODEL);
-      return report.dollars.total - report.dollars.output;
-    };
-    const base = input(none);
-    rows.push({
-      session: file.slice(0, 8),
-      requests: prefixes.length,
-      noCaching: `$${base.toFixed(4)}`,
-      systemAnd3: `$${input(cached).toFixed(4)}`,
-      cachingAndCompaction: `$${input(compacted).toFixed(4)}`,
-      reduction: `${Math.round((1 - input(compacted) / base) * 100)}%`,
-    });
+  const small: CostRow[] = [];
+  for (const source of SOURCES) {
+    for (const name of readdirSync(join(CORPUS, source)).filter((file) => /\.(jsonl|json|traj)$/.test(file)).sort()) {
+      const prefixes = await requestPrefixes(join(CORPUS, source, name));
+      const none = await replay(prefixes, 'none');
+      const cached = await replay(prefixes, 'system_and_3');
+      const session = `${source}/${name.slice(0, 24)}`;
+      rows.push(row(session, WINDOW, prefixes, { none, system_and_3: cached, client: await replay(prefixes, 'client'), server_edit: await replay(prefixes, 'server_edit'), server_compact: await replay(prefixes, 'server_compact') }));
+      if (promptOf(none.usages.at(-1)!) > SMALL_WINDOW) {
+        small.push(row(session, SMALL_WINDOW, prefixes, { none, system_and_3: cached, client: await replay(prefixes, 'client', SMALL_WINDOW), server_edit: await replay(prefixes, 'server_edit', SMALL_WINDOW) }));
+      }
+    }
   }
-  return rows;
+  return [...rows, ...small];
+}
+
+function row(session: string, window: number, prefixes: Message[][], runs: Partial<Record<Mode, Replayed>> & Pick<Record<Mode, Replayed>, 'none'>): CostRow {
+  const input = (run: Replayed) => {
+    const report = sessionCost(run.usages, MODEL);
+    return report.dollars.total - report.dollars.output + run.compactionDollars;
+  };
+  const base = input(runs.none);
+  const share = (dollars: number) => `$${dollars.toFixed(4)} (${Math.round((1 - dollars / base) * 100)}%)`;
+  const cell = (mode: Mode) => (runs[mode] === undefined ? 'n/a' : share(input(runs[mode]!)));
+  return {
+    window: `${window / 1000}k`,
+    session,
+    requests: prefixes.length,
+    lastPromptTokens: promptOf(runs.none.usages.at(-1)!),
+    noCaching: `$${base.toFixed(4)}`,
+    ceiling: share(ceilingDollars(runs.none.usages)),
+    systemAnd3: cell('system_and_3'),
+    client: cell('client'),
+    serverEdit: cell('server_edit'),
+    serverCompact: cell('server_compact'),
+    serverActed: `${runs.server_edit?.serverActions ?? 0} edits / ${runs.server_compact?.serverActions ?? 0} compactions`,
+  };
+}
+
+function promptOf(usage: Usage): number {
+  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+}
+
+/**
+ * The most caching can save on the transcript as it is: each request reads
+ * the previous request's whole prompt (0.1×) and writes only what is new
+ * (1.25×), the first request writing everything. No breakpoint placement does
+ * better without changing what is sent.
+ */
+function ceilingDollars(uncached: Usage[]): number {
+  const pricing = requireModelPricing(MODEL);
+  let previous = 0;
+  let dollars = 0;
+  for (const usage of uncached) {
+    const prompt = promptOf(usage);
+    const read = Math.min(previous, prompt);
+    dollars += (read * pricing.cacheReadMultiplier + (prompt - read) * pricing.cacheWrite5mMultiplier) * (pricing.inputPerMTok / 1e6);
+    previous = prompt;
+  }
+  return dollars;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

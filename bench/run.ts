@@ -10,6 +10,7 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runOpencode } from './opencode.js';
 import { runRecovery } from './recovery.js';
 import { runTurnOverhead } from './turn-overhead.js';
 
@@ -19,6 +20,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'estimator-accuracy': { title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)', run: () => runEstimatorAccuracy() },
   'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
   recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
+  opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },
   'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },
 };
 

@@ -120,7 +120,8 @@ describe('auto-compact cascade against the simulator', () => {
     const errors = setup.toasts.filter((toast) => toast.level === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.title).toBe('Manual intervention needed');
-    expect(errors[0]?.text).toMatch(/still over the model's limit/);
+    expect(errors[0]?.text).toMatch(/A single system message .* larger than the model's whole window/);
+    expect(errors[0]?.text).toMatch(/still over the limit after/);
   });
 
   it('never runs two recoveries at once for one session', async () => {

@@ -36,6 +36,23 @@ describe('tool-output-truncator', () => {
     expect((await truncate(big, { maxTokens: 2000, exempt: ['lcm_expand'] }, 'lcm_expand')).shortened).toBe(big);
   });
 
+  it('never lets one output take more than a quarter of the session window, whatever max_tokens says (found with hostile inputs)', async () => {
+    const host = createHost({ config: { model: { contextLength: 8000 } }, plugins: [createToolOutputTruncator()] });
+    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 's', toolName: 'bash', messageId: 'm1' });
+    expect(shortened.compacted?.reason).toBe('over the 2,000-token cap for one tool output');
+    expect(host.counter.countText(shortened.output as string)).toBeLessThanOrEqual(2000);
+  });
+
+  it('keeps whole blocks at both ends of an output of thousands of text blocks, so the cut output is never larger (found with hostile inputs)', async () => {
+    const blocks = Array.from({ length: 3000 }, (_, index) => ({ type: 'text' as const, text: `entry ${index} ${'y'.repeat(40)}` }));
+    const { host, shortened } = await truncate(resultPart(blocks), { maxTokens: 1000 });
+    const texts = (shortened.output as { text: string }[]).map((block) => block.text);
+    expect(texts[0]).toBe(blocks[0]!.text);
+    expect(texts.at(-1)).toBe(blocks.at(-1)!.text);
+    expect(texts.filter((text) => text.includes('cut from the middle'))).toHaveLength(1);
+    expect(host.counter.countText(texts.join(''))).toBeLessThanOrEqual(1000);
+  });
+
   it('applies a per-tool cap', async () => {
     const { shortened } = await truncate(resultPart(buildLog), { maxTokens: 1_000_000, perTool: { bash: 1000 } });
     expect(shortened.compacted).toBeDefined();

@@ -58,7 +58,14 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
         }
         state.inProgress = true;
         try {
-          await host.tasks.run(AUTO_COMPACT, sessionId, (signal) => recover(host, config, sessionId, state, signal));
+          await host.tasks.run(AUTO_COMPACT, sessionId, async (signal) => {
+            try {
+              await recover(host, config, sessionId, state, signal);
+            } catch (error) {
+              // Cancelled (session deleted, host disposed): whatever the aborted call threw, it is not a failure.
+              if (!signal.aborted) throw error;
+            }
+          });
         } catch (error) {
           if (!isAbortError(error)) throw error;
         } finally {
@@ -75,11 +82,15 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
 async function recover(host: Host, config: AutoCompactConfig, sessionId: string, state: SessionState, signal: AbortSignal): Promise<void> {
   const session = await host.session(sessionId);
   const tried: Step[] = [];
+  let lastError: ParsedTokenLimitError | undefined;
   const maxAttempts = config.plan ? config.max_retry_attempts : 4;
   for (let attempt = 0; attempt < maxAttempts && state.pending !== undefined; attempt++) {
     const error = state.pending;
+    lastError = error;
     state.pending = undefined;
-    const steps = await takeSteps(host, config, session, state, error, tried, signal);
+    // The steps hold the session's lock, so no turn runs while they read and rewrite what the model sees.
+    const steps = await session.exclusive(async () => (signal.aborted ? [] : takeSteps(host, config, session, state, error, tried, signal)));
+    if (signal.aborted) return;
     if (steps.length === 0) break;
     tried.push(...steps);
     await host.tasks.delay(backoffDelay(attempt, config), signal);
@@ -94,13 +105,30 @@ async function recover(host: Host, config: AutoCompactConfig, sessionId: string,
   state.pending = undefined;
   state.exhausted = true;
   const size = session.promptSize().tokens;
+  const tooLarge = messageLargerThanWindow(host, session, lastError);
+  const after = `after ${tried.length === 0 ? 'finding nothing to shorten' : tried.join(' → ')}`;
   await host.toast({
     sessionId,
     level: 'error',
     title: 'Manual intervention needed',
-    text: `The context is still over the model's limit after ${tried.length === 0 ? 'finding nothing to shorten' : tried.join(' → ')} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`,
+    text:
+      tooLarge === undefined
+        ? `The context is still over the model's limit ${after} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`
+        : `A single ${tooLarge.role} message (${tooLarge.id}) is about ${formatTokens(tooLarge.tokens)} tokens by itself, larger than the model's whole window of ${formatTokens(tooLarge.window)} tokens, so no compaction can make the request fit (the context is still over the limit ${after}). Shorten or split that message, or start a new session without it. ctxhost will not retry this overflow again until a turn succeeds.`,
     source: AUTO_COMPACT,
   });
+}
+
+/** The largest message still over the whole window by itself once the cascade has done what it can (tool outputs are truncated first), if any. */
+function messageLargerThanWindow(host: Host, session: Session, error: ParsedTokenLimitError | undefined): { id: string; role: string; tokens: number; window: number } | undefined {
+  const window = error?.maxTokens ?? contextWindowOf(session, host.config);
+  if (window === undefined) return undefined;
+  let largest: { id: string; role: string; tokens: number; window: number } | undefined;
+  for (const message of session.messages()) {
+    const tokens = host.counter.count(message);
+    if (tokens > window && tokens > (largest?.tokens ?? 0)) largest = { id: message.id, role: message.role, tokens, window };
+  }
+  return largest;
 }
 
 /** Chooses and applies the steps for one attempt: planned (skip to what is enough) or the seed's walk (one step per retry). */

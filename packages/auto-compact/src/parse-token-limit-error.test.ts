@@ -29,6 +29,13 @@ describe('parseTokenLimitError', () => {
     expect(parseTokenLimitError({ kind: 'overloaded', message: 'Overloaded' })).toBeNull();
   });
 
+  it('drops numbers that are not counts: NaN, zero, negative, beyond Infinity (found by fuzzing)', () => {
+    expect(parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: Number.NaN, maxTokens: -5 })).toEqual({ kind: 'token_limit_exceeded' });
+    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 1.5 })).toEqual({ kind: 'non_empty_content' });
+    expect(parseTokenLimitError(`prompt is too long: ${'9'.repeat(400)} tokens > 0 maximum`)).toEqual({ kind: 'token_limit_exceeded', provider: 'anthropic' });
+    expect(parseTokenLimitError('prompt is too long: , tokens > 200,000 maximum')).toEqual({ kind: 'token_limit_exceeded', provider: 'anthropic', maxTokens: 200000 });
+  });
+
   it('survives cycles, depth and junk', () => {
     const cyclic: Record<string, unknown> = { message: 'nothing here' };
     cyclic['self'] = cyclic;

@@ -40,15 +40,32 @@ const NEGATIVES = [/rate.?limit|per minute|tokens per min|\bTPM\b|quota/i, /max_
 export function parseTokenLimitError(error: unknown): ParsedTokenLimitError | null {
   try {
     const structured = fromStructure(error);
-    if (structured !== null) return structured;
+    if (structured !== null) return withValidNumbers(structured);
     for (const text of texts(error)) {
       const parsed = fromText(text);
-      if (parsed !== null) return parsed;
+      if (parsed !== null) return withValidNumbers(parsed);
     }
   } catch {
     return null;
   }
   return null;
+}
+
+/**
+ * Keeps a number only when it is one: token counts positive and finite, a message
+ * index a non-negative integer. A NaN, a zero window or a 400-digit count (read as
+ * Infinity) would turn the recovery's target size into nonsense; without them the
+ * cascade falls back to the configured window.
+ */
+function withValidNumbers(parsed: ParsedTokenLimitError): ParsedTokenLimitError {
+  const { currentTokens, maxTokens, messageIndex, ...rest } = parsed;
+  const isCount = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value) && value > 0;
+  return {
+    ...rest,
+    ...(isCount(currentTokens) ? { currentTokens } : {}),
+    ...(isCount(maxTokens) ? { maxTokens } : {}),
+    ...(messageIndex !== undefined && Number.isSafeInteger(messageIndex) && messageIndex >= 0 ? { messageIndex } : {}),
+  };
 }
 
 function fromStructure(error: unknown): ParsedTokenLimitError | null {

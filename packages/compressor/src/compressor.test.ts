@@ -69,6 +69,16 @@ describe('compressor', () => {
     expect(resultIds.every((callId) => callIds.has(callId))).toBe(true);
   });
 
+  it('keeps a call and its result together when an approval sits between them at the head edge (found by fuzzing)', async () => {
+    const first = calls('read');
+    const second = calls('write');
+    const conversation = [text('user', 'start'), first, text('user', 'approved'), results(first, 'the real output'), second, results(second)];
+    const { messages } = await createCompressor({ compression: { threshold: 0.1, targetRatio: 0.1, protectLastN: 1 } }).compress(conversation, context({ contextWindow: 200 }));
+    const ids = messages.map((message) => message.id);
+    expect(ids.includes(first.id)).toBe(ids.includes(conversation[3]!.id));
+    expect(JSON.stringify(messages)).not.toContain(COMPRESSOR.stubResult);
+  });
+
   it('keeps at least protect_last_n messages even when the token budget allows fewer', async () => {
     const conversation = [text('system', 's'), ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'z'.repeat(2000)}`))];
     const { messages } = await createCompressor({ compression: { protectLastN: 8, targetRatio: 0.1 } }).compress(conversation, context({ contextWindow: 2000 }));

@@ -17,10 +17,12 @@ export interface BoundaryOptions {
 /**
  * Phase 2: head = the first `protectFirstN` messages; tail = walk back from the
  * end until the token budget is spent, but never fewer than `protectLastN`
- * messages. Both edges move so no tool call is separated from its results.
+ * messages. Both edges move so no tool call is separated from its results,
+ * even when other messages (an approval) sit between them.
  */
 export function findBoundaries(messages: readonly Message[], options: BoundaryOptions): Boundaries {
-  const headEnd = alignHeadBackward(messages, Math.min(options.protectFirstN, messages.length));
+  const insideToolGroup = toolGroupInteriors(messages);
+  const headEnd = alignBackward(insideToolGroup, Math.min(options.protectFirstN, messages.length));
   let budgetStart = messages.length;
   let spent = 0;
   while (budgetStart > 0) {
@@ -30,7 +32,7 @@ export function findBoundaries(messages: readonly Message[], options: BoundaryOp
     budgetStart--;
   }
   const floorStart = Math.max(0, messages.length - options.protectLastN);
-  const tailStart = Math.max(headEnd, alignTailBackward(messages, Math.min(budgetStart, floorStart)));
+  const tailStart = Math.max(headEnd, alignBackward(insideToolGroup, Math.min(budgetStart, floorStart)));
   return { headEnd, tailStart };
 }
 
@@ -39,16 +41,37 @@ export function isResultMessage(message: Message | undefined): boolean {
   return message !== undefined && message.parts.length > 0 && message.parts.every((part) => part.type === 'tool-result') && message.role !== 'assistant';
 }
 
-/** The head may not end between an assistant's calls and their results: the call moves to the middle with them. */
-function alignHeadBackward(messages: readonly Message[], end: number): number {
-  let aligned = end;
-  while (aligned > 0 && isResultMessage(messages[aligned])) aligned--;
-  return aligned;
+/**
+ * For each cut position `i` (between message `i - 1` and `i`), whether it falls
+ * inside a tool group: a call before it whose result is at or after it. Results
+ * need not be adjacent (an approval can sit between), so this looks at call ids,
+ * not at the message next to the cut. Linear in messages and parts.
+ */
+function toolGroupInteriors(messages: readonly Message[]): boolean[] {
+  const callIndex = new Map<string, number>();
+  const opened = new Int32Array(messages.length + 2);
+  messages.forEach((message, index) => {
+    for (const part of message.parts) {
+      if (part.type === 'tool-call' && message.role === 'assistant') callIndex.set(part.callId, index);
+      if (part.type !== 'tool-result') continue;
+      const call = callIndex.get(part.callId);
+      if (call === undefined || call >= index) continue;
+      opened[call + 1]! += 1;
+      opened[index + 1]! -= 1;
+    }
+  });
+  const inside: boolean[] = [];
+  let depth = 0;
+  for (let cut = 0; cut <= messages.length; cut++) {
+    depth += opened[cut]!;
+    inside.push(depth > 0);
+  }
+  return inside;
 }
 
-/** The tail may not start on results: walk back past them to the assistant message that made the calls. */
-function alignTailBackward(messages: readonly Message[], start: number): number {
-  let aligned = start;
-  while (aligned > 0 && isResultMessage(messages[aligned])) aligned--;
+/** Moves a cut back until it no longer separates a call from its results: the head gives the call to the middle, the tail takes it in. */
+function alignBackward(insideToolGroup: readonly boolean[], cut: number): number {
+  let aligned = cut;
+  while (aligned > 0 && insideToolGroup[aligned] === true) aligned--;
   return aligned;
 }

@@ -1,8 +1,16 @@
-import { formatTokens, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
+import { contextWindowOf, formatTokens, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
 import { TruncatorConfigSchema, type TruncatorConfig } from './config.js';
 import { truncateMiddle } from './truncate-middle.js';
 
 export const TOOL_OUTPUT_TRUNCATOR = 'tool-output-truncator';
+
+/**
+ * One output never takes more than this share of the session's window, whatever
+ * `max_tokens` says: the seed's 50k cap is a quarter of a 200k window, and on a
+ * 20k model it would be more than the whole window.
+ */
+const WINDOW_SHARE = 0.25;
+const MIN_CAP_TOKENS = 100;
 
 export interface ToolOutputTruncatorOptions {
   maxTokens?: number;
@@ -23,7 +31,8 @@ export function createToolOutputTruncator(options: ToolOutputTruncatorOptions = 
       const config = resolveConfig(host, options);
       host.hooks.toolResult.tapPromise(TOOL_OUTPUT_TRUNCATOR, async (part, context) => {
         if (config.exempt.includes(context.toolName)) return part;
-        const cap = config.per_tool[context.toolName] ?? config.max_tokens;
+        const window = contextWindowOf(await host.session(context.sessionId), host.config);
+        const cap = Math.min(config.per_tool[context.toolName] ?? config.max_tokens, window === undefined ? Infinity : Math.max(MIN_CAP_TOKENS, Math.floor(window * WINDOW_SHARE)));
         return capToolResult(host, part, cap, config.head_ratio);
       });
     },
@@ -53,7 +62,11 @@ export function capToolResult(host: Pick<Host, 'counter'>, part: ToolResultPart,
     return truncateMiddle(text, { keepChars, headRatio, marker: (cut, lines) => marker(part.id, cut, lines, textTokens - share) }).text;
   };
   const output: ToolResultPart['output'] =
-    typeof part.output === 'string' ? shorten(part.output, total) : shortenBlocks(part.output, tokens, shorten);
+    typeof part.output === 'string'
+      ? shorten(part.output, total)
+      : texts.length * MARKER_TOKENS > capTokens / 2
+        ? keepOuterBlocks(part.output, tokens, capTokens, headRatio, part.id)
+        : shortenBlocks(part.output, tokens, shorten);
   return {
     ...part,
     output,
@@ -70,9 +83,41 @@ function shortenBlocks(blocks: ToolResultContent[], tokens: number[], shorten: (
   });
 }
 
-function marker(partId: string, cutChars: number, cutLines: number, cutTokens: number): string {
+/** About what one cut marker costs; with more text blocks than the cap can give a marker each, whole blocks go instead. */
+const MARKER_TOKENS = 80;
+
+/**
+ * Many text blocks (a listing split into thousands of blocks): a marker in each
+ * would cost more than it saves. Whole text blocks are kept from the head and
+ * the tail within the cap; those between become one marker; other blocks (images) stay.
+ */
+function keepOuterBlocks(blocks: ToolResultContent[], tokens: number[], capTokens: number, headRatio: number, partId: string): ToolResultContent[] {
+  let headEnd = 0;
+  let spent = 0;
+  while (headEnd < tokens.length && spent + tokens[headEnd]! <= capTokens * headRatio) spent += tokens[headEnd++]!;
+  let tailStart = tokens.length;
+  while (tailStart > headEnd && spent + tokens[tailStart - 1]! <= capTokens - MARKER_TOKENS) spent += tokens[--tailStart]!;
+  const dropped = blocks.filter((block) => block.type === 'text').slice(headEnd, tailStart) as { text: string }[];
+  const cutChars = dropped.reduce((sum, block) => sum + block.text.length, 0);
+  const cutLines = dropped.reduce((sum, block) => sum + block.text.split('\n').length, 0);
+  const cutTokens = tokens.slice(headEnd, tailStart).reduce((sum, n) => sum + n, 0);
+  const result: ToolResultContent[] = [];
+  let textIndex = 0;
+  for (const block of blocks) {
+    if (block.type !== 'text') {
+      result.push(block);
+      continue;
+    }
+    const index = textIndex++;
+    if (index < headEnd || index >= tailStart) result.push(block);
+    else if (index === headEnd) result.push({ type: 'text', text: marker(partId, cutChars, cutLines, cutTokens, `${tailStart - headEnd} text blocks, `).trim() });
+  }
+  return result;
+}
+
+function marker(partId: string, cutChars: number, cutLines: number, cutTokens: number, blocks = ''): string {
   return (
-    `\n\n[... ${formatTokens(cutChars)} characters (${formatTokens(cutLines)} lines, about ${formatTokens(cutTokens)} tokens) ` +
+    `\n\n[... ${blocks}${formatTokens(cutChars)} characters (${formatTokens(cutLines)} lines, about ${formatTokens(cutTokens)} tokens) ` +
     `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${partId}; ` +
     're-run the tool with a narrower query if you need the missing lines.]\n\n'
   );

@@ -31,10 +31,22 @@ const SNAP_WINDOW = 200;
 
 function snapBack(text: string, index: number): number {
   const newline = text.lastIndexOf('\n', index);
-  return newline >= 0 && index - newline <= SNAP_WINDOW ? newline + 1 : index;
+  return newline >= 0 && index - newline <= SNAP_WINDOW ? newline + 1 : wholeCharacterBefore(text, index);
 }
 
 function snapForward(text: string, index: number): number {
   const newline = text.indexOf('\n', index);
-  return newline >= 0 && newline - index <= SNAP_WINDOW ? newline + 1 : index;
+  return newline >= 0 && newline - index <= SNAP_WINDOW ? newline + 1 : wholeCharacterAfter(text, index);
 }
+
+/** A cut never falls between the two halves of a surrogate pair (an emoji): a lone half is invalid UTF-16 the API may reject. */
+function wholeCharacterBefore(text: string, index: number): number {
+  return index > 0 && isHighSurrogate(text.charCodeAt(index - 1)) ? index - 1 : index;
+}
+
+function wholeCharacterAfter(text: string, index: number): number {
+  return index < text.length && isLowSurrogate(text.charCodeAt(index)) ? index + 1 : index;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

@@ -20,7 +20,7 @@ interface State {
   requests: Map<string, Request>;
   threadOfUuid: Map<string, string>;
   lastOfThread: Map<string, Entry>;
-  meta: { summaries: JsonValue[]; ignoredLines: Record<string, number>; excludedSidechainLines: number; sessionId?: string; version?: string; cwd?: string };
+  meta: { summaries: JsonValue[]; ignoredLines: Map<string, number>; excludedSidechainLines: number; sessionId?: string; version?: string; cwd?: string };
 }
 
 /**
@@ -36,7 +36,7 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
     requests: new Map(),
     threadOfUuid: new Map(),
     lastOfThread: new Map(),
-    meta: { summaries: [], ignoredLines: {}, excludedSidechainLines: 0 },
+    meta: { summaries: [], ignoredLines: new Map(), excludedSidechainLines: 0 },
   };
   for (const { line, text: lineText } of splitLines(text)) {
     const value = parseJsonLine(context, lineText, line);
@@ -49,7 +49,9 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
     }
   }
   const messages = state.entries.map((entry) => entry.message);
-  return { format: 'claude-code', messages, usage: placeUsage(state), meta: { ...state.meta } as Record<string, JsonValue> };
+  // A Map, then Object.fromEntries: a line type such as "constructor" or "__proto__" is counted as an own key, never read from Object.prototype.
+  const meta = { ...state.meta, ignoredLines: Object.fromEntries(state.meta.ignoredLines) };
+  return { format: 'claude-code', messages, usage: placeUsage(state), meta: meta as Record<string, JsonValue> };
 }
 
 function readLine(state: State, value: unknown, line: number, includeSidechains: boolean): void {
@@ -61,7 +63,7 @@ function readLine(state: State, value: unknown, line: number, includeSidechains:
   }
   if (typeof type !== 'string') throw new BlockProblem('line has no "type"');
   if (type !== 'user' && type !== 'assistant') {
-    state.meta.ignoredLines[type] = (state.meta.ignoredLines[type] ?? 0) + 1;
+    state.meta.ignoredLines.set(type, (state.meta.ignoredLines.get(type) ?? 0) + 1);
     return;
   }
   const uuid = value.uuid;

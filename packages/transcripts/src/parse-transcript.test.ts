@@ -29,6 +29,19 @@ describe('parseTranscript (Claude Code)', () => {
     expect(transcript.meta).toMatchObject({ summaries: [{ summary: 'Setup', leafUuid: 'u4' }], ignoredLines: { system: 1 }, excludedSidechainLines: 1 });
   });
 
+  it('counts ignored line types named like Object.prototype members as plain keys (found by fuzzing)', () => {
+    const text = [claudeCode, ...['constructor', 'toString', '__proto__', 'constructor'].map((type) => line({ type, uuid: `x-${type}` }))].join('\n');
+    const ignored = parseTranscript(text).meta.ignoredLines as Record<string, unknown>;
+    expect(Object.entries(ignored)).toEqual([['system', 1], ['constructor', 2], ['toString', 1], ['__proto__', 1]]);
+    expect(Object.prototype).not.toHaveProperty('__proto__', 1);
+  });
+
+  it('refuses a tool input nested 100,000 levels deep with a located TranscriptError, not a stack overflow', () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const text = `{"type":"assistant","uuid":"u1","sessionId":"s","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"x","input":${deep}}]}}`;
+    expect(() => parseTranscript(text, { file: 'deep.jsonl' })).toThrow(/^transcript deep\.jsonl:1: imported message 0 \(m1\) nests more than 256 levels deep at parts\.0\.input\.a/);
+  });
+
   it('includes sidechains on request, marked in meta', () => {
     const transcript = parseTranscript(claudeCode, { includeSidechains: true });
     expect(transcript.messages.at(-1)?.meta).toMatchObject({ sidechain: true, thread: 'side:s1' });

@@ -1,4 +1,4 @@
-import { MessageSchema, type Message } from '@ctxhost/core';
+import { findTooDeep, MessageSchema, tooDeepMessage, type Message } from '@ctxhost/core';
 import { parseClaudeCode } from './claude-code.js';
 import { detectFormat } from './detect-format.js';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError, formatLocation } from './errors.js';
@@ -32,11 +32,15 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
 
 function validateMessages(messages: readonly Message[], file: string): void {
   messages.forEach((message, index) => {
+    const sourceLine = typeof message.meta?.sourceLine === 'number' ? message.meta.sourceLine : undefined;
+    const tooDeep = findTooDeep(message);
+    if (tooDeep !== undefined) {
+      throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, `${formatLocation(file, sourceLine)}: ${tooDeepMessage(`imported message ${index} (${message.id})`, tooDeep)}`, { file, line: sourceLine });
+    }
     const parsed = MessageSchema.safeParse(message);
     if (parsed.success) return;
     const issue = parsed.error.issues[0];
     const field = issue === undefined ? '' : issue.path.join('.');
-    const sourceLine = typeof message.meta?.sourceLine === 'number' ? message.meta.sourceLine : undefined;
     throw new TranscriptError(
       TRANSCRIPT_ERROR_CODES.invalid,
       `${formatLocation(file, sourceLine)}: imported message ${index} (${message.id}) is invalid at ${field}: ${issue?.message ?? 'unknown problem'}; the source entry does not fit the ctxhost message model`,
