@@ -155,4 +155,21 @@ describe('compressor', () => {
     expect(compressor.shouldCompress(state(100_000))).toBe(true);
     expect(compressor.shouldCompress({ ...state(150_000), contextWindow: undefined })).toBe(false);
   });
+
+  it('does not compact again on the next turns when protect_last_n keeps the session over the threshold', async () => {
+    // A small window: the 20 protected messages alone hold more than the threshold, so a compaction saves little.
+    const compressor = createCompressor();
+    const window = 8_000;
+    const conversation = [text('system', 's'), ...Array.from({ length: 26 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'word '.repeat(190)}`))];
+    const counter = createTokenCounter();
+    const state = (messages: readonly Message[]) => ({ sessionId: 'small', promptTokens: counter.countAll(messages), tokenSource: 'estimated' as const, contextWindow: window, messageCount: messages.length });
+    expect(compressor.shouldCompress(state(conversation))).toBe(true);
+    const first = await compressor.compress(conversation, context({ sessionId: 'small', contextWindow: window }));
+    expect(first.report.tokensAfter / first.report.tokensBefore).toBeGreaterThan(0.9);
+    const nextTurn = [...first.messages, text('user', `one more ${'word '.repeat(190)}`)];
+    expect(compressor.shouldCompress(state(nextTurn))).toBe(false);
+    const muchLater = [...nextTurn, ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'user' : 'assistant', `later ${i} ${'word '.repeat(190)}`))];
+    expect(counter.countAll(muchLater) - counter.countAll(conversation)).toBeGreaterThanOrEqual(window * COMPRESSOR.ineffectiveRegrowth);
+    expect(compressor.shouldCompress(state(muchLater))).toBe(true);
+  });
 });

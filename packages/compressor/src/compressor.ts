@@ -2,6 +2,7 @@ import type { CompressContext, CompressResult, ContextEngine, ContextEngineFacto
 import { assembleProjection } from './assemble-projection.js';
 import { COMPRESSOR } from './constants.js';
 import { findBoundaries } from './find-boundaries.js';
+import { createIneffectiveCompactionBackoff } from './ineffective-compaction-backoff.js';
 import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { summarizeMiddle } from './summarize-middle.js';
 import { summaryBudget } from './summary-budget.js';
@@ -20,15 +21,22 @@ const DEFAULTS = { enabled: true, threshold: 0.5, targetRatio: 0.2, protectLastN
  */
 export function createCompressor(options: CompressorOptions = {}): ContextEngine & { readonly settings: typeof DEFAULTS } {
   const settings = { ...DEFAULTS, ...options.compression };
+  const backoff = createIneffectiveCompactionBackoff();
   return {
     name: COMPRESSOR.name,
     settings,
     shouldCompress(state) {
       if (!settings.enabled || state.contextWindow === undefined) return false;
-      return state.promptTokens >= settings.threshold * state.contextWindow;
+      if (state.promptTokens < settings.threshold * state.contextWindow) return false;
+      if (!backoff.allows(state.sessionId, state.promptTokens, state.contextWindow)) return false;
+      backoff.started(state.sessionId, state.promptTokens);
+      return true;
     },
-    compress(messages, context) {
-      return compress(messages, context, settings, context.summarizer ?? options.summarizer);
+    async compress(messages, context) {
+      const result = await compress(messages, context, settings, context.summarizer ?? options.summarizer);
+      if (context.reason === 'threshold') backoff.finished(context.sessionId, result.report.tokensBefore, result.report.tokensAfter);
+      else backoff.forget(context.sessionId);
+      return result;
     },
   };
 }
