@@ -24,6 +24,16 @@ describe('runReplay', () => {
     expect(result.thresholds).toEqual({ engineAt: 0.6 });
     expect(result.events).toContainEqual(expect.objectContaining({ kind: 'toast', sessionId: '', title: 'Context engine not found' }));
   });
+
+  it('lets the simulated API manage the context when the config turns server-side context editing on', async () => {
+    const { messages } = await readTranscript(transcript);
+    const serverContext = { 'server-context': { clear_tool_uses: { enabled: true, trigger_tokens: 1, keep_tool_uses: 1 } } };
+    const result = await runReplay({ messages, window: 200_000, config: { hooks: serverContext } });
+    expect(result).toMatchObject({ recordedTurns: 7, answeredTurns: 7, overflows: 0 });
+    const plain = await runReplay({ messages, window: 200_000 });
+    // Clearing old tool results on every request shrinks the prompt the API counts.
+    expect(result.cost.tokens.prompt).toBeLessThan(plain.cost.tokens.prompt);
+  });
 });
 
 describe('countIncidents', () => {

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { MonitorConfigSchema } from '@ctxhost/context-window-monitor';
 import { createCostTracker, type CostReport } from '@ctxhost/prompt-caching';
-import { startSimulator } from '@ctxhost/simulator';
+import { builtInFeatures, startSimulator } from '@ctxhost/simulator';
 import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type CtxhostConfig, type Message, type PartialConfig } from 'ctxhost';
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
 import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
@@ -67,7 +67,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const plan = buildReplayPlan(options.messages);
   const responder = createReplayResponder(plan.turns);
   const contextLimit = options.contextLimit ?? options.window;
-  const simulator = await startSimulator({ contextLimit, features: [responder.feature] });
+  // The responder first, so the server's own context management (when configured) acts on the recorded turn it picked.
+  const simulator = await startSimulator({ contextLimit, features: [responder.feature, ...builtInFeatures()] });
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
   const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
   const summarizer = createAnthropicSummarizer(options.summaryClient ?? client, { model: config.auxiliary.compression.model ?? model, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
