@@ -45,6 +45,8 @@ export interface CostRow {
   ceiling: string;
   systemAnd3: string;
   client: string;
+  /** The largest prompt the client-compaction run sent (this replay does not enforce the window, so it can pass it). */
+  clientPeakPrompt: number | 'n/a';
   serverEdit: string;
   serverCompact: string;
   serverActed: string;
@@ -158,6 +160,7 @@ function row(session: string, window: number, prefixes: Message[][], runs: Parti
     ceiling: share(ceilingDollars(runs.none.usages)),
     systemAnd3: cell('system_and_3'),
     client: cell('client'),
+    clientPeakPrompt: runs.client === undefined ? 'n/a' : Math.max(...runs.client.usages.map(promptOf)),
     serverEdit: cell('server_edit'),
     serverCompact: cell('server_compact'),
     serverActed: `${runs.server_edit?.serverActions ?? 0} edits / ${runs.server_compact?.serverActions ?? 0} compactions`,

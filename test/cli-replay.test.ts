@@ -49,6 +49,7 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
     expect(stdout).toContain('replayed 20 of 20 recorded assistant turns in 3 sessions (the main thread and 2 subagents)');
     expect(stdout).toMatch(/overflows 1, recovered 1/);
     expect(stdout).toMatch(/^ {2}cost \$\d+\.\d\d with caching, \$\d+\.\d\d without \(caching saved -?\$?[\d.-]+; prices for claude-sonnet-4-6\)$/m);
+    expect(stdout).toMatch(/^ {2}summarizer [1-9]\d* calls?, [\d,]+ prompt and [\d,]+ output tokens, \$\d+\.\d\d on top of the cost above$/m);
   });
 
   it('with --json prints one JSON document, and --report writes the HTML report with both charts', async () => {

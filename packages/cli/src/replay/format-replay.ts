@@ -42,7 +42,14 @@ export function formatReplaySummary(result: ReplayResult, colors: Colors): strin
     `  overflows ${result.overflows}${result.overflows === result.incidents ? '' : ` in ${result.incidents} incident${result.incidents === 1 ? '' : 's'}`}, recovered ${result.recoveries}${result.failedRecoveries > 0 ? `, not recovered ${result.failedRecoveries}` : ''}`,
     `  tokens ${count(cost.tokens.prompt)} prompt (${Math.round(cost.cacheHitRatio * 100)}% read from cache), ${count(cost.tokens.output)} output, over ${cost.requests} model calls`,
     `  cost ${dollars(cost.dollars)} with caching, ${dollars(cost.withoutCaching)} without (caching saved ${dollars(cost.dollarsSaved)}; prices for ${result.model})`,
+    summarizerLine(result),
   ];
+}
+
+function summarizerLine(result: ReplayResult): string {
+  const spent = result.summarizerCost;
+  if (spent === undefined) return '  summarizer calls went to the real API and are not priced here';
+  return `  summarizer ${spent.calls} call${spent.calls === 1 ? '' : 's'}, ${count(spent.promptTokens)} prompt and ${count(spent.outputTokens)} output tokens, ${dollars(spent.dollars)} on top of the cost above`;
 }
 
 function count(value: number): string {

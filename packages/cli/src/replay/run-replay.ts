@@ -6,6 +6,7 @@ import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDef
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
 import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
 import { createReplayResponder } from './replay-responder.js';
+import { SUMMARIZER_CALLER, SUMMARIZER_CALLER_HEADER, summarizerCost, type SummarizerCost } from './summarizer-cost.js';
 
 export interface ReplayOptions {
   messages: readonly Message[];
@@ -52,6 +53,8 @@ export interface ReplayResult {
   /** Recorded turns answered again because a recovery reverted a response and the agent asked anew. */
   repeatedTurns: number;
   cost: ReplayCost;
+  /** The summarizer's own calls, priced apart from the turns; absent when they went to the real API (`--live`). */
+  summarizerCost?: SummarizerCost;
 }
 
 const DEFAULT_MODEL = 'claude-sonnet-4-6';
@@ -71,7 +74,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const simulator = await startSimulator({ contextLimit, features: [responder.feature, ...builtInFeatures()] });
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
   const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
-  const summarizer = createAnthropicSummarizer(options.summaryClient ?? client, { model: config.auxiliary.compression.model ?? model, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
+  const summaryClient = options.summaryClient ?? new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0, defaultHeaders: { [SUMMARIZER_CALLER_HEADER]: SUMMARIZER_CALLER } });
+  const summarizer = createAnthropicSummarizer(summaryClient, { model: config.auxiliary.compression.model ?? model, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
   const tracker = createCostTracker({ model });
   try {
     const host = await createDefaultHost({ config, summarizer, plugins: [tracker.plugin], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
@@ -96,7 +100,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         return plan.outputs.get(callId) ?? NO_OUTPUT;
       }
       await drive(plan.main);
-      return summarize({ config, engine: host.engine.name, plan, points: recording.points, events: recording.events, cost: totalCost([...tracker.reports().values()]), model, contextLimit, window: options.window, summarizer: summarizer.name, sessions: sessions.size, answered: responder.answered, repeated: responder.repeated });
+      return summarize({ config, engine: host.engine.name, plan, points: recording.points, events: recording.events, cost: totalCost([...tracker.reports().values()]), model, contextLimit, window: options.window, summarizer: summarizer.name, sessions: sessions.size, answered: responder.answered, repeated: responder.repeated, ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, model) } : {}) });
     } finally {
       await host.dispose();
     }
@@ -120,6 +124,7 @@ interface ReplayFacts {
   sessions: number;
   answered: number;
   repeated: number;
+  summarizerCost?: SummarizerCost;
 }
 
 function summarize(facts: ReplayFacts): ReplayResult {
@@ -145,6 +150,7 @@ function summarize(facts: ReplayFacts): ReplayResult {
     answeredTurns: facts.answered,
     repeatedTurns: facts.repeated,
     cost: facts.cost,
+    ...(facts.summarizerCost === undefined ? {} : { summarizerCost: facts.summarizerCost }),
   };
 }
 

@@ -24,7 +24,7 @@ ${renderCards(result)}
 <section><h2>Cumulative cost</h2><p class="legend">${swatch(COST_COLORS.withCaching, 'with prompt caching (as replayed)')}${swatch(COST_COLORS.withoutCaching, 'without caching (every prompt token at the base input price)', true)}</p>${renderCostChart(result)}</section>
 <section><h2>Compactions</h2>${renderCompactionTable(result.events)}</section>
 ${renderIncidents(result)}
-<footer>Written by <code>ctxhost replay</code>. Context tokens are the prompt sizes the simulated API reported; compaction figures are the host's estimates. The summarizer's own calls are not in the cost.</footer>
+<footer>Written by <code>ctxhost replay</code>. Context tokens are the prompt sizes the simulated API reported; compaction figures are the host's estimates. The summarizer's own calls are not in the cost: ${escapeHtml(summarizerNote(result))}</footer>
 </main></body></html>
 `;
 }
@@ -84,4 +84,10 @@ function baseName(path: string): string {
 
 function count(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+function summarizerNote(result: ReplayResult): string {
+  const spent = result.summarizerCost;
+  if (spent === undefined) return 'they went to the real API (--live).';
+  return `${spent.calls} calls, ${spent.promptTokens.toLocaleString('en-US')} prompt and ${spent.outputTokens.toLocaleString('en-US')} output tokens, ${formatDollars(spent.dollars)} more.`;
 }

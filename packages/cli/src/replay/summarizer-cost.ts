@@ -1,0 +1,32 @@
+import type { Usage } from '@ctxhost/core';
+import { sessionCost } from '@ctxhost/prompt-caching';
+import type { RecordedRequest, WireUsage } from '@ctxhost/simulator';
+
+/** The header the replay's summarizer client sends, so its calls can be told from the agent's in the simulator's record. */
+export const SUMMARIZER_CALLER_HEADER = 'x-ctxhost-caller';
+export const SUMMARIZER_CALLER = 'summarizer';
+
+/** What the summarizer's own model calls cost: compaction is not free, and engines differ in how often they pay it. */
+export interface SummarizerCost {
+  calls: number;
+  promptTokens: number;
+  outputTokens: number;
+  dollars: number;
+}
+
+/** Prices the summarizer calls the simulator answered (calls that failed carry no usage and cost nothing). */
+export function summarizerCost(requests: readonly RecordedRequest[], model: string): SummarizerCost {
+  const usages = requests.flatMap((request) => (request.headers[SUMMARIZER_CALLER_HEADER] === SUMMARIZER_CALLER && request.usage !== undefined ? [fromWire(request.usage)] : []));
+  const report = sessionCost(usages, model);
+  return { calls: usages.length, promptTokens: report.tokens.prompt, outputTokens: report.tokens.output, dollars: report.dollars.total };
+}
+
+function fromWire(usage: WireUsage): Usage {
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens,
+    cacheReadInputTokens: usage.cache_read_input_tokens,
+    cacheCreation: { ephemeral5mInputTokens: usage.cache_creation.ephemeral_5m_input_tokens, ephemeral1hInputTokens: usage.cache_creation.ephemeral_1h_input_tokens },
+  };
+}
