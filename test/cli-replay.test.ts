@@ -18,8 +18,8 @@ let json: Promise<{ code: number; stdout: string; stderr: string }>;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'ctxhost-cli-replay-'));
   // Both child processes at once: most of their time is loading TypeScript sources.
-  text = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '7000');
-  json = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '7000', '--json', '--report', 'out.html');
+  text = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '6500');
+  json = ctxhost('replay', transcript, '--window', '8000', '--api-limit', '6500', '--json', '--report', 'out.html');
 });
 afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
@@ -42,9 +42,9 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ctxhost replay: .*5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl$/m);
-    expect(stdout).toMatch(/window 8,000 tokens, the simulated API stops at 7,000/);
+    expect(stdout).toMatch(/window 8,000 tokens, the simulated API stops at 6,500/);
     expect(stdout).toMatch(/^ {2}call +\d+ {2}replay\/subagent-\d {2}compaction \(threshold, compressor\): [\d,]+ → [\d,]+ tokens/m);
-    expect(stdout).toMatch(/overflow: prompt is too long: \d+ tokens > 7000 maximum/);
+    expect(stdout).toMatch(/overflow: prompt is too long: \d+ tokens > 6500 maximum/);
     expect(stdout).toMatch(/recovered: Recovered after .+; the session answered again\./);
     expect(stdout).toContain('replayed 20 of 20 recorded assistant turns in 3 sessions (the main thread and 2 subagents)');
     expect(stdout).toMatch(/overflows 1, recovered 1/);
@@ -56,9 +56,9 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
     const { code, stdout } = await json;
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as Record<string, unknown> & { points: { call: number; contextTokens: number }[]; events: { kind: string; call: number; sessionId: string; answeredAt?: number }[]; cost: Record<string, unknown> };
-    expect(result).toMatchObject({ transcript, format: 'claude-code', window: 8000, contextLimit: 7000, engine: 'compressor', sessions: 3, recordedTurns: 20, answeredTurns: 20, overflows: 1, recoveries: 1, report: join(folder, 'out.html') });
+    expect(result).toMatchObject({ transcript, format: 'claude-code', window: 8000, contextLimit: 6500, engine: 'compressor', sessions: 3, recordedTurns: 20, answeredTurns: 20, overflows: 1, recoveries: 1, report: join(folder, 'out.html') });
     expect(result.points).toHaveLength(20);
-    expect(result.points.every((point, index) => point.call === index + 1 && point.contextTokens > 0 && point.contextTokens <= 7000)).toBe(true);
+    expect(result.points.every((point, index) => point.call === index + 1 && point.contextTokens > 0 && point.contextTokens <= 6500)).toBe(true);
     expect(result.events.map((event) => event.kind)).toEqual(expect.arrayContaining(['compaction', 'overflow', 'recovery']));
     const overflow = result.events.find((event) => event.kind === 'overflow');
     const recovery = result.events.find((event) => event.kind === 'recovery');

@@ -47,6 +47,16 @@ describe('session-hygiene', () => {
     expect(request.messages.some((message) => message.meta?.summary?.engine === 'compressor')).toBe(true);
   });
 
+  it('brings the session under the engine’s threshold even when protect_last_n alone holds more than 85%', async () => {
+    const { host } = hostWith({ compression: { protectLastN: 20 } });
+    const session = await host.session(`s${++counter}`);
+    await session.append(text('system', 'You are careful.'));
+    for (let i = 1; i < 30; i++) await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(500)}`));
+    expect(host.counter.countAll(session.messages().slice(-20))).toBeGreaterThan(0.85 * WINDOW);
+    const request = await send(host, session.id);
+    expect(host.counter.countAll(request.messages)).toBeLessThanOrEqual(0.5 * WINDOW);
+  });
+
   it('leaves a session at 84% alone', async () => {
     const { host, reasons } = hostWith();
     const session = await sessionAt(host, 84);

@@ -37,6 +37,8 @@ async function compressForHygiene(host: Host, session: Session, request: ModelRe
       contextWindow,
       counter: host.counter,
       reason: 'hygiene',
+      // A safety net must get under it: aim at the engine's own threshold, so the tail may keep fewer than protect_last_n.
+      targetTokens: Math.floor(host.config.compression.threshold * contextWindow),
       original: (partId) => session.original(partId),
       ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
       ...(signal === undefined ? {} : { signal }),
