@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCacheAwareCompaction } from './cache-aware-compaction.js';
 import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
@@ -19,6 +20,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'turn-overhead': { title: 'Per-turn overhead of the host (all default hooks) vs history length; baseline: a full chars/4 re-count per event', run: () => runTurnOverhead() },
   'estimator-accuracy': { title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)', run: () => runEstimatorAccuracy() },
   'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
+  'cache-aware-compaction': { title: 'Cache-aware compaction: the demo session at 18k with the compressor as shipped and with each cache-relevant choice undone', run: () => runCacheAwareCompaction() },
   recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
   opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },
   'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },
