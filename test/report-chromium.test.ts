@@ -48,7 +48,7 @@ describe.skipIf(!chromiumInstalled())('the replay report in headless Chromium', 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'ctxhost-report-chromium-'));
     const { messages } = await readTranscript(transcript, { includeSidechains: true });
-    const html = renderReport({ transcript: 'session.jsonl', result: await runReplay({ messages, window: 8_000, contextLimit: 7_000 }) });
+    const html = renderReport({ transcript: 'session.jsonl', result: await runReplay({ messages, window: 8_000, contextLimit: 6_500 }) });
     const page = join(folder, 'report.html');
     const measured = join(folder, 'measured.html');
     await writeFile(page, html);
