@@ -4,7 +4,7 @@ import { createAgent, createAnthropicModel, toParams } from '@ctxhost/anthropic'
 import { backoffDelay, createAutoCompactPlugin, TRUNCATION_MESSAGE, AUTO_COMPACT_DEFAULTS } from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createHost, type Host, type Message, type ToastEvent } from '@ctxhost/core';
-import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { startSimulator, type Simulator, type SimulatorFeature } from '@ctxhost/simulator';
 
 const MODEL = 'claude-sonnet-4-5';
 let sim: Simulator | undefined;
@@ -46,8 +46,8 @@ interface Setup {
 }
 
 /** A session whose next request is `overBy` over the simulator's limit (by the simulator's own count). */
-async function setUp(messages: Message[], overBy: number, config: Record<string, unknown> = {}): Promise<Setup> {
-  sim = await startSimulator({ contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)) });
+async function setUp(messages: Message[], overBy: number, config: Record<string, unknown> = {}, features?: SimulatorFeature[]): Promise<Setup> {
+  sim = await startSimulator({ contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)), ...(features === undefined ? {} : { features }) });
   const client = new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 });
   const host = createHost({
     config: { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, ...config } } },
@@ -122,6 +122,32 @@ describe('auto-compact cascade against the simulator', () => {
     expect(errors[0]?.title).toBe('Manual intervention needed');
     expect(errors[0]?.text).toMatch(/A single system message .* larger than the model's whole window/);
     expect(errors[0]?.text).toMatch(/still over the limit after/);
+  });
+
+  it('summarizes rather than re-running the turn once a planned step fell short', async () => {
+    // Tool work after the user's question (revertable), outputs too small to cover the real overflow.
+    const messages = conversation([700, 700, 700, 700, 700, 700]).slice(0, -2);
+    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) } as Message['parts'][number];
+    // The API counts the first request short (its long texts cut), so its error understates the overflow: the plan
+    // truncates just enough for that, and the re-send, counted whole, is still over.
+    let first = true;
+    const understateFirst: SimulatorFeature = {
+      name: 'understate-first-count',
+      prepareRequest(request) {
+        if (!first) return request;
+        first = false;
+        const cut = (content: (typeof request.messages)[number]['content']) => (typeof content === 'string' ? content : content.map((block) => (block.type === 'text' ? { ...block, text: String(block.text).slice(0, 1_200) } : block)));
+        return { ...request, messages: request.messages.map((message) => (message.role === 'assistant' ? { ...message, content: cut(message.content) } : message)) };
+      },
+    };
+    const setup = await setUp(messages, 0.5, {}, [understateFirst]);
+    await setup.agentRetry();
+    const statuses = sim!.requests.filter((request) => request.path === '/v1/messages').map((request) => request.status);
+    expect(statuses).toEqual([400, 400, 200]);
+    const recovered = setup.toasts.find((toast) => toast.title === 'Session recovered')?.text;
+    expect(recovered).toMatch(/truncation → summarize/);
+    expect(recovered).not.toMatch(/revert/);
+    expect(await lastRole(setup)).toBe('assistant');
   });
 
   it('never runs two recoveries at once for one session', async () => {

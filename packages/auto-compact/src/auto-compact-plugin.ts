@@ -143,10 +143,10 @@ async function takeSteps(host: Host, config: AutoCompactConfig, session: Session
   const window = error.maxTokens ?? contextWindowOf(session, host.config) ?? estimate;
   const target = Math.floor((window * config.headroom) / Math.max(scale, 0.01));
   if (error.kind === 'request_too_large') return (await truncateOutputs(host, session, state.budget, config, Math.ceil(estimate / 2), config.max_truncate_attempts)) > 0 ? ['truncation'] : [];
-  return config.plan ? plannedSteps(host, config, session, state, estimate, target, window, signal) : walkStep(host, config, session, state, estimate, target, window, tried, signal);
+  return config.plan ? plannedSteps(host, config, session, state, estimate, target, window, tried, signal) : walkStep(host, config, session, state, estimate, target, window, tried, signal);
 }
 
-async function plannedSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, signal: AbortSignal): Promise<Step[]> {
+async function plannedSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
   const need = Math.max(1, estimate - target);
   if (host.config.experimental.aggressiveTruncation) {
     const cut = Math.max(need, estimate - Math.floor(target * config.target_token_ratio / config.headroom));
@@ -157,7 +157,9 @@ async function plannedSteps(host: Host, config: AutoCompactConfig, session: Sess
     await truncateOutputs(host, session, state.budget, config, need, config.max_truncate_attempts);
     return ['truncation'];
   }
-  const point = revertPoint(session);
+  // Once a planned step fell short, the turn is not re-run: redoing the work that overflowed tends to overflow again,
+  // and with the attempts left the summary, which aims at a size, is the step that reliably fits.
+  const point = tried.length > 0 ? undefined : revertPoint(session);
   const revertable = point === undefined ? 0 : host.counter.countAll(session.messages().slice(point + 1));
   if (revertable >= need && (await revertLastResponse(session, state.budget, config))) return ['revert'];
   const steps: Step[] = [];
