@@ -166,6 +166,7 @@ describe('compressor', () => {
     expect(compressor.shouldCompress(state(conversation))).toBe(true);
     const first = await compressor.compress(conversation, context({ sessionId: 'small', contextWindow: window }));
     expect(first.report.tokensAfter / first.report.tokensBefore).toBeGreaterThan(0.9);
+    expect(first.report.notes).toContainEqual(expect.stringMatching(/^saved under 10%: the next threshold compaction of this session waits until the prompt reaches about [\d,]+ tokens$/));
     const nextTurn = [...first.messages, text('user', `one more ${'word '.repeat(190)}`)];
     expect(compressor.shouldCompress(state(nextTurn))).toBe(false);
     const muchLater = [...nextTurn, ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'user' : 'assistant', `later ${i} ${'word '.repeat(190)}`))];

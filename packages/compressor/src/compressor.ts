@@ -34,9 +34,15 @@ export function createCompressor(options: CompressorOptions = {}): ContextEngine
     },
     async compress(messages, context) {
       const result = await compress(messages, context, settings, context.summarizer ?? options.summarizer);
-      if (context.reason === 'threshold') backoff.finished(context.sessionId, result.report.tokensBefore, result.report.tokensAfter);
-      else backoff.forget(context.sessionId);
-      return result;
+      if (context.reason !== 'threshold') {
+        backoff.forget(context.sessionId);
+        return result;
+      }
+      const resumeAt = backoff.finished(context.sessionId, result.report.tokensBefore, result.report.tokensAfter, context.contextWindow);
+      if (resumeAt === undefined) return result;
+      // Reported, not hidden: the effective threshold for this session has moved.
+      const note = `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: the next threshold compaction of this session waits until the prompt reaches about ${resumeAt.toLocaleString('en-US')} tokens`;
+      return { ...result, report: { ...result.report, notes: [...(result.report.notes ?? []), note] } };
     },
   };
 }

@@ -14,8 +14,8 @@ export interface IneffectiveCompactionBackoff {
   allows(sessionId: string, promptTokens: number, contextWindow: number): boolean;
   /** Records a threshold compaction the engine is about to run, at this prompt size. */
   started(sessionId: string, promptTokens: number): void;
-  /** Records how much the compaction of `sessionId` saved, by the engine's own count. */
-  finished(sessionId: string, tokensBefore: number, tokensAfter: number): void;
+  /** Records how much the compaction of `sessionId` saved, by the engine's own count; returns the prompt size the next threshold compaction waits for, when it was ineffective. */
+  finished(sessionId: string, tokensBefore: number, tokensAfter: number, contextWindow: number): number | undefined;
   /** Forgets a session (a recovery rewrote it, so what it learned no longer holds). */
   forget(sessionId: string): void;
 }
@@ -44,10 +44,11 @@ export function createIneffectiveCompactionBackoff(options: { maxSessions?: numb
     started(sessionId, promptTokens) {
       remember(sessionId, { startedAt: promptTokens, ineffective: false });
     },
-    finished(sessionId, tokensBefore, tokensAfter) {
+    finished(sessionId, tokensBefore, tokensAfter, contextWindow) {
       const record = records.get(sessionId);
-      if (record === undefined) return;
+      if (record === undefined) return undefined;
       record.ineffective = tokensBefore <= 0 || (tokensBefore - tokensAfter) / tokensBefore < COMPRESSOR.ineffectiveSavings;
+      return record.ineffective ? Math.ceil(record.startedAt + COMPRESSOR.ineffectiveRegrowth * contextWindow) : undefined;
     },
     forget(sessionId) {
       records.delete(sessionId);
