@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { createAnthropicSummarizer } from '@ctxhost/anthropic';
+import { startSimulator } from '@ctxhost/simulator';
 import { createHost, createHostAsync, registerContextEngine, unregisterContextEngine, type Message } from '@ctxhost/core';
 import { lcmEngineFactory } from '@ctxhost/engine-lcm';
 import { readTranscript } from '@ctxhost/transcripts';
@@ -29,6 +32,27 @@ async function replayedSession() {
 }
 
 describe('lcm engine', () => {
+  it('reports its summary as it is: the model’s when a summarizer answered, else extractive, with its tokens', async () => {
+    const host = createHost({ config: { model: { contextLength: 2_000 } }, enginePlugin: false });
+    const turns: Message[] = Array.from({ length: 12 }, (_, index) => ({ id: `t${index}`, role: index % 2 ? 'assistant' : 'user', parts: [{ id: `t${index}:0`, type: 'text', text: `step ${index}: ${'edited src/app.ts and ran the tests '.repeat(8)}` }] }));
+    const context = { sessionId: 'report', contextWindow: 2_000, counter: host.counter, reason: 'threshold' as const };
+    const extractive = await lcmEngineFactory({ config: host.config }).compress(turns, context);
+    expect(extractive.report.summary).toMatchObject({ source: 'extractive', messagesCovered: expect.any(Number) });
+    expect(extractive.report.summary!.tokens).toBeGreaterThan(0);
+    const sim = await startSimulator();
+    try {
+      const summarizer = createAnthropicSummarizer(new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 }), { model: 'claude-sonnet-4-6' });
+      const written = await lcmEngineFactory({ config: host.config }).compress(turns, { ...context, sessionId: 'report-model', summarizer });
+      expect(written.report.summary).toMatchObject({ source: 'model' });
+      const node = written.messages.find((message) => message.meta?.summary?.engine === 'lcm')!;
+      expect(written.report.summary!.tokens).toBeGreaterThan(0);
+      expect(written.report.summary!.tokens).toBeLessThanOrEqual(host.counter.count(node));
+    } finally {
+      await sim.close();
+    }
+  });
+
+
   it('is found in the registry only when context.engine names it', () => {
     registerContextEngine('lcm', lcmEngineFactory);
     try {

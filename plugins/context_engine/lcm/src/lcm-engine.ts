@@ -1,4 +1,4 @@
-import type { ContextEngine, ContextEngineFactory, EngineToolContext, JsonValue, Message, Summarizer, ToolDefinition } from '@ctxhost/core';
+import type { CompactionReport, ContextEngine, ContextEngineFactory, EngineToolContext, JsonValue, Message, Summarizer, SummarySource, ToolDefinition } from '@ctxhost/core';
 import { extractSummary, messageText } from './node-summary.js';
 import { addNode, coveringNodes, createSummaryDag, expandNode, type SummaryDag } from './summary-dag.js';
 
@@ -49,20 +49,32 @@ export function createLcmEngine(options: LcmOptions = {}): ContextEngine {
       const tailStart = tailStartOf(messages, context.counter.count.bind(context.counter), context.contextWindow * (options.tailShare ?? 0.25));
       const span = messages.slice(head.length, tailStart);
       let view: Message[] = [...messages];
+      let summary: CompactionReport['summary'];
       if (span.length > 0) {
         const leaves = span.filter((message) => message.meta?.summary?.engine !== LCM);
         for (const message of leaves) dag.originals.set(message.id, message);
         const nodeIds = span.map((message) => (message.meta?.summary?.engine === LCM ? nodeIdOf(message) : undefined));
         const summarizer = context.summarizer ?? options.summarizer;
-        const text = summarizer === undefined ? extractSummary(leaves) : await summarizer.summarize({ messages: leaves, instructions: 'Summarize these turns in a few lines: requests, actions, files, results, errors.', maxOutputTokens: 800, ...(context.signal === undefined ? {} : { signal: context.signal }) }).catch(() => extractSummary(leaves));
+        let source: SummarySource = 'extractive';
+        const text =
+          summarizer === undefined
+            ? extractSummary(leaves)
+            : await summarizer
+                .summarize({ messages: leaves, instructions: 'Summarize these turns in a few lines: requests, actions, files, results, errors.', maxOutputTokens: 800, ...(context.signal === undefined ? {} : { signal: context.signal }) })
+                .then((written) => {
+                  source = 'model';
+                  return written;
+                })
+                .catch(() => extractSummary(leaves));
         const covers = [...nodeIds.filter((id): id is string => id !== undefined), ...leaves.map((message) => message.id)];
         const node = addNode(dag, 0, covers, text);
         view = [...head, nodeMessage(node.id, covers.length, text), ...messages.slice(tailStart)];
+        summary = { tokens: context.counter.countText(text), source, messagesCovered: span.length };
       }
       view = mergeOldNodes(dag, view, options.maxNodesInView ?? 4);
       return {
         messages: view,
-        report: { engine: LCM, reason: context.reason, tokensBefore, tokensAfter: context.counter.countAll(view), messagesBefore: messages.length, messagesAfter: view.length, summary: { tokens: 0, source: 'extractive', messagesCovered: span.length } },
+        report: { engine: LCM, reason: context.reason, tokensBefore, tokensAfter: context.counter.countAll(view), messagesBefore: messages.length, messagesAfter: view.length, ...(summary === undefined ? {} : { summary }) },
       };
     },
     async callTool(name, input, context) {
