@@ -1,31 +1,20 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { startSimulator } from '@ctxhost/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { corpus, runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
+import { useCliScratch } from './support/use-cli-scratch.js';
 
 const openhands = corpus('openhands/multi-swe-bench-output.jsonl');
 let folder: string;
-let userConfigDir: string | undefined;
 
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'ctxhost-compact-'));
-  await mkdir(join(folder, 'user'));
+useCliScratch('ctxhost-compact-', async (scratch) => {
+  folder = scratch;
   await writeFile(join(folder, 'window.yaml'), 'model:\n  context_length: 30000\n');
   await writeFile(join(folder, 'invalid.yaml'), 'compression:\n  protect_last_n: 0\n');
   const runs = (await readFile(openhands, 'utf8')).split('\n');
   await writeFile(join(folder, 'broken.jsonl'), ['{"instance_id": ', ...runs].join('\n'));
-  // An empty user config folder, so the person's own config is never read.
-  userConfigDir = process.env['CTXHOST_CONFIG_DIR'];
-  process.env['CTXHOST_CONFIG_DIR'] = join(folder, 'user');
-});
-
-afterAll(async () => {
-  if (userConfigDir === undefined) delete process.env['CTXHOST_CONFIG_DIR'];
-  else process.env['CTXHOST_CONFIG_DIR'] = userConfigDir;
-  await rm(folder, { recursive: true, force: true });
 });
 
 describe('ctxhost compact', () => {

@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
+import { useCliScratch } from './support/use-cli-scratch.js';
 
 let folder: string;
-let userConfigDir: string | undefined;
 const project = (name: string) => join(folder, name);
 
 async function writeProject(name: string, yaml: string | undefined): Promise<void> {
@@ -13,23 +12,14 @@ async function writeProject(name: string, yaml: string | undefined): Promise<voi
   if (yaml !== undefined) await writeFile(join(project(name), '.ctxhost', 'config.yaml'), yaml);
 }
 
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'ctxhost-config-'));
-  await mkdir(join(folder, 'user'));
+useCliScratch('ctxhost-config-', async (scratch) => {
+  folder = scratch;
   await writeFile(join(folder, 'user', 'config.yaml'), 'compression:\n  threshold: 0.4\n  protect_last_n: 10\ndisabled_hooks: [session-hygiene]\n');
   await writeProject('valid', 'compression:\n  threshold: 0.6\nhooks:\n  context-window-monitor:\n    warn_at: 0.65\n');
   await writeProject('invalid', 'compression:\n  threshold: half\nhooks:\n  context-window-monitor:\n    warn_att: 0.6\n');
   await writeProject('unreadable', undefined);
   await mkdir(join(project('unreadable'), '.ctxhost', 'config.yaml'));
   await mkdir(project('empty'));
-  userConfigDir = process.env['CTXHOST_CONFIG_DIR'];
-  process.env['CTXHOST_CONFIG_DIR'] = join(folder, 'user');
-});
-
-afterAll(async () => {
-  if (userConfigDir === undefined) delete process.env['CTXHOST_CONFIG_DIR'];
-  else process.env['CTXHOST_CONFIG_DIR'] = userConfigDir;
-  await rm(folder, { recursive: true, force: true });
 });
 
 describe('ctxhost config check', () => {

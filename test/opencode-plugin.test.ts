@@ -1,28 +1,23 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countTextTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
+import { countTextTokens, type Simulator } from '@ctxhost/simulator';
 import type { EventTuiToastShow, ToolPart } from '@opencode-ai/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL, startOpencodeServer, waitFor, type OpencodeServer } from './opencode-server.js';
+import { describe, expect, it } from 'vitest';
+import { MODEL, waitFor, type OpencodeServer } from './opencode-server.js';
+import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
 
 const WINDOW = 60_000;
 const CAP_TOKENS = 300;
 let sim: Simulator;
 let server: OpencodeServer;
 
-beforeAll(async () => {
-  sim = await startSimulator({ contextLimit: WINDOW });
-  server = await startOpencodeServer({
-    simulatorUrl: sim.url,
+useSimulatedOpencode(
+  {
     contextLimit: WINDOW,
     ctxhostYaml: (scratch) => `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\nhooks:\n  tool-output-truncator:\n    max_tokens: ${CAP_TOKENS}\n`,
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  await sim?.close();
-}, 60_000);
+  },
+  (running) => ({ sim, server } = running),
+);
 
 async function newSession(): Promise<string> {
   const created = await server.client.session.create({ body: {} });

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { countTextTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
+import { countTextTokens, type Simulator } from '@ctxhost/simulator';
 import type { EventTuiToastShow, ToolPart } from '@opencode-ai/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL, startOpencodeServer, waitFor, type OpencodeServer } from './opencode-server.js';
+import { describe, expect, it } from 'vitest';
+import { MODEL, waitFor, type OpencodeServer } from './opencode-server.js';
+import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
 
 // An overflow inside the real opencode, recovered by ctxhost's cascade running in the plugin. opencode's own
 // compaction is off (OPENCODE_DISABLE_AUTOCOMPACT, set by the server helper), so on "prompt is too long"
@@ -12,21 +13,15 @@ const TRUNCATION_MESSAGE = '[TOOL RESULT TRUNCATED - Context limit exceeded.';
 let sim: Simulator;
 let server: OpencodeServer;
 
-beforeAll(async () => {
-  sim = await startSimulator({ contextLimit: WINDOW });
-  server = await startOpencodeServer({
-    simulatorUrl: sim.url,
+useSimulatedOpencode(
+  {
     contextLimit: WINDOW,
     // The truncator's cap is above the window here, so a big tool output reaches the cascade instead.
     ctxhostYaml: (scratch) =>
       `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\nhooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 50\n  tool-output-truncator:\n    max_tokens: 100000\n`,
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  await sim?.close();
-}, 60_000);
+  },
+  (running) => ({ sim, server } = running),
+);
 
 /** The prompt size of the last model call, as the simulator counted it. */
 function lastPromptTokens(): number {

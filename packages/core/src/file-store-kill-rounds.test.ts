@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_ERROR_CODES } from './errors.js';
 import { createFileStore } from './file-store.js';
@@ -53,18 +54,6 @@ if (mode === 'append') {
   process.stdout.write(JSON.stringify({ acknowledged, errors }) + '\\n');
 }
 `;
-
-/** A small seeded PRNG (mulberry32), so a failing round can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let workDirectory: string;
 let childPath: string;
@@ -115,15 +104,15 @@ const messageIdOf = (event: StoredEvent | undefined) => (event?.type === 'messag
 describe('file store: SIGKILL at random points, round after round, on one session', () => {
   it('reopens after every kill with every acknowledged event, in order, and appends on top', { timeout: 120_000 }, async () => {
     const directory = join(workDirectory, 'kill-rounds');
-    const random = seeded(20_261_122);
+    // Seeded, so a failing round can be replayed: when to kill, and the child's own seed for its append sizes.
+    const roundPlan = fc.record({ killAfter: fc.integer({ min: 1, max: 12 }), killDelayMs: fc.integer({ min: 0, max: 11 }), childSeed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) });
+    const rounds = fc.sample(roundPlan, { seed: 20_261_122, numRuns: 20 });
     const everAcknowledged: Acknowledged[] = [];
-    for (let round = 0; round < 20; round++) {
-      const killAfter = 1 + Math.floor(random() * 12);
-      const killDelayMs = Math.floor(random() * 12);
-      const acknowledged = await appendUntilKilled(directory, round, Math.floor(random() * 2 ** 31), killAfter, killDelayMs);
+    for (const [index, { killAfter, killDelayMs, childSeed }] of rounds.entries()) {
+      const acknowledged = await appendUntilKilled(directory, index, childSeed, killAfter, killDelayMs);
       everAcknowledged.push(...acknowledged);
       const events = await readSession(directory);
-      const context = `round ${round} (kill after ${killAfter} acks + ${killDelayMs} ms): ${acknowledged.length} acknowledged this round, ${events.length} stored`;
+      const context = `round ${index} (kill after ${killAfter} acks + ${killDelayMs} ms): ${acknowledged.length} acknowledged this round, ${events.length} stored`;
       expect(events.map((event) => event.seq), context).toStrictEqual(events.map((_, position) => position + 1));
       for (const { seq, messageId } of everAcknowledged) expect(messageIdOf(events[seq - 1]), `${context}, seq ${seq}`).toBe(messageId);
     }
