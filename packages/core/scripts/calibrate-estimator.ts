@@ -17,7 +17,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createTokenCounter, estimateTokens, ESTIMATOR_WEIGHTS, messageChars, type Message, type Part } from '@ctxhost/core';
-import { addMessageFeatures, emptyTokenFeatures, type TokenFeatures, type TokenWeights } from '../src/estimate-tokens.js';
+import { addMessageFeatures, emptyTokenFeatures, type TokenFeatures, type TokenWeights } from '../src/tokens/estimate-tokens.js';
 
 const corpusDirectory = fileURLToPath(new URL('../../../test/fixtures/corpus/claude-code/', import.meta.url));
 

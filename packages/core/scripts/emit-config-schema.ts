@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_JSON_SCHEMA_FILE, createConfigJsonSchema } from '../dist/config-json-schema.js';
+import { CONFIG_JSON_SCHEMA_FILE, createConfigJsonSchema } from '../dist/config/config-json-schema.js';
 
 const target = fileURLToPath(new URL(`../${CONFIG_JSON_SCHEMA_FILE}`, import.meta.url));
 await writeFile(target, `${JSON.stringify(createConfigJsonSchema(), null, 2)}\n`);

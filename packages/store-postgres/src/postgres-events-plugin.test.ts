@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '@ctxhost/core';
-import { textMessage } from '../../core/src/store-contract.test-helper.js';
+import { textMessage } from '../../core/src/stores/store-contract.test-helper.js';
 import { createPostgresEventsPlugin } from './postgres-events-plugin.js';
 import { createPostgresStore } from './postgres-store.js';
 import { dropSchema, testDatabaseUrl, uniqueSchemaName } from './test-database.test-helper.js';

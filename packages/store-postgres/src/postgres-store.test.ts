@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CtxhostError } from '@ctxhost/core';
-import { appended, describeSessionStoreContract, textMessage } from '../../core/src/store-contract.test-helper.js';
+import { appended, describeSessionStoreContract, textMessage } from '../../core/src/stores/store-contract.test-helper.js';
 import { POSTGRES_STORE_ERROR_CODES } from './errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { createPgPool } from './pg-driver.js';

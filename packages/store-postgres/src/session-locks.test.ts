@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CtxhostError } from '@ctxhost/core';
-import { appended, textMessage } from '../../core/src/store-contract.test-helper.js';
+import { appended, textMessage } from '../../core/src/stores/store-contract.test-helper.js';
 import { POSTGRES_STORE_ERROR_CODES } from './errors.js';
 import { createPostgresStore, type PostgresStore } from './postgres-store.js';
 import { sessionLockKey } from './session-locks.js';

@@ -1,5 +1,5 @@
-import { messageBlocks } from '../tokenizer.js';
-import type { AssistantTurn, MessagesRequest } from '../wire.js';
+import { messageBlocks } from '../wire/tokenizer.js';
+import type { AssistantTurn, MessagesRequest } from '../wire/wire.js';
 import { buildSummary, isSummaryRequest } from './summary.js';
 import { toolUseTurn } from './tool-use.js';
 

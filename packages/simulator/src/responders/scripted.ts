@@ -1,4 +1,4 @@
-import type { AssistantTurn, ContentBlock, UsageOverride } from '../wire.js';
+import type { AssistantTurn, ContentBlock, UsageOverride } from '../wire/wire.js';
 
 /**
  * One scripted assistant turn: content blocks (text, tool_use, thinking, …) or

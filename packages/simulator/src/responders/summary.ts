@@ -1,5 +1,5 @@
-import { messageBlocks, systemBlocks } from '../tokenizer.js';
-import type { ContentBlock, MessagesRequest } from '../wire.js';
+import { messageBlocks, systemBlocks } from '../wire/tokenizer.js';
+import type { ContentBlock, MessagesRequest } from '../wire/wire.js';
 
 export const SUMMARY_HEADINGS = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Relevant Files', 'Next Steps', 'Critical Context'] as const;
 const MINIMUM_HEADINGS = 5;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { messageBlocks } from '../tokenizer.js';
-import type { AssistantTurn, MessagesRequest, ToolSpec } from '../wire.js';
+import { messageBlocks } from '../wire/tokenizer.js';
+import type { AssistantTurn, MessagesRequest, ToolSpec } from '../wire/wire.js';
 
 /**
  * The default responder's tool call: when tools are offered and the last user

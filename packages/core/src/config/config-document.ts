@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { ConfigLocator } from './config-issues.js';
+import type { ConfigIssue } from '../errors.js';
+
+/** Aliases a config may expand (the yaml library's own default); far more than any real config uses. */
+const MAX_ALIAS_COUNT = 100;
+
+/** A config file read and parsed, with a locator from key paths to lines and columns. */
+export interface ConfigDocument {
+  /** The absolute path. */
+  path: string;
+  /** The path as shown in messages. */
+  displayPath: string;
+  /** The file's content as plain data (an empty file is `{}`). */
+  value: unknown;
+  locate: ConfigLocator;
+}
+
+export type ReadConfigResult =
+  | { status: 'absent' }
+  | { status: 'unreadable'; issue: ConfigIssue; cause: unknown }
+  | { status: 'invalid'; issues: ConfigIssue[] }
+  | { status: 'ok'; document: ConfigDocument };
+
+/** Reads a YAML or JSON config file (JSON is read by the YAML parser, so both get positions). */
+export async function readConfigDocument(path: string, displayPath: string): Promise<ReadConfigResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'absent' };
+    const reason = error instanceof Error ? error.message : String(error);
+    const issue = { file: displayPath, line: undefined, column: undefined, path: '', expected: 'a readable file (check its permissions and that it is a file)', found: `an error: ${reason}` };
+    return { status: 'unreadable', issue, cause: error };
+  }
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    return {
+      status: 'invalid',
+      issues: document.errors.map((error) => {
+        const position = lineCounter.linePos(error.pos[0]);
+        const firstLine = error.message.split('\n')[0] ?? error.message;
+        const reason = /call stack/i.test(firstLine) ? 'nested too deeply to read' : firstLine;
+        return { file: displayPath, line: position.line, column: position.col, path: '', expected: 'valid YAML or JSON', found: `a syntax error (${reason})` };
+      }),
+    };
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    // toJS throws on aliases that expand without bound (a "billion laughs" file) and on values nested past the stack.
+    const reason = error instanceof Error ? error.message : String(error);
+    return { status: 'invalid', issues: [{ file: displayPath, line: undefined, column: undefined, path: '', expected: 'plain YAML or JSON data', found: `content that cannot be read safely (${reason})` }] };
+  }
+  const locate: ConfigLocator = (keyPath, target) => {
+    const offset = findOffset(document.contents, keyPath, target);
+    if (offset === undefined) return undefined;
+    const position = lineCounter.linePos(offset);
+    return { line: position.line, column: position.col };
+  };
+  return { status: 'ok', document: { path, displayPath, value, locate } };
+}
+
+/** The offset of the deepest node on `keyPath`: the key itself for a `key` target, else its value. */
+function findOffset(root: unknown, keyPath: readonly PropertyKey[], target: 'key' | 'value'): number | undefined {
+  let node = root as Node | null;
+  let offset = node?.range?.[0];
+  for (const [index, segment] of keyPath.entries()) {
+    const last = index === keyPath.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+      if (pair === undefined) return offset;
+      const keyOffset = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      const value = pair.value as Node | null;
+      if (last && target === 'key') return keyOffset ?? offset;
+      offset = value?.range?.[0] ?? keyOffset ?? offset;
+      node = value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as Node | undefined;
+      if (item === undefined) return offset;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}

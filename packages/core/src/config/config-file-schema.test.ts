@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DEFAULT_CONFIG } from './config-defaults.js';
+import { ConfigFileSchema, createConfigSchema, toCtxhostConfig } from './config-file-schema.js';
+import { configErrorMap, toConfigIssues } from './config-issues.js';
+import { defineConfigSection, readHookSection } from './config-section.js';
+import { ConfigError, CtxhostError, formatConfigIssue } from '../errors.js';
+
+function problems(input: unknown, schema: z.ZodType = ConfigFileSchema): string[] {
+  const result = schema.safeParse(input, { reportInput: true, error: configErrorMap });
+  return result.success ? [] : toConfigIssues(result.error.issues).map(formatConfigIssue);
+}
+
+describe('ConfigFileSchema', () => {
+  it.each([undefined, {}])('parses %j to exactly DEFAULT_CONFIG', (input) => {
+    expect(toCtxhostConfig(ConfigFileSchema.parse(input))).toStrictEqual(DEFAULT_CONFIG);
+  });
+
+  it('fills the inner defaults of a partly written section', () => {
+    const config = toCtxhostConfig(ConfigFileSchema.parse({ compression: { threshold: 0.7 }, auxiliary: { compression: { model: 'haiku' } } }));
+    expect(config.compression).toStrictEqual({ ...DEFAULT_CONFIG.compression, threshold: 0.7 });
+    expect(config.auxiliary.compression).toStrictEqual({ provider: 'auto', model: 'haiku' });
+  });
+
+  it('converts every snake_case key to camelCase', () => {
+    const config = toCtxhostConfig(
+      ConfigFileSchema.parse({
+        context: { engine: 'lcm' },
+        compression: { enabled: false, threshold: 0.6, target_ratio: 0.3, protect_last_n: 5 },
+        auxiliary: { compression: { model: 'm', provider: 'anthropic', base_url: 'http://127.0.0.1:8080' } },
+        prompt_caching: { cache_ttl: '1h' },
+        model: { name: 'claude', context_length: 200000 },
+        disabled_hooks: ['session-hygiene'],
+        experimental: { aggressive_truncation: true, auto_resume: true },
+        plugin_dirs: ['/opt/plugins'],
+        store: { kind: 'postgres', url: 'postgres://x' },
+      }),
+    );
+    expect(config).toStrictEqual({
+      context: { engine: 'lcm' },
+      compression: { enabled: false, threshold: 0.6, targetRatio: 0.3, protectLastN: 5 },
+      auxiliary: { compression: { model: 'm', provider: 'anthropic', baseUrl: 'http://127.0.0.1:8080' } },
+      promptCaching: { cacheTtl: '1h' },
+      model: { name: 'claude', contextLength: 200000 },
+      disabledHooks: ['session-hygiene'],
+      experimental: { aggressiveTruncation: true, autoResume: true },
+      pluginDirs: ['/opt/plugins'],
+      store: { kind: 'postgres', url: 'postgres://x' },
+      hooks: {},
+    });
+  });
+
+  it.each([
+    [{ compression: { threshold: 'half' } }, 'config compression.threshold: expected a number between 0 and 1, got "half"'],
+    [{ compression: { threshold: 1.5 } }, 'config compression.threshold: expected a number between 0 and 1, got 1.5'],
+    [{ compression: { target_ratio: 0.9 } }, 'config compression.target_ratio: expected a number between 0.1 and 0.8, got 0.9'],
+    [{ compression: { protect_last_n: 0 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 0'],
+    [{ compression: { protect_last_n: 2.5 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 2.5'],
+    [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
+    [{ compresion: {} }, 'config compresion: expected one of the keys context, compression, auxiliary, prompt_caching, model, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"'],
+    [{ compression: { thresold: 0.5 } }, 'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, got "thresold"'],
+    [{ experimental: { auto_resume: 'yes' } }, 'config experimental.auto_resume: expected true or false, got "yes"'],
+    [{ plugin_dirs: 'plugins' }, 'config plugin_dirs: expected a list of directory paths, got "plugins"'],
+    [{ store: { kind: 'redis' } }, 'config store.kind: expected "file", "memory" or "postgres", got "redis"'],
+    [{ compression: 3 }, 'config compression: expected a mapping of keys, got 3'],
+  ])('rejects %j', (input, message) => {
+    expect(problems(input)).toStrictEqual([message]);
+  });
+
+  it('lists the valid hook names for an unknown name in disabled_hooks', () => {
+    expect(problems({ disabled_hooks: ['session-hygiene', 'context-monitor'] })).toStrictEqual([
+      'config disabled_hooks[1]: expected a built-in hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, got "context-monitor"',
+    ]);
+  });
+
+  it('reports every problem at once', () => {
+    expect(problems({ compression: { threshold: 2, enabled: 'no' }, model: { context_length: -1 } })).toHaveLength(3);
+  });
+});
+
+describe('config sections', () => {
+  const monitorSection = defineConfigSection({
+    key: 'context-window-monitor',
+    schema: z.strictObject({ warn_at: z.number().min(0).max(1).default(0.7) }),
+  });
+  const schema = createConfigSchema([monitorSection]);
+
+  it('composes a contributed section under hooks with its defaults', () => {
+    const config = toCtxhostConfig(schema.parse(undefined));
+    expect(config.hooks).toStrictEqual({ 'context-window-monitor': { warn_at: 0.7 } });
+    expect(readHookSection(config, 'context-window-monitor', monitorSection.schema)).toStrictEqual({ warn_at: 0.7 });
+  });
+
+  it('checks a contributed section strictly and rejects unknown hook sections', () => {
+    expect(problems({ hooks: { 'context-window-monitor': { warn_at: 2, warn: 1 }, 'no-such-hook': {} } }, schema).sort()).toStrictEqual([
+      'config hooks.context-window-monitor.warn: expected one of the keys warn_at, got "warn"',
+      'config hooks.context-window-monitor.warn_at: expected a value at most 1, got 2',
+      'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, got "no-such-hook"',
+    ].sort());
+  });
+
+  it('readHookSection reports a bad section as a ConfigError naming the key path', () => {
+    const config = { hooks: { 'context-window-monitor': { warn_at: 'high' } } };
+    let caught: unknown;
+    try {
+      readHookSection(config, 'context-window-monitor', monitorSection.schema);
+    } catch (error) {
+      caught = error;
+    }
+    expect(CtxhostError.hasCode(caught, 'CTXHOST_CONFIG_INVALID')).toBe(true);
+    expect((caught as ConfigError).issues.map(formatConfigIssue)).toStrictEqual([
+      'config hooks.context-window-monitor.warn_at: expected a number, got "high"',
+    ]);
+  });
+
+  it('refuses a section contributed twice', () => {
+    expect(() => createConfigSchema([monitorSection, monitorSection])).toThrow(/contributed twice/);
+  });
+});

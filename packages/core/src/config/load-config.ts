@@ -1,0 +1,127 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import envPaths from 'env-paths';
+import type { ConfigDocument } from './config-document.js';
+import { readConfigDocument } from './config-document.js';
+import { createConfigSchema, toCtxhostConfig } from './config-file-schema.js';
+import { configErrorMap, formatKeyPath, toConfigIssues } from './config-issues.js';
+import type { CtxhostConfig } from './config-schema.js';
+import type { ConfigSection } from './config-section.js';
+import { ConfigError, type ConfigIssue } from '../errors.js';
+
+export interface LoadConfigOptions {
+  /** The project folder; its `.ctxhost/config.{yaml,yml,json}` wins over the user file. */
+  cwd: string;
+  /** The folder holding the user `config.yaml` (default: env-paths config folder for `ctxhost`, or `CTXHOST_CONFIG_DIR`). */
+  userConfigDir?: string;
+  /** Hook sections composed under `hooks.<key>`. */
+  sections?: readonly ConfigSection[];
+  /** Environment read for `CTXHOST_CONFIG_DIR` (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** More files read after the project file, each winning over the ones before (a host's own file, such as `.opencode/ctxhost.yaml`); missing ones are skipped. */
+  extraFiles?: readonly string[];
+}
+
+export interface LoadedConfig {
+  config: CtxhostConfig;
+  /** For each dotted key set in a file (`compression.threshold`), the file that set it. */
+  sources: Record<string, string>;
+  /** The files read, user file first, as absolute paths. */
+  files: string[];
+}
+
+const FILE_NAMES = ['config.yaml', 'config.yml', 'config.json'] as const;
+
+/**
+ * Reads the user file, then the project file over it, key by key (arrays
+ * replace). Every problem in either file is reported together in one ConfigError.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  const userDir = options.userConfigDir ?? env.CTXHOST_CONFIG_DIR ?? envPaths('ctxhost', { suffix: '' }).config;
+  const schema = createConfigSchema(options.sections ?? []);
+  const issues: ConfigIssue[] = [];
+  let unreadable: unknown;
+  const documents: ConfigDocument[] = [];
+  const found: string[] = [];
+  for (const folder of [userDir, join(options.cwd, '.ctxhost')]) {
+    const file = await findConfigFile(folder, options.cwd, issues);
+    if (file !== undefined) found.push(file);
+  }
+  for (const file of options.extraFiles ?? []) if (await exists(file)) found.push(file);
+  for (const file of found) {
+    const result = await readConfigDocument(file, displayPath(file, options.cwd));
+    if (result.status === 'unreadable') {
+      issues.push(result.issue);
+      unreadable ??= result.cause;
+    } else if (result.status === 'invalid') {
+      issues.push(...result.issues);
+    } else if (result.status === 'ok') {
+      const check = schema.safeParse(result.document.value, { reportInput: true, error: configErrorMap });
+      if (!check.success) issues.push(...byPosition(toConfigIssues(check.error.issues, { file: result.document.displayPath, locate: result.document.locate })));
+      documents.push(result.document);
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues, { unreadable: unreadable !== undefined, cause: unreadable });
+  const merged = documents.reduce<unknown>((base, document) => mergeConfig(base, document.value), {});
+  const sources: Record<string, string> = {};
+  for (const document of documents) recordSources(document.value, [], document.path, sources);
+  return { config: toCtxhostConfig(schema.parse(merged)), sources, files: documents.map((document) => document.path) };
+}
+
+/** The one config file in a folder; two of them (config.yaml and config.json) is a problem, not a silent choice. */
+async function findConfigFile(folder: string, cwd: string, issues: ConfigIssue[]): Promise<string | undefined> {
+  const present: string[] = [];
+  for (const name of FILE_NAMES) {
+    const path = join(folder, name);
+    const exists = await stat(path).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR',
+    );
+    if (exists) present.push(path);
+  }
+  if (present.length > 1) {
+    const names = present.map((path) => displayPath(path, cwd));
+    issues.push({ file: names[0], line: undefined, column: undefined, path: '', expected: 'a single config file in this folder', found: `also ${names.slice(1).join(' and ')}; merge them into one` });
+  }
+  return present[0];
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR',
+  );
+}
+
+function byPosition(issues: ConfigIssue[]): ConfigIssue[] {
+  return issues.sort((left, right) => (left.line ?? 0) - (right.line ?? 0) || (left.column ?? 0) - (right.column ?? 0));
+}
+
+function displayPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Key-by-key merge: mappings merge recursively, everything else (lists included) is replaced. */
+export function mergeConfig(base: unknown, override: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const next = Object.hasOwn(merged, key) ? mergeConfig(merged[key], value) : value;
+    Object.defineProperty(merged, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return merged;
+}
+
+function recordSources(value: unknown, path: string[], file: string, sources: Record<string, string>): void {
+  if (isPlainObject(value) && Object.keys(value).length > 0) {
+    for (const [key, entry] of Object.entries(value)) recordSources(entry, [...path, key], file, sources);
+  } else if (path.length > 0) {
+    sources[formatKeyPath(path)] = file;
+  }
+}

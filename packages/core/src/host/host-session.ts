@@ -1,0 +1,169 @@
+import type { CompactionReport } from '../model/compaction-report.js';
+import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
+import { findTooDeep, tooDeepMessage } from '../model/json-depth.js';
+import { MessageSchema, PartSchema, type Message, type Part } from '../model/message.js';
+import type { PartChange, Session } from './session.js';
+import type { SessionMutex } from './session-mutex.js';
+import type { SessionStore, StoreEvent, StoredEvent } from '../stores/session-store.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+import { createUsageTracker } from '../tokens/usage-tracker.js';
+import type { Usage } from '../model/usage.js';
+
+/** What a session needs from its host. */
+export interface HostSessionContext {
+  id: string;
+  store: SessionStore;
+  counter: TokenCounter;
+  mutex: SessionMutex;
+  contextWindow: number | undefined;
+  /** Throws (CTXHOST_HOST_DISPOSED) once the host is disposed; checked before every write. */
+  assertLive?(what: string): void;
+  onMessageUpdated(message: Message, usage: Usage | undefined): Promise<void>;
+  onCompaction(report: CompactionReport): Promise<void>;
+  onDelete(): Promise<void>;
+}
+
+export interface HostSession extends Session {
+  /** Applies a stored event to memory (used when replaying the log on open). */
+  replay(events: readonly StoredEvent[]): void;
+  /** Resolves once every operation queued on the session's lock has finished (the host's dispose waits for it). */
+  drain(): Promise<void>;
+  /** Refuses every later write: the session was deleted elsewhere (another worker announced `session.deleted`). */
+  markDeleted(): void;
+}
+
+/**
+ * A session over an append-only store: every change is written to the store
+ * first (durable before acknowledged), then applied in memory, then announced.
+ * `history` keeps every message as appended; `messages()` is the projection.
+ */
+export function createHostSession(context: HostSessionContext): HostSession {
+  const history: Message[] = [];
+  let projection: Message[] = [];
+  let lastUsage: Usage | undefined;
+  const tracker = createUsageTracker(context.counter);
+
+  const apply = (event: StoreEvent): void => {
+    switch (event.type) {
+      case 'message.appended':
+        history.push(event.message);
+        projection.push(event.message);
+        return;
+      case 'part.updated':
+        projection = projection.map((message) => (message.id === event.messageId ? replacePart(message, event.part) : message));
+        return;
+      case 'reverted':
+        projection = projection.slice(0, indexOrThrow(projection, event.toMessageId) + 1);
+        return;
+      case 'compaction.applied':
+        projection = [...event.projection];
+        return;
+      case 'usage.reported':
+        lastUsage = event.usage;
+        if (projection.at(-1)?.id === event.afterMessageId) tracker.report(event.usage, projection);
+        return;
+    }
+  };
+
+  let deleted = false;
+  const assertLive = (what: string): void => {
+    context.assertLive?.(`${what} in session ${context.id}`);
+    if (deleted) throw new CtxhostError(CORE_ERROR_CODES.sessionNotFound, `cannot ${what}: session ${context.id} was deleted; open it again with host.session(id) to start a new one`);
+  };
+  const record = async (event: StoreEvent): Promise<void> => {
+    assertLive(`record ${event.type}`);
+    await context.store.append(context.id, event);
+    apply(event);
+  };
+
+  const session: HostSession = {
+    id: context.id,
+    contextWindow: context.contextWindow,
+    replay(events) {
+      for (const event of events) apply(event);
+    },
+    async drain() {
+      await context.mutex.run(async () => undefined);
+    },
+    markDeleted() {
+      deleted = true;
+    },
+    async append(message, options = {}) {
+      assertLive('append a message');
+      const valid = validated(MessageSchema, message, `message ${message?.id ?? '(no id)'}`);
+      await context.mutex.run(async () => {
+        if (options.usage !== undefined) await record({ type: 'usage.reported', usage: options.usage, afterMessageId: projection.at(-1)?.id });
+        await record({ type: 'message.appended', message: valid, ...(options.originals === undefined ? {} : { originals: options.originals }) });
+      });
+      await context.onMessageUpdated(valid, options.usage);
+    },
+    async update(partId, change, reason) {
+      assertLive(`update part ${partId}`);
+      const updated = await context.mutex.run(async () => {
+        const message = projection.find((candidate) => candidate.parts.some((part) => part.id === partId));
+        const part = message?.parts.find((candidate) => candidate.id === partId);
+        if (message === undefined || part === undefined) throw new CtxhostError(CORE_ERROR_CODES.partNotFound, `session ${context.id}: no part ${partId} in what the model sees; it may have been compacted or reverted`);
+        const next = validated(PartSchema, { ...part, ...change, id: part.id, type: part.type }, `part ${partId}`);
+        await record({ type: 'part.updated', messageId: message.id, partId, part: next, reason });
+        return replacePart(message, next);
+      });
+      await context.onMessageUpdated(updated, undefined);
+    },
+    async revert(toMessageId) {
+      assertLive(`revert to ${toMessageId}`);
+      return context.mutex.run(async () => {
+        const removed = projection.slice(indexOrThrow(projection, toMessageId) + 1);
+        await record({ type: 'reverted', toMessageId, removedMessageIds: removed.map((message) => message.id) });
+        return removed;
+      });
+    },
+    async applyCompaction(messages, report) {
+      assertLive('apply a compaction');
+      const valid = messages.map((message) => validated(MessageSchema, message, `compacted message ${message?.id ?? '(no id)'}`));
+      await context.mutex.run(() => record({ type: 'compaction.applied', projection: valid, report }));
+      await context.onCompaction(report);
+    },
+    async reportUsage(usage) {
+      assertLive('report usage');
+      await context.mutex.run(() => record({ type: 'usage.reported', usage, afterMessageId: projection.at(-1)?.id }));
+    },
+    messages: () => projection.slice(),
+    history: () => history.slice(),
+    promptSize: () => tracker.promptSize(projection),
+    lastUsage: () => lastUsage,
+    original: (partId) => context.store.original(context.id, partId),
+    exclusive: (fn) => context.mutex.run(fn),
+    async delete() {
+      if (deleted) return;
+      assertLive('delete');
+      const removed = await context.mutex.run(async () => {
+        if (deleted) return false;
+        assertLive('delete');
+        await context.store.delete(context.id);
+        deleted = true;
+        return true;
+      });
+      if (removed) await context.onDelete();
+    },
+  };
+  return session;
+}
+
+function replacePart(message: Message, part: Part): Message {
+  return { ...message, parts: message.parts.map((candidate) => (candidate.id === part.id ? part : candidate)) };
+}
+
+function indexOrThrow(messages: readonly Message[], messageId: string): number {
+  const index = messages.findIndex((message) => message.id === messageId);
+  if (index < 0) throw new CtxhostError(CORE_ERROR_CODES.messageNotFound, `no message ${messageId} in what the model sees`);
+  return index;
+}
+
+function validated<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+  const tooDeep = findTooDeep(value);
+  if (tooDeep !== undefined) throw new CtxhostError(CORE_ERROR_CODES.messageInvalid, tooDeepMessage(what, tooDeep));
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
+  throw new CtxhostError(CORE_ERROR_CODES.messageInvalid, `${what} is not a valid ctxhost message: ${problems}`);
+}

@@ -1,0 +1,48 @@
+import type { CtxhostConfig } from '../config/config-schema.js';
+import type { ContextEngine } from '../engines/context-engine.js';
+import type { HostHooks, ToastEvent, WireEventName, WireEventPayload } from './host-hooks.js';
+import type { Plugin } from './plugin.js';
+import type { Session } from './session.js';
+import type { SessionStore } from '../stores/session-store.js';
+import type { Summarizer } from '../model/summarizer.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+export interface HostLogger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** Background work a hook starts (a delayed retry, a recovery). The host cancels it on `dispose()` and on `session.deleted`. */
+export interface HostTasks {
+  /** Runs `fn` tracked; its signal aborts on dispose or when the session is deleted. */
+  run<T>(name: string, sessionId: string | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** A cancellable delay (rejects with an AbortError when cancelled). */
+  delay(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export interface Host {
+  readonly hooks: HostHooks;
+  readonly config: CtxhostConfig;
+  readonly store: SessionStore;
+  readonly counter: TokenCounter;
+  readonly logger: HostLogger;
+  readonly tasks: HostTasks;
+  /** The active context engine (resolved from `context.engine`). */
+  readonly engine: ContextEngine;
+  /** The summarizer engines use, when one is configured. */
+  readonly summarizer: Summarizer | undefined;
+  /** Opens (or creates) a session; emits `session.created` for a new one. */
+  session(id: string): Promise<Session>;
+  /** Emits a wire event to its hook; a throwing tap is reported as `hook.failed`, never rethrown. */
+  emit<N extends WireEventName>(name: N, payload: WireEventPayload<N>): Promise<void>;
+  /** Shorthand for emitting a `toast`. */
+  toast(toast: ToastEvent): Promise<void>;
+  /** Adds a plugin; an error after the first event. */
+  use(plugin: Plugin): void;
+  /** Names of the plugins applied (disabled built-ins are absent). */
+  readonly plugins: readonly string[];
+  /** Cancels and awaits hook work, closes the store. */
+  dispose(): Promise<void>;
+}

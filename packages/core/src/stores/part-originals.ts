@@ -1,0 +1,34 @@
+import type { Part } from '../model/message.js';
+import type { StoreEvent } from './session-store.js';
+
+/**
+ * The first version of every part a session's log has seen, by part id: from
+ * appended messages, updated parts (a part first seen in an update) and the
+ * messages a compaction put into the projection (summaries). Later updates
+ * never replace an entry, so it answers `store.original(partId)` in O(1).
+ */
+export interface PartOriginals {
+  record(event: StoreEvent): void;
+  get(partId: string): Part | undefined;
+}
+
+export function createPartOriginals(): PartOriginals {
+  const originals = new Map<string, Part>();
+  const remember = (part: Part): void => {
+    if (!originals.has(part.id)) originals.set(part.id, structuredClone(part));
+  };
+  return {
+    record(event) {
+      if (event.type === 'message.appended') {
+        event.originals?.forEach(remember);
+        event.message.parts.forEach(remember);
+      }
+      else if (event.type === 'part.updated') remember({ ...event.part, id: event.partId });
+      else if (event.type === 'compaction.applied') event.projection.forEach((message) => message.parts.forEach(remember));
+    },
+    get(partId) {
+      const part = originals.get(partId);
+      return part === undefined ? undefined : structuredClone(part);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { CompactionReport } from '../model/compaction-report.js';
+import type { Message, Part } from '../model/message.js';
+import type { Usage } from '../model/usage.js';
+
+/** One entry of a session's append-only log. `seq` is assigned by the store, from 1. */
+export type StoreEvent =
+  /** `originals`: parts a `toolResult` tap shortened before the append, kept as they arrived. */
+  | { type: 'message.appended'; message: Message; originals?: Part[] }
+  | { type: 'part.updated'; messageId: string; partId: string; part: Part; reason: string }
+  | { type: 'reverted'; toMessageId: string; removedMessageIds: string[] }
+  | { type: 'compaction.applied'; projection: Message[]; report: CompactionReport }
+  | { type: 'usage.reported'; usage: Usage; afterMessageId: string | undefined };
+
+export type StoredEvent = StoreEvent & { seq: number; at: string; eventId: string };
+
+/**
+ * An append-only, lossless log of session events. Compaction changes what the
+ * model sees, never what the store holds: `original(partId)` always returns a
+ * part as it was first appended.
+ */
+export interface SessionStore {
+  readonly kind: string;
+  /** Appends and returns once the event is durable. `eventId` makes a retried append idempotent. */
+  append(sessionId: string, event: StoreEvent, options?: { eventId?: string }): Promise<StoredEvent>;
+  /** Every event of a session, in order. */
+  read(sessionId: string): Promise<StoredEvent[]>;
+  /** The part as first appended, before any update. */
+  original(sessionId: string, partId: string): Promise<Part | undefined>;
+  list(): Promise<string[]>;
+  delete(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,116 @@
+import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
+import type { Message, Part } from '../model/message.js';
+import { messageContentHash } from '../model/message-content-hash.js';
+import type { TokenCounter } from './token-counter.js';
+
+export interface TokenCounterOptions {
+  /** Tokens of one message; `estimateTokens` when absent. */
+  estimate?: (message: Message) => number;
+  /** Shown in reports; `'estimate'` by default. */
+  name?: string;
+}
+
+export interface TokenCounterStats {
+  /** Counts answered from the cache. */
+  hits: number;
+  /** Counts that ran the estimator. */
+  misses: number;
+}
+
+export type CachingTokenCounter = TokenCounter & { readonly stats: TokenCounterStats };
+
+interface ObjectEntry {
+  id: string;
+  parts: readonly Part[];
+  shape: number;
+  tokens: number;
+}
+
+/** The latest version counted under an id; its hash is computed only when a copy needs comparing. */
+interface IdEntry {
+  message: Message;
+  hash: number | undefined;
+  tokens: number;
+}
+
+/** False for the very object counted before: its shape changed, so it was edited in place. */
+function sameContent(entry: IdEntry, message: Message): boolean {
+  if (entry.message === message) return false;
+  entry.hash ??= messageContentHash(entry.message);
+  return entry.hash === messageContentHash(message);
+}
+
+/**
+ * A token counter that caches per message, in two levels:
+ * 1. by object identity (a WeakMap), checked against a cheap shape of the message
+ *    (its id, its parts array, each part's type and size), so counting an unchanged
+ *    history costs one lookup per message and no hashing;
+ * 2. by id plus a content hash, so a copy of a known message is not re-counted and a
+ *    changed message (new content under the same id) is. Hashes are computed only
+ *    when a new object arrives under a known id, so a first count does not hash.
+ * The id level keeps only the latest version per id (a reference to it, not a copy).
+ * Treat messages as immutable: an in-place edit that keeps the same parts array and every
+ * part's size is not seen; replace the message (or part) instead, as the store does.
+ */
+export function createTokenCounter(options: TokenCounterOptions = {}): CachingTokenCounter {
+  const estimate = options.estimate ?? ((message: Message) => estimateTokens(message));
+  const byObject = new WeakMap<Message, ObjectEntry>();
+  const byId = new Map<string, IdEntry>();
+  const stats: TokenCounterStats = { hits: 0, misses: 0 };
+
+  function count(message: Message): number {
+    const shape = messageShape(message);
+    const known = byObject.get(message);
+    if (known !== undefined && known.id === message.id && known.parts === message.parts && known.shape === shape) {
+      stats.hits++;
+      return known.tokens;
+    }
+    const sameId = byId.get(message.id);
+    let tokens: number;
+    if (sameId !== undefined && sameContent(sameId, message)) {
+      stats.hits++;
+      tokens = sameId.tokens;
+    } else {
+      stats.misses++;
+      tokens = estimate(message);
+      byId.set(message.id, { message, hash: undefined, tokens });
+    }
+    byObject.set(message, { id: message.id, parts: message.parts, shape, tokens });
+    return tokens;
+  }
+
+  return {
+    name: options.name ?? 'estimate',
+    stats,
+    count,
+    countAll(messages) {
+      let total = 0;
+      for (const message of messages) total += count(message);
+      return total;
+    },
+    countText: estimateTextTokens,
+  };
+}
+
+/** Mixes each part's type and size into one number; O(parts), no string scanning. */
+function messageShape(message: Message): number {
+  let shape = message.parts.length;
+  for (const part of message.parts) shape = (Math.imul(shape, 31) + partSize(part)) | 0;
+  return shape;
+}
+
+function partSize(part: Part): number {
+  switch (part.type) {
+    case 'text':
+      return part.text.length;
+    case 'reasoning':
+      return part.text.length * 3 + (part.data?.length ?? 0);
+    case 'tool-call':
+      return part.name.length * 7 + part.callId.length;
+    case 'tool-result':
+      return typeof part.output === 'string' ? part.output.length * 5 + 1 : part.output.length * 11 + 2;
+    case 'image':
+    case 'file':
+      return part.source.kind.length * 13;
+  }
+}

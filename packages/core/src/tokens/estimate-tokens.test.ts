@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { addTextFeatures, emptyTokenFeatures, estimateTextTokens, estimateTokens, ESTIMATOR_WEIGHTS, type TokenFeatures } from './estimate-tokens.js';
+import type { Message, Part } from '../model/message.js';
+
+const prose = 'The quick brown fox jumps over the lazy dog while the farmer watches from the porch. ';
+const json = JSON.stringify({ items: [{ id: 1, name: 'a', tags: ['x', 'y'] }, { id: 2, name: 'b', tags: [] }], total: 2, ok: true });
+const code = 'for (let i = 0; i < n; i++) { if (a[i] !== b[i]) return false; }\n';
+
+describe('addTextFeatures', () => {
+  const cases: { text: string; expected: Partial<TokenFeatures> }[] = [
+    { text: '', expected: { words: 0, punctuation: 0 } },
+    { text: 'hello world', expected: { words: 2, longWordLetters: 0, extraSpaces: 0 } },
+    { text: 'internationalization', expected: { words: 1, longWordLetters: 14 } },
+    { text: 'a  b\t\tc', expected: { words: 3, extraSpaces: 2 } },
+    { text: '{"a":[1,22]}', expected: { words: 1, digits: 3, punctuation: 8 } },
+    { text: 'line\nline\n', expected: { words: 2, newlines: 2 } },
+    { text: '日本語한국어', expected: { cjk: 6 } },
+    { text: '├── src', expected: { symbols: 3, words: 1 } },
+    { text: 'café → ok', expected: { otherNonAscii: 1, symbols: 1, words: 2 } },
+  ];
+  it.each(cases)('$text', ({ text, expected }) => {
+    expect(addTextFeatures(emptyTokenFeatures(), text)).toMatchObject(expected);
+  });
+});
+
+describe('estimateTextTokens', () => {
+  it('is zero for empty text', () => {
+    expect(estimateTextTokens('')).toBe(0);
+  });
+
+  it('spends more tokens per character on JSON and code than on prose', () => {
+    const perCharacter = (text: string) => estimateTextTokens(text.repeat(20)) / (text.length * 20);
+    expect(perCharacter(json)).toBeGreaterThan(perCharacter(prose) * 1.3);
+    expect(perCharacter(code)).toBeGreaterThan(perCharacter(prose) * 1.3);
+  });
+
+  it('spends at least a token per CJK character', () => {
+    const text = '这是一个测试句子用于估计'.repeat(10);
+    expect(estimateTextTokens(text)).toBeGreaterThanOrEqual(text.length);
+  });
+
+  it('grows with the text', () => {
+    expect(estimateTextTokens(prose.repeat(2))).toBeGreaterThan(estimateTextTokens(prose));
+  });
+});
+
+function message(parts: Part[], role: Message['role'] = 'user'): Message {
+  return { id: 'm', role, parts };
+}
+
+describe('estimateTokens', () => {
+  const text = (value: string): Part => ({ id: 't', type: 'text', text: value });
+
+  it('adds a per-message overhead to the text', () => {
+    expect(estimateTokens(message([text(prose)]))).toBe(Math.round(estimateTextTokens(prose) + ESTIMATOR_WEIGHTS.messages + ESTIMATOR_WEIGHTS.parts));
+  });
+
+  it('sums a list of messages', () => {
+    const one = message([text('hello there')]);
+    expect(estimateTokens([one, one, one])).toBeCloseTo(estimateTokens(one) * 3, -1);
+    expect(estimateTokens([])).toBe(0);
+  });
+
+  it('counts tool calls with their JSON input and a call overhead', () => {
+    const input = { command: 'ls -la /tmp', timeout: 1000 };
+    const call = message([{ id: 'c', type: 'tool-call', callId: 'x', name: 'bash', input }], 'assistant');
+    const expected = estimateTextTokens('bash') + estimateTextTokens(JSON.stringify(input)) + ESTIMATOR_WEIGHTS.messages + ESTIMATOR_WEIGHTS.parts + ESTIMATOR_WEIGHTS.toolCalls;
+    expect(estimateTokens(call)).toBeCloseTo(expected, -1);
+  });
+
+  it('counts tool results given as text or as content blocks alike', () => {
+    const asText = message([{ id: 'r', type: 'tool-result', callId: 'x', output: json }], 'tool');
+    const asBlocks = message([{ id: 'r', type: 'tool-result', callId: 'x', output: [{ type: 'text', text: json }] }], 'tool');
+    expect(estimateTokens(asBlocks)).toBe(estimateTokens(asText));
+  });
+
+  it('gives an image a fixed cost whatever its data size', () => {
+    const image = (data: string) => message([{ id: 'i', type: 'image', source: { kind: 'base64', mediaType: 'image/png', data } }]);
+    expect(estimateTokens(image('a'.repeat(10)))).toBe(estimateTokens(image('a'.repeat(100_000))));
+    expect(estimateTokens(image(''))).toBeGreaterThanOrEqual(ESTIMATOR_WEIGHTS.media);
+  });
+
+  it('counts reasoning text with its message', () => {
+    const withReasoning = message([{ id: 'r', type: 'reasoning', text: prose, signature: 's' }, text('done')], 'assistant');
+    expect(estimateTokens(withReasoning)).toBeGreaterThan(estimateTokens(message([text('done')], 'assistant')) + estimateTextTokens(prose) - 1);
+  });
+});

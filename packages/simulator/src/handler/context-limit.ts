@@ -1,0 +1,22 @@
+import { apiError, type ApiError } from '../wire/api-error.js';
+import type { ModelLimits } from '../wire/model-limits.js';
+
+/**
+ * The window check, in the model's overflow style: `prompt_too_long` when the
+ * prompt alone is over; `input_plus_max_tokens` (older models) when prompt +
+ * max_tokens is over; `stop_reason` never errors (the caller answers with
+ * `stop_reason: "model_context_window_exceeded"` instead).
+ */
+export function contextLimitError(promptTokens: number, maxTokens: number, limits: Required<ModelLimits>): ApiError | undefined {
+  const { contextLimit, overflowStyle } = limits;
+  if (overflowStyle === 'stop_reason') return undefined;
+  if (overflowStyle === 'input_plus_max_tokens' && promptTokens + maxTokens > contextLimit) {
+    return apiError(400, `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${maxTokens} > ${contextLimit}, decrease input length or \`max_tokens\` and try again`);
+  }
+  return promptTokens > contextLimit ? apiError(400, `prompt is too long: ${promptTokens} tokens > ${contextLimit} maximum`) : undefined;
+}
+
+/** True when a `stop_reason`-style model should stop at once with model_context_window_exceeded. */
+export function exceedsWindowSilently(promptTokens: number, limits: Required<ModelLimits>): boolean {
+  return limits.overflowStyle === 'stop_reason' && promptTokens > limits.contextLimit;
+}

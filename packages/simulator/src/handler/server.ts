@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { apiError, type ApiError } from '../wire/api-error.js';
+import { SIMULATOR_ERROR_CODES, SimulatorError } from '../errors.js';
+import { createFaultPlan } from './faults.js';
+import { parseBetas } from '../features/features.js';
+import { handleCountTokens } from './handle-count-tokens.js';
+import type { Exchange } from './exchange.js';
+import { createMessagesHandler } from './handle-messages.js';
+import { headerMap, readBody, sendError } from '../wire/http-io.js';
+import { createPromptCache } from '../features/prompt-cache.js';
+import type { RecordedRequest } from './recorded-request.js';
+import { createTurnQueue, type ScriptedTurn } from '../responders/scripted.js';
+import { resolveOptions, type SimulatorOptions } from './simulator-options.js';
+import { createSimulatorStats, type SimulatorStats } from './simulator-stats.js';
+
+export interface Simulator {
+  /** `http://127.0.0.1:PORT`: the SDK's `baseURL`. */
+  url: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Running totals (requests, shape rejections, statuses, faults), counted as each exchange ends. */
+  readonly stats: SimulatorStats;
+  /** Queues assistant turns, answered before the replay and the default responder. */
+  script(...turns: (ScriptedTurn | ScriptedTurn['content'])[]): void;
+  faults: ReturnType<typeof createFaultPlan>;
+  clearCache(): void;
+  close(): Promise<void>;
+}
+
+const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
+
+/** Starts a local server that speaks the Anthropic Messages API (see the README for every rule). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const resolved = resolveOptions(options);
+  const requests: RecordedRequest[] = [];
+  const { stats, tally } = createSimulatorStats();
+  const faults = createFaultPlan(resolved.faults);
+  const cache = createPromptCache(resolved.now ?? Date.now);
+  const turns = createTurnQueue(resolved.replay);
+  const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns });
+  let counter = 0;
+
+  async function route(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const headers = headerMap(request);
+    const record: RecordedRequest = { requestId, method: request.method ?? '', path, headers, betas: [...parseBetas(headers['anthropic-beta'])], body: undefined, status: 200, stream: false, rejectedForShape: false };
+    requests.push(record);
+    response.once('close', () => tally(record));
+    const fail = (error: ApiError) => {
+      Object.assign(record, { status: error.status, error: error.message, rejectedForShape: error.shape === true });
+      sendError(response, requestId, error);
+    };
+    if (request.method !== 'POST' || !ROUTES.has(path)) {
+      request.resume();
+      return fail(apiError(404, `Not found: ${request.method ?? ''} ${path}`));
+    }
+    const raw = await readBody(request, resolved.maxBodyBytes);
+    if (raw === undefined) return fail(apiError(413, `Request exceeds the maximum allowed number of bytes (${resolved.maxBodyBytes}).`));
+    try {
+      record.body = JSON.parse(raw);
+    } catch {
+      return fail(apiError(400, 'There was an issue with the request body: it is not valid JSON.'));
+    }
+    const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
+    if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange);
+    return handleMessages(exchange);
+  }
+
+  const server = createServer((request, response) => {
+    const requestId = `req_sim_${(++counter).toString(16).padStart(8, '0')}`;
+    response.setHeader('request-id', requestId);
+    route(request, response, requestId).catch((error: unknown) => {
+      if (!response.headersSent) sendError(response, requestId, apiError(500, `simulator failure: ${String(error)}`));
+      else response.end();
+    });
+  });
+  await listen(server, resolved.port, resolved.host);
+  const address = server.address() as AddressInfo;
+  const urlHost = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    requests,
+    stats,
+    script: (...queued) => turns.script(...queued),
+    faults,
+    clearCache: () => cache.clear(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => reject(new SimulatorError(SIMULATOR_ERROR_CODES.listenFailed, `startSimulator: cannot listen on ${host}:${port} (${error.message}); pick another port or pass port 0 for a free one.`, { cause: error })));
+    server.listen(port, host, () => resolve());
+  });
+}

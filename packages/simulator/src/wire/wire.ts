@@ -1,0 +1,60 @@
+/** The request and response shapes the simulator reads and writes (the Messages API's JSON). */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  cache_control?: CacheControl | null;
+  [field: string]: unknown;
+}
+
+export interface WireMessage {
+  role: string;
+  content: string | ContentBlock[];
+}
+
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  input_schema?: unknown;
+  cache_control?: CacheControl | null;
+  [field: string]: unknown;
+}
+
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  messages: WireMessage[];
+  system?: string | ContentBlock[];
+  tools?: ToolSpec[];
+  stream?: boolean;
+  [field: string]: unknown;
+}
+
+export interface WireUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+  /** Server compaction: one entry per sampling pass (`compaction`, then `message`). */
+  iterations?: Record<string, unknown>[];
+}
+
+/** Usage figures a scripted turn may force (the rest are computed). */
+export type UsageOverride = Partial<Pick<WireUsage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
+
+export interface AssistantTurn {
+  content: ContentBlock[];
+  stop_reason: string;
+  usage?: UsageOverride;
+}
+
+/** One entry of `context_management.edits`: a strategy and its options. */
+export interface ContextEdit {
+  type: string;
+  [option: string]: unknown;
+}
