@@ -28,7 +28,7 @@ export { createFileStore, defaultSessionDirectory, type FileStore, type FileStor
 export { createPartOriginals, type PartOriginals } from './stores/part-originals.js';
 export { SESSION_LOG_FORMAT_VERSION } from './stores/session-log-file.js';
 export { createUsageTracker, type UsageTracker } from './tokens/usage-tracker.js';
-export { measureContextUsage, contextWindowOf, formatPercent, formatTokens, type ContextUsage } from './host/context-usage.js';
+export { measureContextUsage, contextWindowOf, resolveContextWindow, formatPercent, formatTokens, type ContextUsage } from './host/context-usage.js';
 export { createHost, createHostAsync, withDefaults, type CreateHostOptions, type PartialConfig } from './host/create-host.js';
 export { createHostTasks, isAbortError, type TrackedHostTasks } from './host/host-tasks.js';
 export { createMemoryStore } from './stores/memory-store.js';
@@ -45,3 +45,7 @@ export { findTooDeep, tooDeepMessage, MAX_JSON_DEPTH } from './model/json-depth.
 export { createMessage, partId, newMessageId, type PartInput } from './model/part-ids.js';
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export type * from './adapters/openai-wire-types.js';
+export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';
+export { getModelInfo, createModelRegistry, defaultModelRegistry, type ModelRegistry, type CreateModelRegistryOptions } from './model-registry/model-registry.js';
+export { canonicalModelId, modelIdCandidates, PROVIDER_ALIASES } from './model-registry/model-id.js';
+export { ModelsSectionSchema, toModelOverrides, type ModelsSection } from './model-registry/models-config-schema.js';

@@ -16,6 +16,7 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
   auxiliary: { compression: { provider: 'auto' } },
   promptCaching: { cacheTtl: '5m' },
   model: {},
+  models: {},
   disabledHooks: [],
   experimental: { aggressiveTruncation: false, autoResume: false },
   pluginDirs: [],

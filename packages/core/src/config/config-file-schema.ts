@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_CONFIG, CONFIG_LIMITS } from './config-defaults.js';
 import { BUILT_IN_HOOK_NAMES, type CtxhostConfig } from './config-schema.js';
 import type { ConfigSection } from './config-section.js';
+import { ModelsSectionSchema, toModelOverrides } from '../model-registry/models-config-schema.js';
 
 /*
  * The configuration FILE as zod sees it: snake_case keys, strict objects (a
@@ -49,6 +50,7 @@ export const AuxiliarySectionSchema = z.strictObject({
       model: text('a model name').optional(),
       provider: text('a provider name').default(defaults.auxiliary.compression.provider),
       base_url: z.url({ error: 'an http(s) URL' }).optional(),
+      api_key_env: text('an environment variable name').optional(),
     })
     .prefault({}),
 });
@@ -106,6 +108,7 @@ export function createConfigSchema(sections: readonly ConfigSection[] = []) {
       auxiliary: AuxiliarySectionSchema.prefault({}),
       prompt_caching: PromptCachingSectionSchema.prefault({}),
       model: ModelSectionSchema.prefault({}),
+      models: ModelsSectionSchema,
       disabled_hooks: DisabledHooksSchema,
       experimental: ExperimentalSectionSchema.prefault({}),
       plugin_dirs: PluginDirsSchema,
@@ -138,10 +141,12 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
         model: file.auxiliary.compression.model,
         provider: file.auxiliary.compression.provider,
         baseUrl: file.auxiliary.compression.base_url,
+        apiKeyEnv: file.auxiliary.compression.api_key_env,
       }),
     },
     promptCaching: { cacheTtl: file.prompt_caching.cache_ttl },
     model: withoutUndefined({ name: file.model.name, contextLength: file.model.context_length }),
+    models: toModelOverrides(file.models),
     disabledHooks: [...file.disabled_hooks],
     experimental: { aggressiveTruncation: file.experimental.aggressive_truncation, autoResume: file.experimental.auto_resume },
     pluginDirs: [...file.plugin_dirs],

@@ -1,3 +1,5 @@
+import type { ModelOverride } from '../model-registry/model-info.js';
+
 /**
  * The shape of ctxhost's configuration as TypeScript sees it (camelCase).
  * The file on disk uses snake_case keys (`compression.target_ratio`); the
@@ -15,9 +17,14 @@ export interface CtxhostConfig {
     /** Messages always kept at the end (default 20, ≥ 1). */
     protectLastN: number;
   };
-  auxiliary: { compression: { model?: string; provider: string; baseUrl?: string } };
+  auxiliary: {
+    /** The summary model (Hermes's `auxiliary.compression`): provider `auto` (the main model's), `anthropic`, or `openai` (any OpenAI-compatible `baseUrl`). */
+    compression: { model?: string; provider: string; baseUrl?: string; apiKeyEnv?: string };
+  };
   promptCaching: { cacheTtl: '5m' | '1h' };
   model: { name?: string; contextLength?: number };
+  /** The `models:` section: registry entries overridden or added, by model name (see `getModelInfo`). */
+  models: Record<string, ModelOverride>;
   disabledHooks: BuiltInHookName[];
   experimental: { aggressiveTruncation: boolean; autoResume: boolean };
   pluginDirs: string[];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHost } from './create-host.js';
 import { contextWindowOf, formatPercent, formatTokens, measureContextUsage } from './context-usage.js';
 import type { PromptSize } from '../tokens/token-counter.js';
 
@@ -11,6 +12,19 @@ describe('measureContextUsage', () => {
   it('prefers the session window over the configured one', () => {
     expect(contextWindowOf({ contextWindow: 1000 }, { model: { contextLength: 5000 } })).toBe(1000);
     expect(contextWindowOf({ contextWindow: undefined }, { model: { contextLength: 5000 } })).toBe(5000);
+  });
+
+  it('finds the window from the model name in the registry, with the config models: section over it', () => {
+    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5-20250929' } })).toBe(200_000);
+    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'gpt-4o' }, models: { 'gpt-4o': { contextWindow: 64_000 } } })).toBe(64_000);
+    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5', contextLength: 5000 } })).toBe(5000);
+    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'my-local-model' } })).toBeUndefined();
+  });
+
+  it('opens host sessions with the registry window of model.name', async () => {
+    const host = createHost({ config: { model: { name: 'anthropic/claude-opus-4-6' } } });
+    expect((await host.session('s')).contextWindow).toBe(1_000_000);
+    await host.dispose();
   });
 
   it('reports the ratio of tokens to window', () => {

@@ -15,6 +15,7 @@ import type { SessionStore } from '../stores/session-store.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createTokenCounter } from '../tokens/create-token-counter.js';
+import { resolveContextWindow } from './context-usage.js';
 
 export { withDefaults, type PartialConfig } from '../config/host-config.js';
 
@@ -113,7 +114,7 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
       store,
       counter,
       mutex: createSessionMutex(),
-      contextWindow: config.model.contextLength,
+      contextWindow: resolveContextWindow(config),
       assertLive,
       onMessageUpdated: (message, usage) => announce('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
       onCompaction: (report) => announce('compaction.completed', { sessionId: id, report }),

@@ -1,0 +1,188 @@
+import type { LongContextTier, ModelInfo, ModelOverride } from './model-info.js';
+import { canonicalModelId, modelIdCandidates, splitLongContextSuffix, splitProviderPrefix } from './model-id.js';
+import { loadModelSnapshot, type ModelSnapshot, type SnapshotModel, type SnapshotVariant } from './model-snapshot.js';
+
+/** Looks models up by any spelling; `models:` overrides from the config win field by field. */
+export interface ModelRegistry {
+  get(id: string): ModelInfo | undefined;
+  /** Every model of the data (not the overrides), for listing and measuring. */
+  list(): readonly ModelInfo[];
+  readonly providers: readonly string[];
+  readonly source: ModelSnapshot['source'];
+}
+
+/** Bare ids resolve to the model's own provider first, gateways and resellers last. */
+const PROVIDER_PRIORITY = ['anthropic', 'openai', 'google', 'mistral', 'deepseek', 'xai', 'moonshotai', 'zai', 'groq', 'cerebras'];
+const GATEWAYS = new Set(['openrouter', 'vercel-ai-gateway', 'cloudflare-ai-gateway', 'github-copilot', 'opencode', 'opencode-go', 'openai-codex', 'azure-openai-responses', 'amazon-bedrock', 'google-vertex', 'google-vertex-anthropic']);
+
+function rank(provider: string): number {
+  const index = PROVIDER_PRIORITY.indexOf(provider);
+  if (index >= 0) return index;
+  return GATEWAYS.has(provider) ? 200 : 100;
+}
+
+interface Index {
+  byProvider: Map<string, SnapshotModel>;
+  byId: Map<string, SnapshotModel>;
+  providers: Set<string>;
+  variants: Map<string, SnapshotVariant>;
+}
+
+function buildIndex(snapshot: ModelSnapshot): Index {
+  const byProvider = new Map<string, SnapshotModel>();
+  const byId = new Map<string, SnapshotModel>();
+  const providers = new Set<string>();
+  const sorted = [...snapshot.models].sort((a, b) => rank(a.provider) - rank(b.provider));
+  for (const model of sorted) {
+    providers.add(model.provider);
+    const key = canonicalModelId(model.id);
+    if (!byProvider.has(`${model.provider}/${key}`)) byProvider.set(`${model.provider}/${key}`, model);
+    if (!byId.has(key)) byId.set(key, model);
+  }
+  const variants = new Map<string, SnapshotVariant>();
+  for (const variant of snapshot.variants) for (const id of variant.ids) variants.set(canonicalModelId(id), variant);
+  return { byProvider, byId, providers, variants };
+}
+
+function find(index: Index, query: string): SnapshotModel | undefined {
+  for (const candidate of modelIdCandidates(query)) {
+    const prefixed = splitProviderPrefix(candidate, index.providers);
+    if (prefixed !== undefined) {
+      const [provider, rest] = prefixed;
+      const native = index.byProvider.get(`${provider}/${canonicalModelId(rest)}`) ?? findUnder(index, provider, rest);
+      if (native !== undefined) return native;
+    }
+    const bare = index.byId.get(canonicalModelId(candidate));
+    if (bare !== undefined) return bare;
+    if (prefixed !== undefined) {
+      const rest = find(index, prefixed[1]);
+      if (rest !== undefined) return rest;
+    }
+  }
+  return undefined;
+}
+
+/** `openrouter/anthropic/claude-sonnet-4-5-20250929`: the gateway's own id, undecorated. */
+function findUnder(index: Index, provider: string, rest: string): SnapshotModel | undefined {
+  for (const candidate of modelIdCandidates(rest).slice(1)) {
+    const model = index.byProvider.get(`${provider}/${canonicalModelId(candidate)}`);
+    if (model !== undefined) return model;
+  }
+  return undefined;
+}
+
+function variantOf(index: Index, model: SnapshotModel): SnapshotVariant | undefined {
+  const bareId = model.id.replace(/^[^/]*\//, '');
+  for (const candidate of modelIdCandidates(bareId)) {
+    const variant = index.variants.get(canonicalModelId(candidate));
+    if (variant !== undefined) return variant;
+  }
+  return undefined;
+}
+
+function toInfo(model: SnapshotModel, variant: SnapshotVariant | undefined, long: boolean): ModelInfo {
+  const tier: LongContextTier | undefined =
+    variant === undefined
+      ? undefined
+      : {
+          aboveTokens: variant.aboveTokens,
+          pricing: variant.pricing,
+          ...(variant.contextWindow === undefined ? {} : { contextWindow: variant.contextWindow }),
+          ...(variant.beta === undefined ? {} : { beta: variant.beta }),
+        };
+  return {
+    id: model.id,
+    provider: model.provider,
+    ...(model.name === undefined ? {} : { name: model.name }),
+    contextWindow: long && tier?.contextWindow !== undefined ? tier.contextWindow : model.contextWindow,
+    maxOutputTokens: model.maxOutputTokens,
+    ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
+    ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
+    ...(tier === undefined ? {} : { longContext: tier }),
+  };
+}
+
+function applyOverride(base: ModelInfo | undefined, id: string, override: ModelOverride): ModelInfo | undefined {
+  const contextWindow = override.contextWindow ?? base?.contextWindow;
+  if (contextWindow === undefined) return base;
+  const merged: ModelInfo = { ...(base ?? { id, provider: override.provider ?? 'custom', maxOutputTokens: override.maxOutputTokens ?? 4096 }), contextWindow };
+  if (override.provider !== undefined) merged.provider = override.provider;
+  if (override.maxOutputTokens !== undefined) merged.maxOutputTokens = override.maxOutputTokens;
+  if (override.pricing !== undefined) merged.pricing = override.pricing;
+  if (override.tokenizer !== undefined) merged.tokenizer = override.tokenizer;
+  return merged;
+}
+
+export interface CreateModelRegistryOptions {
+  /** The config's `models:` section: keys are model names in any spelling. */
+  overrides?: Readonly<Record<string, ModelOverride>>;
+  /** Other data than the vendored snapshot (tests). */
+  snapshot?: ModelSnapshot;
+}
+
+/** A registry over the vendored snapshot (or `options.snapshot`) with the config's overrides on top. */
+export function createModelRegistry(options: CreateModelRegistryOptions = {}): ModelRegistry {
+  const snapshot = options.snapshot ?? loadModelSnapshot();
+  const index = buildIndex(snapshot);
+  const overrides = Object.entries(options.overrides ?? {});
+  const cache = new Map<string, ModelInfo | undefined>();
+
+  function lookup(query: string): ModelInfo | undefined {
+    const { id, long } = splitLongContextSuffix(query);
+    const model = find(index, id);
+    const base = model === undefined ? undefined : toInfo(model, variantOf(index, model), long);
+    const override = overrideFor(id, model);
+    return override === undefined ? base : applyOverride(base, id, override);
+  }
+
+  function overrideFor(id: string, model: SnapshotModel | undefined): ModelOverride | undefined {
+    if (overrides.length === 0) return undefined;
+    const spellings = new Set(modelIdCandidates(id).map(canonicalModelId));
+    for (const [key, override] of overrides) {
+      if (spellings.has(canonicalModelId(key))) return override;
+      if (model !== undefined && find(index, splitLongContextSuffix(key).id) === model) return override;
+    }
+    return undefined;
+  }
+
+  return {
+    get(id) {
+      if (!cache.has(id)) cache.set(id, lookup(id));
+      return cache.get(id);
+    },
+    list: () => snapshot.models.map((model) => toInfo(model, variantOf(index, model), false)),
+    providers: [...index.providers].sort(),
+    source: snapshot.source,
+  };
+}
+
+let shared: ModelRegistry | undefined;
+
+/** The registry over the vendored data alone, built once. */
+export function defaultModelRegistry(): ModelRegistry {
+  shared ??= createModelRegistry();
+  return shared;
+}
+
+/**
+ * What ctxhost knows about a model, by any spelling: dated ids
+ * (`claude-sonnet-4-5-20250929`), provider and gateway prefixes
+ * (`anthropic/…`, `openrouter/…`), Bedrock and Vertex forms, `[1m]` for a
+ * long-context variant. `overrides` is the config's `models:` section.
+ * Undefined for a model neither knows: not an error.
+ */
+export function getModelInfo(id: string, overrides?: Readonly<Record<string, ModelOverride>>): ModelInfo | undefined {
+  if (overrides === undefined || Object.keys(overrides).length === 0) return defaultModelRegistry().get(id);
+  return registryFor(overrides).get(id);
+}
+
+const withOverrides = new WeakMap<object, ModelRegistry>();
+
+function registryFor(overrides: Readonly<Record<string, ModelOverride>>): ModelRegistry {
+  let registry = withOverrides.get(overrides);
+  if (registry === undefined) {
+    registry = createModelRegistry({ overrides, snapshot: loadModelSnapshot() });
+    withOverrides.set(overrides, registry);
+  }
+  return registry;
+}
