@@ -1,0 +1,166 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { contextManagementMiddleware } from './index.js';
+import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
+import { z } from 'zod';
+import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MODEL = 'claude-sonnet-4-6';
+
+/** A build investigation: ten file reads whose outputs grow, then the question. */
+function conversation(): ModelMessage[] {
+  const messages: ModelMessage[] = [{ role: 'user', content: 'Investigate the failing build.' }];
+  for (let index = 0; index < 10; index++) {
+    const toolCallId = `toolu_${index}`;
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }, { type: 'tool-call', toolCallId, toolName: 'read_file', input: { path: `src/file${index}.ts` } }] });
+    messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'read_file', output: { type: 'text', value: `source line ${index}\n`.repeat(60 + index * 40) } }] });
+  }
+  messages.push({ role: 'assistant', content: 'Read everything.' }, { role: 'user', content: 'What failed?' });
+  return messages;
+}
+
+interface Rig {
+  sim: Simulator;
+  host: Host;
+  toasts: ToastEvent[];
+  warnings: string[];
+  model: ReturnType<typeof wrapLanguageModel>;
+}
+
+const rigs: Rig[] = [];
+afterEach(async () => {
+  for (const rig of rigs.splice(0)) {
+    await rig.host.dispose();
+    await rig.sim.close();
+  }
+});
+
+async function rig(options: { contextLimit?: number; contextWindow: number }): Promise<Rig> {
+  const sim = await startSimulator(options.contextLimit === undefined ? {} : { contextLimit: options.contextLimit });
+  const warnings: string[] = [];
+  const logger: HostLogger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger });
+  const toasts: ToastEvent[] = [];
+  host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+  const anthropic = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' });
+  const model = wrapLanguageModel({ model: anthropic(MODEL), middleware: contextManagementMiddleware({ host, contextWindow: options.contextWindow }) });
+  const created = { sim, host, toasts, warnings, model };
+  rigs.push(created);
+  return created;
+}
+
+async function promptTokens(messages: ModelMessage[]): Promise<number> {
+  const probe = await rig({ contextWindow: 1_000_000 });
+  await generateText({ model: probe.model, system: 'You are a careful engineer.', messages, maxOutputTokens: 100 });
+  return probe.sim.requests[0]!.usage!.input_tokens + (probe.sim.requests[0]!.usage!.cache_creation_input_tokens ?? 0) + (probe.sim.requests[0]!.usage!.cache_read_input_tokens ?? 0);
+}
+
+const messagesCalls = (sim: Simulator) => sim.requests.filter((request) => request.path === '/v1/messages');
+
+describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the simulator', () => {
+  it('recovers a prompt 50% over the window inside generateText: the caller gets the answer, not the error', async () => {
+    const real = await promptTokens(conversation());
+    const { sim, model, toasts } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
+    const result = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    expect(result.text.length).toBeGreaterThan(0);
+    const calls = messagesCalls(sim);
+    expect(calls.map((call) => call.status)).toEqual([400, 200]);
+    expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
+  });
+
+  it('recovers inside streamText: the stream carries the answer, no error part', async () => {
+    const real = await promptTokens(conversation());
+    const { sim, model } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
+    const errors: unknown[] = [];
+    const result = streamText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, onError: ({ error }) => void errors.push(error) });
+    expect((await result.text).length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    expect(messagesCalls(sim).map((call) => call.status)).toEqual([400, 200]);
+  });
+
+  it('compacts before the API would reject when the window is known: one call, no 400', async () => {
+    const real = await promptTokens(conversation());
+    const limit = Math.floor(real / 1.5);
+    const { sim, model, host } = await rig({ contextLimit: limit, contextWindow: limit });
+    const compactions: number[] = [];
+    host.hooks.compactionCompleted.tapPromise('test', async ({ report }) => void compactions.push(report.tokensAfter));
+    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    expect(messagesCalls(sim).map((call) => call.status)).toEqual([200]);
+    expect(compactions.length).toBeGreaterThan(0);
+  });
+
+  it('puts system_and_3 cache breakpoints on the request as providerOptions.anthropic.cacheControl', async () => {
+    const { sim, model } = await rig({ contextWindow: 200_000 });
+    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    const body = messagesCalls(sim)[0]!.body as { system: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+    expect(body.system.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+    const marked = body.messages.map((message) => (Array.isArray(message.content) && message.content.some((block) => block.cache_control !== undefined) ? 1 : 0));
+    expect(marked.reduce((sum: number, one) => sum + one, 0)).toBe(3);
+    expect(marked.slice(-3)).toEqual([1, 1, 1]);
+  });
+
+  it('passes a provider error that is not an overflow through unchanged', async () => {
+    const { sim, model } = await rig({ contextWindow: 200_000 });
+    const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
+    sim.faults.next(2, { kind: 'overloaded' });
+    const direct = await generateText({ model: plain, prompt: 'hello', maxRetries: 0 }).catch((error: unknown) => error);
+    const wrapped = await generateText({ model, prompt: 'hello', maxRetries: 0 }).catch((error: unknown) => error);
+    expect(wrapped).toBeInstanceOf(Error);
+    expect((wrapped as Error).constructor).toBe((direct as Error).constructor);
+    expect((wrapped as Error).message).toBe((direct as Error).message);
+    expect((wrapped as { statusCode?: number }).statusCode).toBe(529);
+    expect(messagesCalls(sim)).toHaveLength(2);
+  });
+
+  it('mirrors a multi-step tool loop into one session without storing a message twice', async () => {
+    const { sim, model, host } = await rig({ contextWindow: 200_000 });
+    sim.script(
+      { content: [{ type: 'tool_use', id: 'toolu_a', name: 'read_file', input: { path: 'a.ts' } }] },
+      { content: [{ type: 'tool_use', id: 'toolu_b', name: 'read_file', input: { path: 'b.ts' } }] },
+      'Both files read.',
+    );
+    const readFile = tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => `contents of ${path}\n`.repeat(20) });
+    const sessions: string[] = [];
+    const created: string[] = [];
+    host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
+    const result = await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      prompt: 'Read a.ts and b.ts.',
+      tools: { read_file: readFile },
+      stopWhen: stepCountIs(5),
+      prepareStep: async ({ stepNumber }) => {
+        sessions.push(String(stepNumber));
+        return {};
+      },
+      maxOutputTokens: 100,
+    });
+    expect(result.text).toBe('Both files read.');
+    expect(sessions).toEqual(['0', '1', '2']);
+    expect(messagesCalls(sim)).toHaveLength(3);
+    const history = (await host.session(created[0]!)).history();
+    expect(history.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(new Set(created).size).toBe(1);
+    const lastBody = messagesCalls(sim)[2]!.body as { messages: unknown[] };
+    // user, (assistant tool_use, user tool_result) x 2
+    expect(lastBody.messages).toHaveLength(5);
+  });
+
+  it('sends a prompt it cannot map untouched, with one warning however often it comes', async () => {
+    const { sim, model, warnings } = await rig({ contextWindow: 200_000 });
+    const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hi.' }, { type: 'custom', kind: 'example.marker' }] },
+      { role: 'user', content: 'Again' },
+    ];
+    await generateText({ model: plain, system: 'Be terse.', messages, maxOutputTokens: 50 });
+    await generateText({ model, system: 'Be terse.', messages, maxOutputTokens: 50 });
+    await generateText({ model, system: 'Be terse.', messages, maxOutputTokens: 50 });
+    const [direct, first, second] = messagesCalls(sim).map((call) => call.body);
+    expect(first).toEqual(direct);
+    expect(second).toEqual(direct);
+    expect(warnings.filter((warning) => warning.includes('"custom"'))).toHaveLength(1);
+  });
+});

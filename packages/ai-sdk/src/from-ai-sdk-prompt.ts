@@ -1,0 +1,100 @@
+import { partId, type JsonValue, type MediaSource, type Message, type Part, type ToolResultContent } from '@ctxhost/core';
+import type { AiMessage, AiPart } from './ai-sdk-types.js';
+
+/** A prompt message in ctxhost's model, or the part type that kept it from being mapped. */
+export type MappedMessage = { ok: true; message: Message } | { ok: false; unmappedType: string };
+
+type FilePartLike = Extract<AiPart, { type: 'file' }>;
+type ToolResultLike = Extract<AiPart, { type: 'tool-result' }>;
+
+/**
+ * One AI SDK prompt message as a ctxhost `Message` with the given id (part ids
+ * `<id>:<index>`). A part ctxhost has no place for (a provider reference, a
+ * custom part, an approval response, a provider-executed result inside an
+ * assistant turn, a type newer than this package) makes the message unmapped:
+ * the caller then sends the prompt untouched rather than drop it.
+ */
+export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
+  if (source.role === 'system') return { ok: true, message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] } };
+  const parts: Part[] = [];
+  for (const [index, part] of (source.content as readonly AiPart[]).entries()) {
+    const mapped = fromAiSdkPart(part, partId(id, index), source.role);
+    if (mapped === undefined) return { ok: false, unmappedType: describe(part) };
+    parts.push(mapped);
+  }
+  return { ok: true, message: { id, role: source.role, parts } };
+}
+
+function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part | undefined {
+  switch (part.type) {
+    case 'text':
+      return { id, type: 'text', text: part.text };
+    case 'reasoning':
+      return { id, type: 'reasoning', text: part.text };
+    case 'tool-call':
+      return { id, type: 'tool-call', callId: part.toolCallId, name: part.toolName, input: toJson(part.input) };
+    case 'tool-result':
+      return role === 'tool' ? fromToolResult(part, id) : undefined;
+    case 'file': {
+      const source = mediaSource(part.data, part.mediaType);
+      if (source === undefined) return undefined;
+      return part.mediaType.startsWith('image') ? { id, type: 'image', source } : { id, type: 'file', source, ...(part.filename === undefined ? {} : { title: part.filename }) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function fromToolResult(part: ToolResultLike, id: string): Part | undefined {
+  const base = { id, type: 'tool-result' as const, callId: part.toolCallId, name: part.toolName };
+  const output = part.output;
+  switch (output.type) {
+    case 'text':
+      return { ...base, output: output.value };
+    case 'json':
+      return { ...base, output: JSON.stringify(output.value) };
+    case 'error-text':
+      return { ...base, output: output.value, isError: true };
+    case 'error-json':
+      return { ...base, output: JSON.stringify(output.value), isError: true };
+    case 'execution-denied':
+      return { ...base, output: `Tool execution denied${output.reason === undefined ? '' : `: ${output.reason}`}`, isError: true };
+    case 'content': {
+      const content: ToolResultContent[] = [];
+      for (const item of output.value) {
+        if (item.type === 'text') content.push({ type: 'text', text: item.text });
+        else if (item.type === 'file') {
+          const source = mediaSource(item.data, item.mediaType);
+          if (source === undefined) return undefined;
+          content.push(item.mediaType.startsWith('image') ? { type: 'image', source } : { type: 'file', source });
+        } else return undefined;
+      }
+      return { ...base, output: content };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function mediaSource(data: FilePartLike['data'], mediaType: string): MediaSource | undefined {
+  switch (data.type) {
+    case 'data':
+      return { kind: 'base64', mediaType, data: typeof data.data === 'string' ? data.data : Buffer.from(data.data).toString('base64') };
+    case 'url':
+      return { kind: 'url', url: data.url.toString() };
+    case 'text':
+      return { kind: 'text', mediaType, text: data.text };
+    default:
+      return undefined;
+  }
+}
+
+function toJson(value: unknown): JsonValue {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+function describe(part: { type: string; data?: unknown; output?: unknown }): string {
+  if (part.type === 'file' && typeof part.data === 'object' && part.data !== null && 'type' in part.data) return `file (${String(part.data.type)})`;
+  if (part.type === 'tool-result' && typeof part.output === 'object' && part.output !== null && 'type' in part.output) return `tool-result (${String(part.output.type)})`;
+  return part.type;
+}

@@ -1,0 +1,93 @@
+import { newMessageId, type Message, type Part, type Session } from '@ctxhost/core';
+import type { AiPrompt } from './ai-sdk-types.js';
+import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
+import { createPromptOriginals, type PromptOriginals } from './prompt-originals.js';
+
+/** `restart`: the prompt shares nothing with the session's messages (another conversation under the same id). */
+export type SyncResult = { ok: true; appended: number; diverged: boolean } | { ok: false; unmappedType: string } | { ok: false; restart: true };
+
+/** A session's mirror of the caller's prompt: which stored message stands at each position of it. */
+interface MirrorState {
+  view: { id: string; key: string }[];
+  originals: PromptOriginals;
+}
+
+export interface SessionMirror {
+  /**
+   * Brings the session up to the caller's prompt: messages the session has are
+   * matched by position and content, the rest appended (`message.updated` for
+   * each). A prompt that no longer extends what was mirrored (the caller edited
+   * or dropped messages) reverts what the model would see to where the two agree.
+   */
+  sync(session: Session, prompt: AiPrompt): Promise<SyncResult>;
+  /** Records a reply the model gave, so the caller's copy of it in the next prompt is recognised. */
+  appendReply(session: Session, message: Message, usage: Parameters<Session['append']>[1]): Promise<void>;
+  originals(sessionId: string): PromptOriginals;
+  forget(sessionId: string): void;
+}
+
+export function createSessionMirror(): SessionMirror {
+  const states = new Map<string, MirrorState>();
+  const stateOf = (session: Session): MirrorState => {
+    let state = states.get(session.id);
+    if (state === undefined) {
+      // A session stored by an earlier process: its caller-side messages are the history minus what hooks added.
+      const view = session.history().filter((message) => message.meta?.summary === undefined && message.meta?.notice === undefined).map((message) => ({ id: message.id, key: alignmentKey(message) }));
+      state = { view, originals: createPromptOriginals() };
+      states.set(session.id, state);
+    }
+    return state;
+  };
+
+  return {
+    async sync(session, prompt) {
+      const mapped: Message[] = [];
+      for (const source of prompt) {
+        const result = fromAiSdkMessage(source, 'pending');
+        if (!result.ok) return { ok: false, unmappedType: result.unmappedType };
+        mapped.push(result.message);
+      }
+      const state = stateOf(session);
+      const keys = mapped.map(alignmentKey);
+      let common = 0;
+      while (common < state.view.length && common < keys.length && state.view[common]!.key === keys[common]) common++;
+      if (common === 0 && state.view.length > 0) return { ok: false, restart: true };
+      const diverged = common < state.view.length;
+      if (diverged) await rewind(session, state, common);
+      for (let index = common; index < prompt.length; index++) {
+        const message = withId(mapped[index]!, newMessageId());
+        await session.append(message);
+        state.view.push({ id: message.id, key: keys[index]! });
+      }
+      for (const [index, source] of prompt.entries()) state.originals.remember(withId(mapped[index]!, state.view[index]!.id), source);
+      return { ok: true, appended: prompt.length - common, diverged };
+    },
+    async appendReply(session, message, options) {
+      const state = stateOf(session);
+      await session.append(message, options);
+      state.view.push({ id: message.id, key: alignmentKey(message) });
+    },
+    originals: (sessionId) => states.get(sessionId)?.originals ?? createPromptOriginals(),
+    forget: (sessionId) => void states.delete(sessionId),
+  };
+}
+
+/** Drops the mirrored messages from `position` on: out of the view, and out of what the model sees when they are still in it. */
+async function rewind(session: Session, state: MirrorState, position: number): Promise<void> {
+  const dropped = state.view.splice(position);
+  for (const entry of dropped) state.originals.forget(entry.id);
+  const projection = session.messages();
+  const ids = new Set(dropped.map((entry) => entry.id));
+  // Dropped messages a compaction already summarized stay in that summary; the rest leave what the model sees.
+  const firstDropped = projection.findIndex((message) => ids.has(message.id));
+  if (firstDropped > 0) await session.revert(projection[firstDropped - 1]!.id);
+}
+
+function withId(message: Message, id: string): Message {
+  return { ...message, id, parts: message.parts.map((part, index) => ({ ...part, id: `${id}:${index}` }) as Part) };
+}
+
+/** What a message says, without ids or cache markers: a reply recorded here and the caller's copy of it have the same key. */
+export function alignmentKey(message: Message): string {
+  return JSON.stringify([message.role, message.parts.map(({ id: _id, cacheControl: _cache, ...rest }) => rest)]);
+}

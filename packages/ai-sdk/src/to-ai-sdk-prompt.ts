@@ -1,0 +1,103 @@
+import type { CacheControl, MediaSource, Message, Part, ToolResultPart } from '@ctxhost/core';
+import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
+import type { PromptOriginals } from './prompt-originals.js';
+
+type UserPart = Extract<AiMessage, { role: 'user' }>['content'][number];
+type AssistantPart = Extract<AiMessage, { role: 'assistant' }>['content'][number];
+type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
+
+/**
+ * The request's messages (after the waterfall) as an AI SDK prompt. Parts
+ * that are as the caller sent them go out as the caller's objects; parts a
+ * hook rewrote (a truncated tool output, a summary) are built from ctxhost's
+ * model. A cache breakpoint becomes `providerOptions.anthropic.cacheControl`.
+ */
+export function toAiSdkPrompt(messages: readonly Message[], originals: PromptOriginals): AiPrompt {
+  const prompt: AiPrompt = [];
+  for (const message of messages) prompt.push(...toAiSdkMessages(message, originals));
+  return prompt;
+}
+
+function toAiSdkMessages(message: Message, originals: PromptOriginals): AiMessage[] {
+  const source = originals.message(message.id);
+  const messageOptions = source?.providerOptions;
+  const parts = message.parts.map((part) => withCacheControl(originals.unchangedPart(part) ?? fromPart(part, source), part.cacheControl));
+  switch (message.role) {
+    case 'system': {
+      const marked = message.parts.find((part) => part.cacheControl !== undefined)?.cacheControl;
+      const text = message.parts.map((part) => ('text' in part ? part.text : '')).join('\n');
+      return [{ role: 'system', content: text, ...providerOptionsOf(marked === undefined ? messageOptions : anthropicCache(messageOptions, marked)) }];
+    }
+    case 'assistant':
+      return [{ role: 'assistant', content: parts.filter(isAssistantPart), ...providerOptionsOf(messageOptions) }];
+    case 'tool':
+      return [{ role: 'tool', content: parts.filter(isToolPart), ...providerOptionsOf(messageOptions) }];
+    case 'user': {
+      // A hook may leave tool results in a user turn (the Anthropic shape); the AI SDK wants them in a tool message first.
+      const results = parts.filter(isToolPart);
+      const rest = parts.filter(isUserPart);
+      return [...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []), ...(rest.length > 0 ? [{ role: 'user' as const, content: rest, ...providerOptionsOf(messageOptions) }] : [])];
+    }
+  }
+}
+
+function fromPart(part: Part, source: AiMessage | undefined): AiPart {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'reasoning':
+      return { type: 'reasoning', text: part.text };
+    case 'tool-call':
+      return { type: 'tool-call', toolCallId: part.callId, toolName: part.name, input: part.input };
+    case 'tool-result':
+      return fromToolResult(part, source);
+    case 'image':
+    case 'file':
+      return { type: 'file', ...fileData(part.source, part.type), ...(part.type === 'file' && part.title !== undefined ? { filename: part.title } : {}) };
+  }
+}
+
+function fromToolResult(part: ToolResultPart, source: AiMessage | undefined): AiPart {
+  const callerPart = typeof source?.content === 'string' ? undefined : source?.content.find((candidate) => candidate.type === 'tool-result' && candidate.toolCallId === part.callId);
+  const toolName = part.name ?? (callerPart?.type === 'tool-result' ? callerPart.toolName : 'tool');
+  if (typeof part.output === 'string') return { type: 'tool-result', toolCallId: part.callId, toolName, output: { type: part.isError === true ? 'error-text' : 'text', value: part.output } };
+  const value = part.output.map((item) => (item.type === 'text' ? { type: 'text' as const, text: item.text } : { type: 'file' as const, ...fileData(item.source, item.type) }));
+  return { type: 'tool-result', toolCallId: part.callId, toolName, output: { type: 'content', value } };
+}
+
+/** A URL source has no media type in ctxhost's model: the top-level type (`image`) is what the AI SDK accepts for it. */
+function fileData(source: MediaSource, kind: 'image' | 'file'): { data: Extract<AiPart, { type: 'file' }>['data']; mediaType: string } {
+  switch (source.kind) {
+    case 'base64':
+      return { data: { type: 'data', data: source.data }, mediaType: source.mediaType };
+    case 'url':
+      return { data: { type: 'url', url: new URL(source.url) }, mediaType: kind === 'image' ? 'image' : 'application' };
+    case 'text':
+      return { data: { type: 'text', text: source.text }, mediaType: source.mediaType };
+  }
+}
+
+function withCacheControl(part: AiPart, cacheControl: CacheControl | undefined): AiPart {
+  if (cacheControl === undefined) return part;
+  return { ...part, providerOptions: anthropicCache(part.providerOptions, cacheControl) } as AiPart;
+}
+
+function anthropicCache(options: AiProviderOptions | undefined, cacheControl: CacheControl): AiProviderOptions {
+  return { ...options, anthropic: { ...options?.anthropic, cacheControl: { ...cacheControl } } };
+}
+
+function providerOptionsOf(options: AiProviderOptions | undefined): { providerOptions?: AiProviderOptions } {
+  return options === undefined ? {} : { providerOptions: options };
+}
+
+function isUserPart(part: AiPart): part is UserPart {
+  return part.type === 'text' || part.type === 'file';
+}
+
+function isAssistantPart(part: AiPart): part is AssistantPart {
+  return part.type !== 'tool-approval-response';
+}
+
+function isToolPart(part: AiPart): part is ToolPart {
+  return part.type === 'tool-result' || part.type === 'tool-approval-response';
+}
