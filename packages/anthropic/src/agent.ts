@@ -1,4 +1,4 @@
-import { createMessage, isAbortError, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import { createMessage, detectSilentOverflow, isAbortError, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
 import { overflowFromResponse } from './anthropic-model.js';
 
 /** A tool the agent can run: its definition for the model and its handler. */
@@ -81,13 +81,18 @@ export function createAgent(options: AgentOptions): Agent {
         await host.emit('session.error', { sessionId: session.id, error, raw });
         return { status: 'error', error, turns: turn };
       }
-      const overflow = overflowFromResponse(response);
-      if (overflow !== undefined || response.message.parts.length === 0) {
+      const empty = response.message.parts.length === 0;
+      const silent = detectSilentOverflow({ usage: response.usage, contextWindow: session.contextWindow, empty });
+      const overflow = overflowFromResponse(response) ?? (silent?.kind === 'empty_at_window' ? silent.error : undefined);
+      if (overflow !== undefined || empty) {
         const error = overflow ?? { kind: 'server' as const, message: 'the model returned an empty message' };
         await host.emit('session.error', { sessionId: session.id, error, raw: response });
         return { status: 'error', error, turns: turn };
       }
       await session.append(response.message, { usage: response.usage });
+      // Accepted over the window (the provider may have cut the prompt): the reply stands; the recorded usage puts the
+      // session over every threshold, so the next request is compacted; say it once per turn.
+      if (silent?.kind === 'over_window') await host.toast({ sessionId: session.id, level: 'warning', title: 'Silent overflow', text: `The API accepted a prompt of ${silent.promptTokens} tokens, over the window of ${silent.contextWindow}; the provider may have truncated it. The next request is compacted.`, source: AGENT });
       // Server compaction with pause_after_compaction: the reply is the compaction block alone; send again to get the answer.
       if (response.stopReason === 'compaction') continue;
       if (response.stopReason !== 'tool_use') return { status: 'done', message: response.message, turns: turn };

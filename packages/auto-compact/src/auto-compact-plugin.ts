@@ -1,6 +1,5 @@
-import { contextWindowOf, formatTokens, isAbortError, readHookSection, type Host, type Plugin, type Session } from '@ctxhost/core';
+import { contextWindowOf, formatTokens, isAbortError, parseTokenLimitError, readHookSection, type Host, type ParsedTokenLimitError, type Plugin, type Session } from '@ctxhost/core';
 import { AutoCompactConfigSchema, backoffDelay, type AutoCompactConfig } from './config.js';
-import { parseTokenLimitError, type ParsedTokenLimitError } from './parse-token-limit-error.js';
 import { AUTO_COMPACT, fixEmptyMessages, largestOutputs, revertLastResponse, revertPoint, summarizeSession, truncateOutputs, type StepBudget } from './recovery-steps.js';
 
 export interface AutoCompactOptions {
