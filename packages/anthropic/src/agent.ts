@@ -4,7 +4,13 @@ import { overflowFromResponse } from './anthropic-model.js';
 /** A tool the agent can run: its definition for the model and its handler. */
 export interface AgentTool {
   definition: ToolDefinition;
-  run(input: JsonValue, context: { sessionId: string; signal?: AbortSignal }): Promise<string | { output: string; isError?: boolean }>;
+  /** Text, or content items (text and images) as a tool result carries them. */
+  run(input: JsonValue, context: { sessionId: string; signal?: AbortSignal }): Promise<string | AgentToolOutput>;
+}
+
+export interface AgentToolOutput {
+  output: ToolResultPart['output'];
+  isError?: boolean;
 }
 
 export interface AgentOptions {
@@ -120,7 +126,7 @@ export function createAgent(options: AgentOptions): Agent {
     await session.append({ id: resultMessageId, role: 'tool', parts: results }, originals.length > 0 ? { originals } : {});
   }
 
-  async function callTool(name: string, input: JsonValue, sessionId: string, signal: AbortSignal | undefined): Promise<{ output: string; isError?: boolean }> {
+  async function callTool(name: string, input: JsonValue, sessionId: string, signal: AbortSignal | undefined): Promise<AgentToolOutput> {
     const context = { sessionId, ...(signal === undefined ? {} : { signal }) };
     try {
       const tool = options.tools?.find((candidate) => candidate.definition.name === name);

@@ -1,6 +1,6 @@
 export { createAnthropicModel, toParams, toResponse, toUsage, overflowFromResponse, type AnthropicModelOptions } from './anthropic-model.js';
 export { toProviderError } from './to-provider-error.js';
-export { createAgent, AGENT, type Agent, type AgentOptions, type AgentTool, type TurnOutcome } from './agent.js';
+export { createAgent, AGENT, type Agent, type AgentOptions, type AgentTool, type AgentToolOutput, type TurnOutcome } from './agent.js';
 export { withContextManagement, type ContextManagementOptions } from './with-context-management.js';
 export { createAnthropicSummarizer, summarizerFromConfig, renderTranscript, type AnthropicSummarizerOptions } from './summarizer.js';
 export { createClientFromEnv } from './client-from-env.js';

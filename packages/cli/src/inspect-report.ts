@@ -1,10 +1,10 @@
-import { promptTokens, type Message, type Usage } from '@ctxhost/core';
-import { sessionCost, type CostReport } from '@ctxhost/prompt-caching';
-import type { Transcript } from '@ctxhost/transcripts';
+import { promptTokens, type Message } from '@ctxhost/core';
+import type { CostReport } from '@ctxhost/prompt-caching';
+import type { Transcript, TranscriptBoundary } from '@ctxhost/transcripts';
 import { buildDemoReport, type KindRow, type ToolOutputRow } from './demo-report.js';
+import { priceByModel, type ModelCost } from './pricing.js';
 
-/** The cost of one model's requests, or why it could not be priced. */
-export type ModelCost = (CostReport & { priced: true }) | { priced: false; model: string; requests: number; reason: string };
+export type { ModelCost } from './pricing.js';
 
 export interface UsageSummary {
   requests: number;
@@ -30,11 +30,15 @@ export interface InspectReport {
   largestToolOutputs: ToolOutputRow[];
   /** Present when the transcript carries API-reported usage (Claude Code). */
   usage: UsageSummary | null;
+  /** The agent's own compactions: the model saw only what follows the last one. Empty when it never compacted. */
+  boundaries: TranscriptBoundary[];
+  /** Messages the agent's UI logged but never sent (local commands, their output, interruptions). */
+  uiOnlyMessages: number;
   meta: Transcript['meta'];
 }
 
 /** What `ctxhost inspect` reports about an imported transcript (tokens: core's estimator, through the demo's grouping). */
-export function buildInspectReport(transcript: Transcript): InspectReport {
+export function buildInspectReport(transcript: Transcript, options: { model?: string } = {}): InspectReport {
   const report = buildDemoReport(transcript.messages, 10);
   const roles = { system: 0, user: 0, assistant: 0, tool: 0 };
   for (const message of transcript.messages) roles[message.role] += 1;
@@ -46,20 +50,17 @@ export function buildInspectReport(transcript: Transcript): InspectReport {
     groups: report.kinds,
     total: report.total,
     largestToolOutputs: report.largestToolOutputs,
-    usage: transcript.usage === undefined || transcript.usage.length === 0 ? null : summarizeUsage(transcript),
+    usage: transcript.usage === undefined || transcript.usage.length === 0 ? null : summarizeUsage(transcript, options.model),
+    boundaries: transcript.boundaries ?? [],
+    uiOnlyMessages: transcript.messages.filter((message) => message.meta?.uiOnly !== undefined).length,
     meta: transcript.meta,
   };
 }
 
-function summarizeUsage(transcript: Transcript): UsageSummary {
+function summarizeUsage(transcript: Transcript, modelOverride: string | undefined): UsageSummary {
   const entries = transcript.usage ?? [];
-  const byModel = new Map<string, Usage[]>();
-  for (const entry of entries) {
-    const model = modelOf(transcript.messages[entry.replyIndex]);
-    byModel.set(model, [...(byModel.get(model) ?? []), entry.usage]);
-  }
   const prompts = entries.map((entry) => promptTokens(entry.usage));
-  const costs = [...byModel].map(([model, usages]) => priceModel(model, usages));
+  const costs = priceByModel(entries.map((entry) => ({ model: modelOverride ?? modelOf(transcript.messages[entry.replyIndex]), usage: entry.usage })));
   const priced = costs.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   return {
     requests: entries.length,
@@ -72,15 +73,8 @@ function summarizeUsage(transcript: Transcript): UsageSummary {
   };
 }
 
-function priceModel(model: string, usages: readonly Usage[]): ModelCost {
-  try {
-    return { ...sessionCost(usages, model), priced: true };
-  } catch (error) {
-    return { priced: false, model, requests: usages.length, reason: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function modelOf(message: Message | undefined): string {
+/** The model the transcript says answered with this message (`unknown` when it does not say). */
+export function modelOf(message: Message | undefined): string {
   const model = message?.meta?.['model'];
   return typeof model === 'string' ? model : 'unknown';
 }

@@ -11,4 +11,4 @@ export { createSessionHygiene, SESSION_HYGIENE } from '@ctxhost/session-hygiene'
 export { applyCacheControl, applyCacheBreakpoints, createPromptCachingPlugin, sessionCost, usageCost, DEFAULT_PRICING } from '@ctxhost/prompt-caching';
 export { readTranscript, parseTranscript } from '@ctxhost/transcripts';
 export { createAutoCompactPlugin, parseTokenLimitError, AUTO_COMPACT } from '@ctxhost/auto-compact';
-export { createAgent, createAnthropicModel, createAnthropicSummarizer, withContextManagement, toProviderError, createClientFromEnv, type Agent, type AgentTool, type TurnOutcome } from '@ctxhost/anthropic';
+export { createAgent, createAnthropicModel, createAnthropicSummarizer, withContextManagement, toProviderError, createClientFromEnv, type Agent, type AgentTool, type AgentToolOutput, type TurnOutcome } from '@ctxhost/anthropic';

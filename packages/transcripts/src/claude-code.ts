@@ -1,7 +1,8 @@
 import type { JsonValue, Message, Part, Usage } from '@ctxhost/core';
 import { BlockProblem, blockToPart, describe } from './claude-code-blocks.js';
 import { isRecord, parseJsonLine, splitLines, type ParseContext } from './parse-context.js';
-import type { Transcript, TranscriptOptions, TranscriptUsage } from './transcript.js';
+import { readBoundary, uiOnlyReason } from './claude-code-boundaries.js';
+import type { Transcript, TranscriptBoundary, TranscriptOptions, TranscriptUsage } from './transcript.js';
 
 interface Entry {
   message: Message;
@@ -20,6 +21,8 @@ interface State {
   requests: Map<string, Request>;
   threadOfUuid: Map<string, string>;
   lastOfThread: Map<string, Entry>;
+  /** Main-thread compaction boundaries; `messageIndex` is the index the next message will take. */
+  boundaries: TranscriptBoundary[];
   meta: { summaries: JsonValue[]; ignoredLines: Map<string, number>; excludedSidechainLines: number; sessionId?: string; version?: string; cwd?: string };
 }
 
@@ -36,6 +39,7 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
     requests: new Map(),
     threadOfUuid: new Map(),
     lastOfThread: new Map(),
+    boundaries: [],
     meta: { summaries: [], ignoredLines: new Map(), excludedSidechainLines: 0 },
   };
   for (const { line, text: lineText } of splitLines(text)) {
@@ -48,10 +52,12 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
       context.invalid(line, error.message, error);
     }
   }
+  markLocalCommands(state);
   const messages = state.entries.map((entry) => entry.message);
   // A Map, then Object.fromEntries: a line type such as "constructor" or "__proto__" is counted as an own key, never read from Object.prototype.
   const meta = { ...state.meta, ignoredLines: Object.fromEntries(state.meta.ignoredLines) };
-  return { format: 'claude-code', messages, usage: placeUsage(state), meta: meta as Record<string, JsonValue> };
+  const boundaries = state.boundaries.filter((boundary) => boundary.messageIndex < messages.length);
+  return { format: 'claude-code', messages, usage: placeUsage(state), ...(boundaries.length > 0 ? { boundaries } : {}), meta: meta as Record<string, JsonValue> };
 }
 
 function readLine(state: State, value: unknown, line: number, includeSidechains: boolean): void {
@@ -62,6 +68,10 @@ function readLine(state: State, value: unknown, line: number, includeSidechains:
     return;
   }
   if (typeof type !== 'string') throw new BlockProblem('line has no "type"');
+  if (type === 'system' && value.subtype === 'compact_boundary') {
+    if (value.isSidechain !== true) state.boundaries.push(readBoundary(value, line, state.entries.length));
+    return;
+  }
   if (type !== 'user' && type !== 'assistant') {
     state.meta.ignoredLines.set(type, (state.meta.ignoredLines.get(type) ?? 0) + 1);
     return;
@@ -79,6 +89,9 @@ function readLine(state: State, value: unknown, line: number, includeSidechains:
     return;
   }
   const meta = lineMeta(value, line, thread);
+  if (type === 'user' && value.isCompactSummary === true && thread === 'main' && state.boundaries.at(-1)?.messageIndex !== state.entries.length) {
+    state.boundaries.push({ messageIndex: state.entries.length, line, trigger: 'unknown', source: 'summary-message' });
+  }
   if (type === 'assistant') readAssistant(state, value, value.message, meta, thread);
   else readUser(state, value.message, uuid, meta, thread);
 }
@@ -94,6 +107,7 @@ function lineMeta(value: Record<string, unknown>, line: number, thread: string):
     ...(typeof value.timestamp === 'string' ? { createdAt: value.timestamp } : {}),
     sourceLine: line,
     ...(value.isMeta === true ? { isMeta: true } : {}),
+    ...(value.isCompactSummary === true ? { compactSummary: true } : {}),
     ...(thread === 'main' ? {} : { sidechain: true, thread }),
   };
 }
@@ -117,7 +131,8 @@ function readAssistant(state: State, line: Record<string, unknown>, message: Rec
 function readUser(state: State, message: Record<string, unknown>, uuid: string, meta: Record<string, JsonValue>, thread: string): void {
   const content = message.content;
   if (typeof content === 'string') {
-    push(state, { id: uuid, role: 'user', parts: [{ id: `${uuid}.0`, type: 'text', text: content }], meta }, thread);
+    const uiOnly = meta.compactSummary === true ? undefined : uiOnlyReason(content);
+    push(state, { id: uuid, role: 'user', parts: [{ id: `${uuid}.0`, type: 'text', text: content }], meta: uiOnly === undefined ? meta : { ...meta, uiOnly } }, thread);
     return;
   }
   if (!Array.isArray(content)) throw new BlockProblem(`user message.content is ${describe(content)}, expected a string or an array`);
@@ -133,7 +148,27 @@ function readUser(state: State, message: Record<string, unknown>, uuid: string, 
     if (toolTarget === undefined) push(state, { id: toolId, role: 'tool', parts: resultParts, meta }, thread);
     else toolTarget.parts.push(...resultParts);
   }
-  if (otherParts.length > 0) push(state, { id: userId, role: 'user', parts: otherParts, meta }, thread);
+  if (otherParts.length === 0) return;
+  const texts = otherParts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  const uiOnly = texts.length === otherParts.length && meta.compactSummary !== true ? uiOnlyReason(texts.join('\n')) : undefined;
+  push(state, { id: userId, role: 'user', parts: otherParts, meta: uiOnly === undefined ? meta : { ...meta, uiOnly } }, thread);
+}
+
+/** A `<command-name>` line answered by `<local-command-stdout>` ran a local command (`/exit`, `/cost`): the model never saw either. */
+function markLocalCommands(state: State): void {
+  const previousOfThread = new Map<string, Entry>();
+  for (const entry of state.entries) {
+    const previous = previousOfThread.get(entry.thread);
+    if (entry.message.meta?.uiOnly === 'local-command-output' && previous?.message.role === 'user' && isCommandLine(previous.message)) {
+      previous.message.meta = { ...previous.message.meta, uiOnly: 'local-command' };
+    }
+    previousOfThread.set(entry.thread, entry);
+  }
+}
+
+function isCommandLine(message: Message): boolean {
+  const first = message.parts[0];
+  return message.parts.length === 1 && first?.type === 'text' && /<command-name>/.test(first.text);
 }
 
 function push(state: State, message: Message, thread: string): Entry {

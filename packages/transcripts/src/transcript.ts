@@ -27,12 +27,35 @@ export interface TranscriptUsage {
   sidechain?: boolean;
 }
 
+/** Why a message the agent's UI logged was never sent to the model (replay leaves it out). */
+export type UiOnlyReason = 'local-command' | 'local-command-output' | 'local-command-caveat' | 'interrupted';
+
+/**
+ * Where the agent compacted its own conversation: from `messageIndex` on, the model
+ * saw only the messages after the boundary (the first is usually the agent's summary).
+ */
+export interface TranscriptBoundary {
+  /** Index of the first message the model saw after the compaction. */
+  messageIndex: number;
+  /** 1-based line of the boundary record (or of the summary message, when no record was written). */
+  line: number;
+  /** `auto` (the agent hit its threshold), `manual` (`/compact`), or `unknown`. */
+  trigger: string;
+  /** `boundary-line`: a compaction record; `summary-message`: only the summary message was found. */
+  source: 'boundary-line' | 'summary-message';
+  /** The prompt size the agent reported before compacting, and after, when it logged them. */
+  preTokens?: number;
+  postTokens?: number;
+}
+
 export interface Transcript {
   format: TranscriptFormat;
   /** Validated ctxhost messages; ids are derived from the source, so re-imports are equal. */
   messages: Message[];
   /** Per-request API-reported usage, in request order (Claude Code). */
   usage?: TranscriptUsage[];
+  /** The agent's own compactions of the main thread, oldest first; absent when there were none. */
+  boundaries?: TranscriptBoundary[];
   /** Format-specific facts: session id, summaries, run count, ignored events, … */
   meta: Record<string, JsonValue>;
   /** Malformed lines or events skipped under `skipInvalid`. */

@@ -5,6 +5,7 @@ import { displayPath } from '../display-path.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { formatCount } from '../format-table.js';
 import { loadCliConfig } from '../load-cli-config.js';
+import { lastSegmentMessages } from '@ctxhost/transcripts';
 import { loadTranscript } from '../load-transcript.js';
 import { formatJson, startProgress, type CliIo, type CliStream } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
@@ -39,7 +40,9 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
         const { config } = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
         const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: false, ...(options.run === undefined ? {} : { run: options.run }) });
         progress.update(1);
-        const outcome = await compactMessages(transcript.messages, {
+        // What the model last saw: from the agent's own last compaction on, without the lines it never sent.
+        const seen = lastSegmentMessages(transcript).filter((message) => message.meta?.uiOnly === undefined);
+        const outcome = await compactMessages(seen, {
           config,
           cwd: process.cwd(),
           ...(options.window === undefined ? {} : { window: options.window }),
@@ -50,7 +53,9 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
         progress.stop();
         for (const warning of outcome.warnings) io.err.write(io.err.colors.yellow(`ctxhost: warning: ${warning}\n`));
         if (transcript.skipped > 0) io.err.write(io.err.colors.yellow(`ctxhost: ${formatCount(transcript.skipped)} broken ${transcript.skipped === 1 ? 'line' : 'lines'} skipped (--strict fails instead)\n`));
-        writeResult(io, path, options, outcome, transcript.skipped);
+        const boundaries = transcript.boundaries?.length ?? 0;
+        if (boundaries > 0 && options.json !== true) io.err.write(`ctxhost: the agent compacted this session itself ${boundaries === 1 ? 'once' : `${boundaries} times`}; compacting what the model saw after its last compaction (${formatCount(seen.length)} of ${formatCount(transcript.messages.length)} messages)\n`);
+        writeResult(io, path, options, outcome, transcript.skipped, { boundaries, messagesInTranscript: transcript.messages.length });
       } finally {
         progress.stop();
       }
@@ -63,10 +68,10 @@ async function writeConversation(out: string, outcome: CompactOutcome): Promise<
   });
 }
 
-function writeResult(io: CliIo, path: string, options: CompactOptions, outcome: CompactOutcome, skipped: number): void {
+function writeResult(io: CliIo, path: string, options: CompactOptions, outcome: CompactOutcome, skipped: number, transcript: { boundaries: number; messagesInTranscript: number }): void {
   if (options.json) {
     const conversation = options.out === undefined ? { conversation: outcome.request } : { out: options.out };
-    io.out.write(formatJson({ file: path, engine: outcome.engine, window: outcome.window, windowSource: outcome.windowSource, fitsWindow: outcome.report.tokensAfter <= outcome.window, skipped, report: outcome.report, ...conversation }));
+    io.out.write(formatJson({ file: path, engine: outcome.engine, window: outcome.window, windowSource: outcome.windowSource, fitsWindow: outcome.report.tokensAfter <= outcome.window, skipped, ...transcript, report: outcome.report, ...conversation }));
     return;
   }
   // With the conversation on stdout, the summary goes to stderr so the JSON stays clean.

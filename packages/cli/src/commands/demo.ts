@@ -77,7 +77,7 @@ export async function runDemo(path: string, options: DemoOptions, io: CliIo): Pr
       '',
     ].join('\n'),
   );
-  return replayTranscript(path, { window, apiLimit, report: options.report, json: false, live: options.live === true, strict: false, sidechains: options.sidechains, header: false, ...(options.run === undefined ? {} : { run: options.run }) }, io);
+  return replayTranscript(path, { window, apiLimit, report: options.report, json: false, live: options.live === true, strict: false, sidechains: options.sidechains, header: false, reconstruct: false, ...(options.run === undefined ? {} : { run: options.run }) }, io);
 }
 
 function kindTable(report: DemoReport): string {

@@ -8,6 +8,7 @@ import { wholeNumberFlag } from '../parse-flags.js';
 
 interface InspectOptions {
   json?: boolean;
+  model?: string;
   strict?: boolean;
   sidechains: boolean;
   run?: number;
@@ -23,10 +24,11 @@ export function registerInspectCommand(program: Command, io: CliIo): void {
     .option('--strict', 'fail on a broken line instead of skipping it')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) turns')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
+    .option('--model <name>', "price every request as this model (default: each request's own model from the transcript)")
     .addHelpText('after', '\nExamples:\n  ctxhost inspect ~/.claude/projects/my-project/session.jsonl\n  ctxhost inspect run.jsonl --run 2 --json')
     .action(async (path: string, options: InspectOptions) => {
       const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
-      const report = buildInspectReport(transcript);
+      const report = buildInspectReport(transcript, options.model === undefined ? {} : { model: options.model });
       if (options.json) io.out.write(formatJson({ file: path, sidechains: transcript.format === 'claude-code' ? options.sidechains : undefined, ...report }));
       else io.out.write(renderInspectReport(path, report, options, io));
     });
@@ -46,6 +48,7 @@ function renderInspectReport(path: string, report: InspectReport, options: Inspe
     details.join(', '),
     ...(report.skipped > 0 ? [yellow(`${formatCount(report.skipped)} broken ${report.skipped === 1 ? 'line' : 'lines'} skipped (--strict fails instead)`)] : []),
     '',
+    ...boundaryLines(report),
     bold('Groups and tokens by kind (tokens: ctxhost estimate)'),
     kindTable(report),
     '',
@@ -54,6 +57,21 @@ function renderInspectReport(path: string, report: InspectReport, options: Inspe
     '',
     ...usageLines(report.usage, io),
   ].join('\n');
+}
+
+/** The agent's own compactions and the lines it never sent: what the model actually saw. */
+function boundaryLines(report: InspectReport): string[] {
+  const lines: string[] = [];
+  if (report.boundaries.length > 0) {
+    const times = report.boundaries.length === 1 ? 'once' : `${report.boundaries.length} times`;
+    lines.push(`The agent compacted its own conversation ${times}; the model saw only what follows the last boundary (message ${report.boundaries.at(-1)!.messageIndex} on):`);
+    for (const boundary of report.boundaries) {
+      const sizes = boundary.preTokens === undefined ? '' : `, ${formatCount(boundary.preTokens)} tokens before${boundary.postTokens === undefined ? '' : `, ${formatCount(boundary.postTokens)} after`}`;
+      lines.push(`  line ${boundary.line}: ${boundary.trigger}${sizes}, the summary is message ${boundary.messageIndex}${boundary.source === 'summary-message' ? ' (no boundary record, only the summary)' : ''}`);
+    }
+  }
+  if (report.uiOnlyMessages > 0) lines.push(`${formatCount(report.uiOnlyMessages)} UI-only ${report.uiOnlyMessages === 1 ? 'message' : 'messages'} (local commands, their output, interruptions): logged, never sent to the model`);
+  return lines.length === 0 ? [] : [...lines, ''];
 }
 
 function kindTable(report: InspectReport): string {

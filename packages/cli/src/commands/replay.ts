@@ -24,6 +24,9 @@ export interface ReplayCommandOptions {
   strict?: boolean;
   sidechains: boolean;
   run?: number;
+  model?: string;
+  /** commander's `--no-reconstruct`: false leaves the stand-in prefix out. */
+  reconstruct?: boolean;
 }
 
 /** The window when neither `--window` nor `model.context_length` gives one: Claude's standard 200k. */
@@ -45,6 +48,8 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .option('--strict', 'fail on a broken transcript line instead of skipping it')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) conversations')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
+    .option('--no-reconstruct', "leave out the stand-in for the system prompt and tools the transcript did not log (the replayed prompts are then smaller than the recorded ones)")
+    .option('--model <name>', "send and price every call as this model (default: model.name from the config, else each recorded turn's own model)")
     .addHelpText('after', '\nExamples:\n  ctxhost replay ~/.claude/projects/my-project/session.jsonl --window 50000 --report report.html\n  ctxhost replay session.jsonl --window 20000 --api-limit 17000 --json')
     .action(async (path: string, options: ReplayCommandOptions) => {
       await replayTranscript(path, options, io);
@@ -63,8 +68,13 @@ export async function replayTranscript(path: string, options: ReplayCommandOptio
     out.write(`format ${transcript.format}, ${transcript.messages.length.toLocaleString('en-US')} messages${transcript.skipped > 0 ? `, ${transcript.skipped} broken lines skipped (--strict fails instead)` : ''}; window ${window.toLocaleString('en-US')} tokens${options.apiLimit === undefined ? '' : `, the simulated API stops at ${options.apiLimit.toLocaleString('en-US')}`}\n`);
   }
   const progress = startProgress(err, { label: 'replaying', total: 1, unit: 'assistant turns' });
+  const model = options.model ?? config.model.name;
   const result = await runReplay({
     messages: transcript.messages,
+    ...(transcript.boundaries === undefined ? {} : { boundaries: transcript.boundaries.map((boundary) => boundary.messageIndex) }),
+    ...(transcript.usage === undefined ? {} : { usage: transcript.usage }),
+    ...(model === undefined ? {} : { model }),
+    reconstructPrefix: options.reconstruct !== false,
     window,
     config,
     cwd: process.cwd(),

@@ -41,9 +41,33 @@ export function formatReplaySummary(result: ReplayResult, colors: Colors): strin
     `  compactions ${result.compactions} (engine ${result.engine}, summarizer ${result.summarizer})`,
     `  overflows ${result.overflows}${result.overflows === result.incidents ? '' : ` in ${result.incidents} incident${result.incidents === 1 ? '' : 's'}`}, recovered ${result.recoveries}${result.failedRecoveries > 0 ? `, not recovered ${result.failedRecoveries}` : ''}`,
     `  tokens ${count(cost.tokens.prompt)} prompt (${Math.round(cost.cacheHitRatio * 100)}% read from cache), ${count(cost.tokens.output)} output, over ${cost.requests} model calls`,
-    `  cost ${dollars(cost.dollars)} with caching, ${dollars(cost.withoutCaching)} without (caching saved ${dollars(cost.dollarsSaved)}; prices for ${result.model})`,
+    `  cost ${dollars(cost.dollars)} with caching, ${dollars(cost.withoutCaching)} without (caching saved ${dollars(cost.dollarsSaved)}; ${pricesLine(result)})`,
+    ...unpricedLines(result, colors),
     summarizerLine(result),
+    ...transcriptLines(result),
   ];
+}
+
+function pricesLine(result: ReplayResult): string {
+  if (result.modelOverride) return `every call priced as ${result.model}`;
+  const models = result.cost.byModel.map((cost) => `${cost.model} ${cost.requests} call${cost.requests === 1 ? '' : 's'}`);
+  return `each call priced as its recorded turn's model: ${models.join(', ') || 'none'}`;
+}
+
+function unpricedLines(result: ReplayResult, colors: Colors): string[] {
+  return result.cost.byModel.flatMap((cost) => (cost.priced ? [] : [colors.yellow(`  ${cost.model}: ${cost.requests} calls not priced (${cost.reason})`)]));
+}
+
+/** What the replay rebuilt or left out of the transcript, said rather than hidden. */
+function transcriptLines(result: ReplayResult): string[] {
+  const lines: string[] = [];
+  for (const [who, prefix] of [['main thread', result.reconstructed.main], ['subagents', result.reconstructed.subagents]] as const) {
+    if (prefix === undefined) continue;
+    lines.push(`  ${who}: system prompt and tools not in the transcript, reconstructed as ${count(prefix.tokens)} tokens (its first request reported ${count(prefix.recordedPrompt)}, its logged messages and tool definitions count ${count(prefix.loggedTokens)})`);
+  }
+  if (result.segments > 1) lines.push(`  the agent compacted its own conversation ${result.segments - 1} time${result.segments === 2 ? '' : 's'}: the main thread replayed as ${result.segments} segments, each from the agent's summary, as the model saw it`);
+  if (result.uiOnlyMessages > 0) lines.push(`  ${result.uiOnlyMessages} UI-only line${result.uiOnlyMessages === 1 ? '' : 's'} left out (local commands and their output, interruptions): the model never saw them`);
+  return lines;
 }
 
 function summarizerLine(result: ReplayResult): string {

@@ -1,9 +1,11 @@
-import { toAnthropic, type JsonValue, type Message, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import { toAnthropic, type JsonValue, type Message, type Part, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
 import type { ContentBlock } from '@ctxhost/simulator';
 
 /** One recorded assistant turn, answered when a request ends the way the recording did before it. */
 export interface RecordedTurn {
   sessionId: string;
+  /** The model the transcript says answered (absent when it does not say). */
+  model?: string;
   content: ContentBlock[];
   callIds: string[];
 }
@@ -15,11 +17,20 @@ export interface ReplayThread {
 }
 
 export interface ReplayPlan {
+  /** The main thread's first segment (up to the agent's first own compaction, or all of it). */
   main: ReplayThread;
+  /**
+   * The main thread as the model saw it: one conversation per segment between the
+   * agent's own compaction boundaries, oldest first (`main` is the first). A later
+   * segment opens with the agent's summary, as its requests did.
+   */
+  segments: ReplayThread[];
+  /** Messages the agent's UI logged but never sent (`/exit`, local command output, interruptions): left out. */
+  uiOnlyMessages: number;
   /** Recorded assistant turns by the key of the request that produced them (see `requestKey`), oldest first. */
   turns: Map<string, RecordedTurn[]>;
   /** Recorded tool outputs by call id. */
-  outputs: Map<string, { output: string; isError: boolean }>;
+  outputs: Map<string, { output: ToolResultPart['output']; isError: boolean }>;
   /** Subagent (sidechain) conversations, run while the main thread's call that started them runs. */
   subagents: Map<string, ReplayThread[]>;
   tools: ToolDefinition[];
@@ -35,16 +46,27 @@ const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
  * assistant's recorded turns keyed by what preceded them, the tool outputs by
  * call id, and each sidechain attached to the main-thread call that ran it.
  */
-export function buildReplayPlan(messages: readonly Message[], mainId = 'replay'): ReplayPlan {
-  const plan: ReplayPlan = { main: { sessionId: mainId, userTurns: [] }, turns: new Map(), outputs: new Map(), subagents: new Map(), tools: [], system: undefined, assistantTurns: 0 };
+export function buildReplayPlan(messages: readonly Message[], mainId = 'replay', options: { boundaries?: readonly number[] } = {}): ReplayPlan {
+  const main: ReplayThread = { sessionId: mainId, userTurns: [] };
+  const plan: ReplayPlan = { main, segments: [main], uiOnlyMessages: 0, turns: new Map(), outputs: new Map(), subagents: new Map(), tools: [], system: undefined, assistantTurns: 0 };
+  const boundaries = new Set(options.boundaries ?? []);
   const toolNames = new Set<string>();
   const threads = new Map<string, { thread: ReplayThread; previous: Message | undefined; last: RecordedTurn | undefined }>();
   threads.set('main', { thread: plan.main, previous: undefined, last: undefined });
   const openCalls: { callId: string; name: string; prompt: string | undefined; used: boolean }[] = [];
   let subagentCount = 0;
   const sideSessions = new Map<string, string>();
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const sidechain = message.meta?.sidechain === true;
+    if (!sidechain && boundaries.has(index) && plan.segments.some((segment) => segment.userTurns.length > 0)) {
+      const segment: ReplayThread = { sessionId: `${mainId}/segment-${plan.segments.length + 1}`, userTurns: [] };
+      plan.segments.push(segment);
+      threads.set('main', { thread: segment, previous: undefined, last: undefined });
+    }
+    if (message.meta?.uiOnly !== undefined) {
+      plan.uiOnlyMessages++;
+      continue;
+    }
     if (message.role === 'system') {
       plan.system = [plan.system, ...message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []))].filter((text) => text !== undefined && text !== '').join('\n\n') || undefined;
       continue;
@@ -65,11 +87,11 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay')
     const state = threads.get(side)!;
     for (const part of message.parts) {
       if (part.type === 'tool-call') toolNames.add(part.name);
-      if (part.type === 'tool-result') plan.outputs.set(part.callId, { output: outputText(part), isError: part.isError === true });
+      if (part.type === 'tool-result') plan.outputs.set(part.callId, { output: part.output, isError: part.isError === true });
     }
     if (message.role === 'user' && hasText(message)) {
-      if (state.previous?.role === 'user' && hasText(state.previous)) state.thread.userTurns.at(-1)!.parts.push(...message.parts.filter((part) => part.type === 'text'));
-      else state.thread.userTurns.push({ ...message, parts: message.parts.filter((part) => part.type === 'text') });
+      if (state.previous?.role === 'user' && hasText(state.previous)) state.thread.userTurns.at(-1)!.parts.push(...message.parts.filter(isUserContent));
+      else state.thread.userTurns.push({ ...message, parts: message.parts.filter(isUserContent) });
     }
     if (message.role === 'assistant') {
       const content = assistantBlocks(message);
@@ -81,7 +103,8 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay')
       } else {
         const key = state.previous === undefined ? undefined : keyOfMessage(state.previous);
         if (key !== undefined) {
-          state.last = { sessionId: state.thread.sessionId, content, callIds };
+          const model = message.meta?.model;
+          state.last = { sessionId: state.thread.sessionId, content, callIds, ...(typeof model === 'string' ? { model } : {}) };
           plan.turns.set(key, [...(plan.turns.get(key) ?? []), state.last]);
           plan.assistantTurns++;
         }
@@ -115,8 +138,13 @@ function promptOf(input: JsonValue): string | undefined {
   return typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.prompt === 'string' ? input.prompt.trim() : undefined;
 }
 
+/** A user turn: text, pasted images and files (they are part of the prompt and count). */
 function hasText(message: Message): boolean {
-  return message.parts.some((part) => part.type === 'text') && !message.parts.some((part) => part.type === 'tool-result');
+  return message.parts.some(isUserContent) && !message.parts.some((part) => part.type === 'tool-result');
+}
+
+function isUserContent(part: Part): boolean {
+  return part.type === 'text' || part.type === 'image' || part.type === 'file';
 }
 
 function assistantBlocks(message: Message): ContentBlock[] {
@@ -124,9 +152,4 @@ function assistantBlocks(message: Message): ContentBlock[] {
   if (wire === undefined) return [];
   if (typeof wire.content === 'string') return [{ type: 'text', text: wire.content }];
   return (wire.content as unknown as ContentBlock[]).filter((block) => block.type === 'text' || block.type === 'tool_use');
-}
-
-function outputText(part: ToolResultPart): string {
-  if (typeof part.output === 'string') return part.output;
-  return part.output.map((item) => (item.type === 'text' ? item.text : `[${item.type}]`)).join('');
 }

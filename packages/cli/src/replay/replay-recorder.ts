@@ -1,5 +1,5 @@
-import { usageCost } from '@ctxhost/prompt-caching';
-import { AUTO_COMPACT, promptTokens, type CompactionReport, type Host, type ProviderErrorKind } from 'ctxhost';
+import { AUTO_COMPACT, promptTokens, type CompactionReport, type Host, type ProviderErrorKind, type Usage } from 'ctxhost';
+import { priceRequests } from '../pricing.js';
 
 /** What happened during a replay, in order. `call` is the number of model calls answered before it. */
 export type ReplayEvent =
@@ -14,6 +14,8 @@ export type ReplayEvent =
 export interface ReplayPoint {
   call: number;
   sessionId: string;
+  /** The model the call is priced as: the recorded turn's own model, or the override. */
+  model: string;
   contextTokens: number;
   dollars: number;
   dollarsWithoutCaching: number;
@@ -22,6 +24,8 @@ export interface ReplayPoint {
 export interface ReplayRecording {
   readonly points: ReplayPoint[];
   readonly events: ReplayEvent[];
+  /** Every answered call's usage with the model it is priced as. */
+  readonly requests: { model: string; usage: Usage }[];
 }
 
 const RECORDER = 'ctxhost-replay';
@@ -34,9 +38,10 @@ const OVERFLOW_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['context_overflo
  * reported them, cumulative dollars with and without caching) and every
  * compaction, overflow, recovery and toast, calling the listeners as each happens.
  */
-export function recordReplay(host: Host, model: string, listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {}): ReplayRecording {
+export function recordReplay(host: Host, modelOf: (sessionId: string) => string, listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {}): ReplayRecording {
   const points: ReplayPoint[] = [];
   const events: ReplayEvent[] = [];
+  const requests: { model: string; usage: Usage }[] = [];
   let dollars = 0;
   let dollarsWithoutCaching = 0;
   /** Per session in an overflow incident: the first call it answered since, once it has. */
@@ -47,10 +52,14 @@ export function recordReplay(host: Host, model: string, listeners: { onEvent?: (
   };
   host.hooks.messageUpdated.tapPromise(RECORDER, async ({ sessionId, message, usage }) => {
     if (message.role !== 'assistant' || usage === undefined) return;
-    const cost = usageCost(usage, model);
-    dollars += cost.dollars.total;
-    dollarsWithoutCaching += cost.withoutCaching;
-    const point = { call: points.length + 1, sessionId, contextTokens: promptTokens(usage), dollars, dollarsWithoutCaching };
+    const model = modelOf(sessionId);
+    requests.push({ model, usage });
+    const cost = priceRequests([usage], model);
+    if (cost.priced) {
+      dollars += cost.dollars.total;
+      dollarsWithoutCaching += cost.withoutCaching;
+    }
+    const point = { call: points.length + 1, sessionId, model, contextTokens: promptTokens(usage), dollars, dollarsWithoutCaching };
     points.push(point);
     if (incidents.has(sessionId) && incidents.get(sessionId) === undefined) incidents.set(sessionId, point.call);
     listeners.onPoint?.(point);
@@ -71,5 +80,5 @@ export function recordReplay(host: Host, model: string, listeners: { onEvent?: (
       emit({ kind: 'recovery-failed', ...base, text: toast.text });
     } else emit({ kind: 'toast', ...base, level: toast.level, title: toast.title, text: toast.text, source: toast.source });
   });
-  return { points, events };
+  return { points, events, requests };
 }

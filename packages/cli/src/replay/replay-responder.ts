@@ -7,6 +7,8 @@ export interface ReplayResponder {
   feature: SimulatorFeature;
   /** The call ids the simulator has sent to a session and the agent has not run yet, oldest first. */
   takeCallId(sessionId: string): string | undefined;
+  /** The model of the recorded turn last answered to this session (undefined before its first or when the transcript does not say). */
+  modelOf(sessionId: string): string | undefined;
   /** Distinct recorded turns answered so far. */
   readonly answered: number;
   /** Recorded turns answered again: the request came back after a recovery reverted the turns that followed it. */
@@ -26,6 +28,7 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
   const lastAnswered = new Map<string, RecordedTurn>();
   const keysByRequest = new Map<string, string>();
   const pendingCalls = new Map<string, string[]>();
+  const models = new Map<string, string>();
   let answered = 0;
   let repeated = 0;
   return {
@@ -46,11 +49,13 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
         if (next === undefined) repeated++;
         else answered++;
         lastAnswered.set(key, recorded);
+        if (recorded.model !== undefined) models.set(recorded.sessionId, recorded.model);
         pendingCalls.set(recorded.sessionId, [...(pendingCalls.get(recorded.sessionId) ?? []), ...recorded.callIds]);
         return { content: recorded.content.map((block) => ({ ...block })), stop_reason: recorded.callIds.length > 0 ? 'tool_use' : 'end_turn' };
       },
     },
     takeCallId: (sessionId) => pendingCalls.get(sessionId)?.shift(),
+    modelOf: (sessionId) => models.get(sessionId),
     get answered() {
       return answered;
     },

@@ -1,8 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { MonitorConfigSchema } from '@ctxhost/context-window-monitor';
-import { createCostTracker, type CostReport } from '@ctxhost/prompt-caching';
+import type { CostReport } from '@ctxhost/prompt-caching';
+import type { TranscriptUsage } from '@ctxhost/transcripts';
 import { builtInFeatures, startSimulator } from '@ctxhost/simulator';
-import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type CtxhostConfig, type Message, type PartialConfig } from 'ctxhost';
+import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type AgentToolOutput, type CtxhostConfig, type Message, type PartialConfig, type Usage } from 'ctxhost';
+import { priceByModel, type ModelCost } from '../pricing.js';
+import { reconstructPrefix, type ReconstructedPrefix } from './reconstruct-prefix.js';
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
 import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
 import { createReplayResponder } from './replay-responder.js';
@@ -10,6 +13,12 @@ import { SUMMARIZER_CALLER, SUMMARIZER_CALLER_HEADER, summarizerCost, type Summa
 
 export interface ReplayOptions {
   messages: readonly Message[];
+  /** Message indices where the agent compacted its own conversation: the main thread is replayed segment by segment from there. */
+  boundaries?: readonly number[];
+  /** The transcript's recorded usage: sizes the stand-in for the unlogged system prompt and tools. Without it, none is added. */
+  usage?: readonly TranscriptUsage[];
+  /** Add the stand-in for the unlogged system prompt and tools (default true; needs `usage`). */
+  reconstructPrefix?: boolean;
   /** The host's context window (`model.context_length`). */
   window: number;
   /** The limit the simulated API enforces; default the window. Below it, the API rejects prompts the host believed fit, as real APIs do (180,000 on a 200k model). */
@@ -19,6 +28,7 @@ export interface ReplayOptions {
   engine?: string;
   /** Where plugin folders (`context_engine/NAME/`) are looked up. */
   cwd?: string;
+  /** Sends and prices every call as this model (`--model`, `model.name`); default each recorded turn's own model. */
   model?: string;
   /** A client for the real API: the summarizer uses it instead of the simulator. */
   summaryClient?: Anthropic;
@@ -28,13 +38,29 @@ export interface ReplayOptions {
 }
 
 /** Totals of the replay's model calls (the summarizer's calls are not counted). */
-export type ReplayCost = Pick<CostReport, 'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'> & { dollars: number };
+export type ReplayCost = Pick<CostReport, 'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'> & {
+  dollars: number;
+  /** Each model's calls at its own price; a model with no price is listed with the reason and left out of the totals. */
+  byModel: ModelCost[];
+};
+
+/** The stand-in for what the transcript did not log, per kind of session (the numbers of `ReconstructedPrefix`). */
+export type ReconstructedReport = Omit<ReconstructedPrefix, 'system'>;
 
 export interface ReplayResult {
   window: number;
   contextLimit: number;
+  /** The model name sent with each call (the override, else the transcript's most used model). */
   model: string;
+  /** True when `model` was given (`--model`, `model.name`) and prices every call; false when each call is priced as its recorded turn's model. */
+  modelOverride: boolean;
   engine: string;
+  /** Main-thread segments replayed: 1 plus the agent's own compactions in the transcript. */
+  segments: number;
+  /** Logged lines that were never sent (`/exit`, local command output, interruptions), left out. */
+  uiOnlyMessages: number;
+  /** The reconstructed system prompt and tools, reported as such; absent where the transcript reported no usage. */
+  reconstructed: { main?: ReconstructedReport; subagents?: ReconstructedReport };
   summarizer: string;
   /** Fractions of the window; `warnAt` and `criticalAt` are absent when the monitor is disabled. */
   thresholds: { warnAt?: number; criticalAt?: number; engineAt: number };
@@ -66,8 +92,9 @@ const NO_OUTPUT = { output: 'The transcript recorded no output for this call.', 
  * by the simulator over HTTP through the real SDK and the agent loop.
  */
 export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
-  const model = options.model ?? DEFAULT_MODEL;
-  const plan = buildReplayPlan(options.messages);
+  const model = options.model ?? mostUsedModel(options.messages) ?? DEFAULT_MODEL;
+  const plan = buildReplayPlan(options.messages, 'replay', { boundaries: options.boundaries ?? [] });
+  const prefixes = { main: prefixFor(options, plan, false), subagents: prefixFor(options, plan, true) };
   const responder = createReplayResponder(plan.turns);
   const contextLimit = options.contextLimit ?? options.window;
   // The responder first, so the server's own context management (when configured) acts on the recorded turn it picked.
@@ -75,32 +102,52 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
   const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
   const summaryClient = options.summaryClient ?? new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0, defaultHeaders: { [SUMMARIZER_CALLER_HEADER]: SUMMARIZER_CALLER } });
-  const summarizer = createAnthropicSummarizer(summaryClient, { model: config.auxiliary.compression.model ?? model, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
-  const tracker = createCostTracker({ model });
+  const summaryModel = config.auxiliary.compression.model ?? model;
+  const summarizer = createAnthropicSummarizer(summaryClient, { model: summaryModel, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
   try {
-    const host = await createDefaultHost({ config, summarizer, plugins: [tracker.plugin], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-    const recording = recordReplay(host, model, {
+    const host = await createDefaultHost({ config, summarizer, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const priceAs = (sessionId: string): string => options.model ?? responder.modelOf(sessionId) ?? model;
+    const recording = recordReplay(host, priceAs, {
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       onPoint: () => options.onProgress?.(responder.answered, plan.assistantTurns),
     });
     try {
       const sessions = new Set<string>();
       const tools = plan.tools.map((definition): AgentTool => ({ definition, run: async (_input, { sessionId }) => runTool(sessionId) }));
-      const agent = createAgent({ host, model: createAnthropicModel(client, { model, contextWindow: options.window }), tools, maxTokens: 1024, maxTurns: 500, ...(plan.system === undefined ? {} : { system: plan.system }) });
-      const drive = async (thread: ReplayThread): Promise<void> => {
+      const agentFor = (system: string | undefined) => createAgent({ host, model: createAnthropicModel(client, { model, contextWindow: options.window }), tools, maxTokens: 1024, maxTurns: 500, ...(system === undefined ? {} : { system }) });
+      const mainAgent = agentFor(prefixes.main?.system ?? plan.system);
+      const subagentAgent = agentFor(prefixes.subagents?.system ?? plan.system);
+      const drive = async (thread: ReplayThread, agent = mainAgent): Promise<void> => {
         sessions.add(thread.sessionId);
         for (const turn of thread.userTurns) {
           await agent.send(thread.sessionId, { ...turn, id: `${thread.sessionId}:${turn.id}` });
         }
       };
-      async function runTool(sessionId: string): Promise<{ output: string; isError?: boolean }> {
+      async function runTool(sessionId: string): Promise<AgentToolOutput> {
         const callId = responder.takeCallId(sessionId);
         if (callId === undefined) return NO_OUTPUT;
-        for (const thread of plan.subagents.get(callId) ?? []) await drive(thread);
+        for (const thread of plan.subagents.get(callId) ?? []) await drive(thread, subagentAgent);
         return plan.outputs.get(callId) ?? NO_OUTPUT;
       }
-      await drive(plan.main);
-      return summarize({ config, engine: host.engine.name, plan, points: recording.points, events: recording.events, cost: totalCost([...tracker.reports().values()]), model, contextLimit, window: options.window, summarizer: summarizer.name, sessions: sessions.size, answered: responder.answered, repeated: responder.repeated, ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, model) } : {}) });
+      for (const segment of plan.segments) await drive(segment);
+      return summarize({
+        config,
+        engine: host.engine.name,
+        plan,
+        points: recording.points,
+        events: recording.events,
+        cost: totalCost(recording.requests),
+        model,
+        modelOverride: options.model !== undefined,
+        reconstructed: { ...(prefixes.main === undefined ? {} : { main: withoutText(prefixes.main) }), ...(prefixes.subagents === undefined ? {} : { subagents: withoutText(prefixes.subagents) }) },
+        contextLimit,
+        window: options.window,
+        summarizer: summarizer.name,
+        sessions: sessions.size,
+        answered: responder.answered,
+        repeated: responder.repeated,
+        ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, summaryModel) } : {}),
+      });
     } finally {
       await host.dispose();
     }
@@ -118,6 +165,8 @@ interface ReplayFacts {
   events: ReplayEvent[];
   cost: ReplayCost;
   model: string;
+  modelOverride: boolean;
+  reconstructed: ReplayResult['reconstructed'];
   window: number;
   contextLimit: number;
   summarizer: string;
@@ -134,7 +183,11 @@ function summarize(facts: ReplayFacts): ReplayResult {
     window: facts.window,
     contextLimit: facts.contextLimit,
     model: facts.model,
+    modelOverride: facts.modelOverride,
     engine: facts.engine,
+    segments: facts.plan.segments.length,
+    uiOnlyMessages: facts.plan.uiOnlyMessages,
+    reconstructed: facts.reconstructed,
     summarizer: facts.summarizer,
     thresholds: { ...monitorThresholds(config), engineAt: config.compression.threshold },
     points,
@@ -174,7 +227,9 @@ function monitorThresholds(config: CtxhostConfig): { warnAt?: number; criticalAt
   return { warnAt: section.warn_at, criticalAt: section.critical_at };
 }
 
-function totalCost(reports: readonly CostReport[]): ReplayCost {
+function totalCost(requests: readonly { model: string; usage: Usage }[]): ReplayCost {
+  const byModel = priceByModel(requests);
+  const reports = byModel.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   const sum = (pick: (report: CostReport) => number) => reports.reduce((total, report) => total + pick(report), 0);
   const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
   for (const report of reports) for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += report.tokens[key];
@@ -185,5 +240,25 @@ function totalCost(reports: readonly CostReport[]): ReplayCost {
     withoutCaching: sum((report) => report.withoutCaching),
     dollarsSaved: sum((report) => report.dollarsSaved),
     cacheHitRatio: tokens.prompt === 0 ? 0 : tokens.cacheRead / tokens.prompt,
+    byModel,
   };
+}
+
+/** The model most of the transcript's assistant turns name, or undefined when none does. */
+export function mostUsedModel(messages: readonly Message[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const message of messages) {
+    const model = message.meta?.model;
+    if (message.role === 'assistant' && typeof model === 'string') counts.set(model, (counts.get(model) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+function prefixFor(options: ReplayOptions, plan: ReplayPlan, sidechain: boolean): ReconstructedPrefix | undefined {
+  if (options.usage === undefined || options.reconstructPrefix === false) return undefined;
+  return reconstructPrefix({ messages: options.messages, usage: options.usage, system: plan.system, tools: plan.tools, sidechain });
+}
+
+function withoutText({ system: _system, ...report }: ReconstructedPrefix): ReconstructedReport {
+  return report;
 }

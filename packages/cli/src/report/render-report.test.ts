@@ -77,7 +77,7 @@ describe('renderReport', () => {
 
 describe('sessionOrder', () => {
   it('puts the main thread first, then the subagents by number', () => {
-    const points = ['main', 'main/subagent-10', 'main/subagent-2', 'main'].map((sessionId, index) => ({ call: index + 1, sessionId, contextTokens: 1, dollars: 0, dollarsWithoutCaching: 0 }));
+    const points = ['main', 'main/subagent-10', 'main/subagent-2', 'main'].map((sessionId, index) => ({ call: index + 1, sessionId, model: 'claude-sonnet-4-6', contextTokens: 1, dollars: 0, dollarsWithoutCaching: 0 }));
     expect(sessionOrder({ points })).toEqual(['main', 'main/subagent-2', 'main/subagent-10']);
   });
 });

@@ -12,7 +12,7 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
   const points: ReplayPoint[] = contexts.map(([sessionId, contextTokens], index) => {
     dollars += contextTokens * 0.000002;
     without += contextTokens * 0.000003;
-    return { call: index + 1, sessionId, contextTokens, dollars, dollarsWithoutCaching: without };
+    return { call: index + 1, sessionId, model: 'claude-sonnet-4-6', contextTokens, dollars, dollarsWithoutCaching: without };
   });
   const events: ReplayEvent[] = [
     { kind: 'compaction', call: 3, sessionId: 'main', report: compaction(11_500, 6_500) },
@@ -24,7 +24,11 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
     window: 12_000,
     contextLimit: 10_000,
     model: 'claude-sonnet-4-6',
+    modelOverride: false,
     engine: 'compressor',
+    segments: 1,
+    uiOnlyMessages: 0,
+    reconstructed: {},
     summarizer: 'anthropic:claude-sonnet-4-6',
     thresholds: { warnAt: 0.7, criticalAt: 0.8, engineAt: 0.5 },
     points,
@@ -39,7 +43,7 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
     recordedTurns: 7,
     answeredTurns: 7,
     repeatedTurns: 0,
-    cost: { requests: 7, tokens: { uncachedInput: 1_000, cacheWrite5m: 20_000, cacheWrite1h: 0, cacheRead: 25_500, output: 700, prompt: 46_500 }, dollars, withoutCaching: without, dollarsSaved: without - dollars, cacheHitRatio: 25_500 / 46_500 },
+    cost: { requests: 7, tokens: { uncachedInput: 1_000, cacheWrite5m: 20_000, cacheWrite1h: 0, cacheRead: 25_500, output: 700, prompt: 46_500 }, dollars, withoutCaching: without, dollarsSaved: without - dollars, cacheHitRatio: 25_500 / 46_500, byModel: [] },
     ...overrides,
   };
 }

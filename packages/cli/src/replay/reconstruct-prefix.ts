@@ -1,0 +1,56 @@
+import { promptTokens, toAnthropic, type Message, type ToolDefinition } from '@ctxhost/core';
+import { countTokens, type MessagesRequest } from '@ctxhost/simulator';
+import type { TranscriptUsage } from '@ctxhost/transcripts';
+
+/**
+ * What a transcript did not log but every request carried: the agent's system prompt
+ * and tool definitions (Claude Code sends about 14k tokens of them). Rebuilt as a
+ * stand-in system prompt of the size the first recorded request implies: its reported
+ * prompt minus what its logged messages count.
+ */
+export interface ReconstructedPrefix {
+  /** Tokens the stand-in adds: the recorded prompt minus `loggedTokens` (the simulator's count). */
+  tokens: number;
+  /** The prompt the first recorded request reported. */
+  recordedPrompt: number;
+  /** What that request's logged messages, the known system prompt, the placeholder's header and the replay's tool definitions count. */
+  loggedTokens: number;
+  /** The stand-in system prompt (the known system prompt, if any, first). */
+  system: string;
+}
+
+const HEADER =
+  "[ctxhost replay: the agent's own system prompt and tool definitions were not in the transcript; this reconstructed placeholder stands in for their size, taken from the first recorded request]";
+/** Words of at most five letters: one token each for the simulator and for ctxhost's estimator. */
+const FILLER = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'india', 'kilo', 'lima', 'mike', 'oscar', 'papa', 'romeo', 'tango', 'zulu'];
+
+export interface ReconstructPrefixInput {
+  messages: readonly Message[];
+  usage: readonly TranscriptUsage[];
+  /** The transcript's own system prompt, if it logged one. */
+  system: string | undefined;
+  tools: readonly ToolDefinition[];
+  /** Size the subagents' prefix from their first request instead of the main thread's. */
+  sidechain: boolean;
+}
+
+/** The stand-in prefix for the main thread or the subagents; undefined when no request of theirs reported usage. */
+export function reconstructPrefix(input: ReconstructPrefixInput): ReconstructedPrefix | undefined {
+  const entry = input.usage.find((candidate) => (candidate.sidechain === true) === input.sidechain);
+  const reply = entry === undefined ? undefined : input.messages[entry.replyIndex];
+  if (entry === undefined || reply === undefined) return undefined;
+  const logged = input.messages.slice(0, entry.replyIndex).filter((message) => sameThread(message, reply) && message.role !== 'system' && message.meta?.uiOnly === undefined);
+  const withHeader = [input.system, HEADER].filter((text) => text !== undefined && text !== '').join('\n\n');
+  const request = { ...(toAnthropic(logged) as unknown as Pick<MessagesRequest, 'messages'>), system: withHeader, tools: input.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) };
+  const loggedTokens = countTokens(request);
+  const recordedPrompt = promptTokens(entry.usage);
+  const missing = recordedPrompt - loggedTokens;
+  if (missing <= 0) return undefined;
+  const words = Array.from({ length: missing }, (_, index) => FILLER[index % FILLER.length]);
+  return { tokens: missing, recordedPrompt, loggedTokens, system: `${withHeader} ${words.join(' ')}` };
+}
+
+function sameThread(message: Message, reply: Message): boolean {
+  if (reply.meta?.sidechain !== true) return message.meta?.sidechain !== true;
+  return message.meta?.sidechain === true && message.meta.thread === reply.meta.thread;
+}
