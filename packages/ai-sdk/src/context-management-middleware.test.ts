@@ -164,3 +164,17 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     expect(warnings.filter((warning) => warning.includes('"custom"'))).toHaveLength(1);
   });
 });
+
+describe('an overflow reported in a 200 (stop reason model_context_window_exceeded)', () => {
+  // The API names no maximum in this form, so the cascade plans with the window it was told (200k here): a small overflow.
+  it('is recovered like an error', async () => {
+    const real = await promptTokens(conversation());
+    const sim = await startSimulator({ contextLimit: Math.floor(real / 1.05), overflowStyle: 'stop_reason' });
+    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } } });
+    rigs.push({ sim, host, toasts: [], warnings: [], model: undefined as never });
+    const model = wrapLanguageModel({ model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL), middleware: contextManagementMiddleware({ host, contextWindow: 200_000 }) });
+    const result = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(messagesCalls(sim).map((call) => call.stopReason)).toEqual(['model_context_window_exceeded', 'end_turn']);
+  });
+});

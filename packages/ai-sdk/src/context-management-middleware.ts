@@ -9,6 +9,7 @@ import { createSessionMirror } from './session-mirror.js';
 import { sessionIdOf } from './session-id.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { isRecoverable, toProviderError } from './to-provider-error.js';
+import { throwOnWindowStop, WindowStop } from './window-stop.js';
 
 export const AI_SDK_MIDDLEWARE = 'ai-sdk-middleware';
 
@@ -159,10 +160,15 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
       const host = await hostOf();
       let result: AiGenerateResult;
       try {
-        result = await doGenerate();
+        result = throwOnWindowStop(await doGenerate());
       } catch (error) {
         if (!isRecoverable(error)) throw error;
-        result = await recover(host, call, error, async (retry) => call.model.doGenerate(retry));
+        try {
+          result = await recover(host, call, error, async (retry) => throwOnWindowStop(await call.model.doGenerate(retry)));
+        } catch (final) {
+          if (final instanceof WindowStop) return final.result;
+          throw final;
+        }
       }
       await recordReply(host, call, result.content, result.usage);
       return result;

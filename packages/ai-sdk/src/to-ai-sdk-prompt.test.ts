@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { AiPrompt } from './ai-sdk-types.js';
+import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
+import { createPromptOriginals } from './prompt-originals.js';
+import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
+import type { Message } from '@ctxhost/core';
+
+const prompt: AiPrompt = [
+  { role: 'system', content: 'Be terse.' },
+  { role: 'user', content: [{ type: 'text', text: 'Read it.' }, { type: 'file', data: { type: 'data', data: new Uint8Array([1, 2, 3]) }, mediaType: 'image/png' }] },
+  { role: 'assistant', content: [{ type: 'reasoning', text: 'plan', providerOptions: { anthropic: { signature: 'sig' } } }, { type: 'tool-call', toolCallId: 't1', toolName: 'read', input: { path: 'a' } }] },
+  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } }] },
+];
+
+function mapAll(source: AiPrompt): Message[] {
+  return source.map((message, index) => {
+    const mapped = fromAiSdkMessage(message, `m${index}`);
+    if (!mapped.ok) throw new Error(mapped.unmappedType);
+    return mapped.message;
+  });
+}
+
+describe('the AI SDK prompt through ctxhost and back', () => {
+  it('gives back the caller’s own objects when nothing changed', () => {
+    const messages = mapAll(prompt);
+    const originals = createPromptOriginals();
+    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const back = toAiSdkPrompt(messages, originals);
+    expect(back).toEqual(prompt);
+    expect(back[2]!.content[0]).toBe(prompt[2]!.content[0]);
+  });
+
+  it('rebuilds a part a hook changed and keeps the others', () => {
+    const messages = mapAll(prompt);
+    const originals = createPromptOriginals();
+    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const truncated = messages.map((message) => (message.role === 'tool' ? { ...message, parts: message.parts.map((part) => ({ ...part, output: '[truncated]' }) as typeof part) } : message));
+    const back = toAiSdkPrompt(truncated, originals);
+    expect(back[3]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'text', value: '[truncated]' } }] });
+    expect(back[1]!.content).toEqual(prompt[1]!.content);
+  });
+
+  it('turns a cache breakpoint into providerOptions.anthropic.cacheControl, on the message for the system prompt', () => {
+    const messages = mapAll(prompt);
+    const originals = createPromptOriginals();
+    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const marked = messages.map((message) => ({ ...message, parts: message.parts.map((part, index) => (index === message.parts.length - 1 ? { ...part, cacheControl: { type: 'ephemeral' as const } } : part)) }));
+    const back = toAiSdkPrompt(marked, originals);
+    expect(back[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } });
+    const reasoningAndCall = back[2]!.content as { providerOptions?: unknown }[];
+    expect(reasoningAndCall[0]!.providerOptions).toEqual({ anthropic: { signature: 'sig' } });
+    expect(reasoningAndCall[1]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } });
+    expect(prompt[2]!.content[1]).not.toHaveProperty('providerOptions');
+  });
+
+  it('names the part it has no place for instead of dropping it', () => {
+    expect(fromAiSdkMessage({ role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'custom', kind: 'x.y' }] }, 'm')).toEqual({ ok: false, unmappedType: 'custom' });
+    expect(fromAiSdkMessage({ role: 'user', content: [{ type: 'file', data: { type: 'reference', reference: { anthropic: 'file_1' } }, mediaType: 'application/pdf' }] }, 'm')).toEqual({ ok: false, unmappedType: 'file (reference)' });
+    expect(fromAiSdkMessage({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a', approved: true }] }, 'm')).toEqual({ ok: false, unmappedType: 'tool-approval-response' });
+  });
+});
