@@ -1,6 +1,7 @@
 import { defineConfigSection } from '@ctxhost/core';
 import { z } from 'zod';
 import { DEFAULT_PRICING, STANDARD_CACHE_MULTIPLIERS, type ModelPricing, type PricingTable } from './default-pricing.js';
+import { DEFAULT_MIN_CACHEABLE_TOKENS } from './min-cacheable-tokens.js';
 import { normalizeModelName } from './find-model-pricing.js';
 import { DEFAULT_CACHING_GATEWAYS } from './should-enable-caching.js';
 
@@ -17,24 +18,12 @@ export interface PricingEntryConfig {
   min_cacheable_tokens: number;
 }
 
-const DEFAULT_MIN_CACHEABLE_TOKENS = 1024;
-
-function toEntryConfig(pricing: ModelPricing): PricingEntryConfig {
-  return {
-    input_per_mtok: pricing.inputPerMTok,
-    output_per_mtok: pricing.outputPerMTok,
-    cache_write_5m_multiplier: pricing.cacheWrite5mMultiplier,
-    cache_write_1h_multiplier: pricing.cacheWrite1hMultiplier,
-    cache_read_multiplier: pricing.cacheReadMultiplier,
-    min_cacheable_tokens: pricing.minCacheableTokens,
-  };
-}
-
 /** Every default of `hooks.prompt-caching`, in the file's spelling. The schema reads its defaults from here. */
 export const PROMPT_CACHING_DEFAULTS = {
   enabled: true,
   gateways: [...DEFAULT_CACHING_GATEWAYS],
-  pricing: Object.fromEntries(Object.entries(DEFAULT_PRICING).map(([model, pricing]) => [model, toEntryConfig(pricing)])),
+  /** None: prices come from the model registry; entries here override it. */
+  pricing: {},
 } satisfies { enabled: boolean; gateways: string[]; pricing: Record<string, PricingEntryConfig> };
 
 const dollars = z.number({ error: 'dollars per million tokens (a number >= 0)' }).min(0, { error: 'dollars per million tokens (a number >= 0)' });
@@ -68,7 +57,7 @@ export type PromptCachingConfig = z.output<typeof PromptCachingConfigSchema>;
 
 export const promptCachingConfigSection = defineConfigSection({ key: PROMPT_CACHING, schema: PromptCachingConfigSchema });
 
-/** The pricing table a section describes: its entries (keys normalised, `claude-sonnet-4.5` → `claude-sonnet-4-5`) over DEFAULT_PRICING. */
+/** The pricing table a section describes: its entries (keys normalised, `claude-sonnet-4.5` → `claude-sonnet-4-5`) over DEFAULT_PRICING (the registry's Anthropic models). */
 export function pricingFromConfig(section: Pick<PromptCachingConfig, 'pricing'>): PricingTable {
   const table: Record<string, ModelPricing> = { ...DEFAULT_PRICING };
   for (const [model, entry] of Object.entries(section.pricing)) {

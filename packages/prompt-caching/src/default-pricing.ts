@@ -1,7 +1,11 @@
+import { defaultModelRegistry } from '@ctxhost/core';
+import { pricingFromModelInfo } from './pricing-from-model-info.js';
+
 /**
  * One model's prices. Dollars per million tokens for base input and output;
  * cache prices as multipliers of the base input price; the minimum prompt
- * length (tokens) below which the API caches nothing.
+ * length (tokens) below which the API caches nothing. `longContext`: the
+ * prices of a prompt longer than `aboveTokens` (Sonnet 4/4.5 with 1M, Gemini Pro).
  */
 export interface ModelPricing {
   inputPerMTok: number;
@@ -10,6 +14,7 @@ export interface ModelPricing {
   cacheWrite1hMultiplier: number;
   cacheReadMultiplier: number;
   minCacheableTokens: number;
+  longContext?: { aboveTokens: number; pricing: Omit<ModelPricing, 'longContext'> };
 }
 
 /** A pricing table keyed by model-name prefix (`claude-sonnet-4-5` matches `claude-sonnet-4-5-20250929`). */
@@ -22,24 +27,20 @@ export const STANDARD_CACHE_MULTIPLIERS = {
   cacheReadMultiplier: 0.1,
 } as const;
 
-function price(inputPerMTok: number, outputPerMTok: number, minCacheableTokens: number): ModelPricing {
-  return { inputPerMTok, outputPerMTok, ...STANDARD_CACHE_MULTIPLIERS, minCacheableTokens };
-}
-
 /**
- * Anthropic's list prices (USD per million tokens) and minimum cacheable
- * lengths. Data, not code: prices change, so the config
- * (`hooks.prompt-caching.pricing`) overrides or extends any entry.
- * Sonnet's long-context (> 200k) prices are not modelled.
+ * Anthropic's models as the model registry (`getModelInfo` in
+ * `@ctxhost/core`) prices them, keyed by id. Every other model is priced from
+ * the registry on demand; this table stays for code that reads it by key.
+ * The config (`hooks.prompt-caching.pricing`, or core's `models:`) overrides any entry.
  */
-export const DEFAULT_PRICING: PricingTable = Object.freeze({
-  'claude-opus-4-5': price(5, 25, 4096),
-  'claude-opus-4-1': price(15, 75, 1024),
-  'claude-opus-4': price(15, 75, 1024),
-  'claude-sonnet-4-5': price(3, 15, 1024),
-  'claude-sonnet-4': price(3, 15, 1024),
-  'claude-3-7-sonnet': price(3, 15, 1024),
-  'claude-haiku-4-5': price(1, 5, 4096),
-  'claude-3-5-haiku': price(0.8, 4, 2048),
-  'claude-3-haiku': price(0.25, 1.25, 2048),
-});
+export const DEFAULT_PRICING: PricingTable = Object.freeze(
+  Object.fromEntries(
+    defaultModelRegistry()
+      .list()
+      .filter((info) => info.provider === 'anthropic')
+      .flatMap((info) => {
+        const pricing = pricingFromModelInfo(info);
+        return pricing === undefined ? [] : [[info.id, pricing] as const];
+      }),
+  ),
+);

@@ -41,11 +41,11 @@ export class CacheTtlError extends PromptCachingError {
 export class UnknownModelPricingError extends PromptCachingError {
   readonly model: string;
 
-  constructor(model: string, known: readonly string[]) {
+  constructor(model: string) {
     super(
       PROMPT_CACHING_ERROR_CODES.pricingUnknownModel,
-      `prompt caching: no price for model "${model}" (known: ${known.join(', ')}); ` +
-        `add hooks.prompt-caching.pricing.${model} with input_per_mtok and output_per_mtok to the config`,
+      `prompt caching: no price for model "${model}": the model registry has none; ` +
+        `add models.${model}.pricing (input, output) or hooks.prompt-caching.pricing.${model} (input_per_mtok, output_per_mtok) to the config`,
     );
     this.model = model;
   }

@@ -1,37 +1,39 @@
+import { getModelInfo, type ModelOverride } from '@ctxhost/core';
 import type { ModelPricing, PricingTable } from './default-pricing.js';
 import { DEFAULT_PRICING } from './default-pricing.js';
 import { UnknownModelPricingError } from './errors.js';
+import { pricingFromModelInfo } from './pricing-from-model-info.js';
+import { normalizeModelName } from './normalize-model-name.js';
+
+export { normalizeModelName };
 
 /**
- * The pricing key of a model name as providers spell it: lower case, without
- * a gateway prefix (`anthropic/`), a Bedrock region and vendor (`us.anthropic.`),
- * a Vertex version (`@20250929`) or a Bedrock suffix (`-v1:0`), with dots
- * between digits as dashes (`claude-sonnet-4.5` → `claude-sonnet-4-5`).
+ * A model's prices: an entry the config gave (`hooks.prompt-caching.pricing`,
+ * longest key that prefixes the normalised name), else the model registry's
+ * prices (`models`: core's `models:` config section over the registry), else
+ * the longest prefix in `table`. Undefined when none knows the model.
  */
-export function normalizeModelName(model: string): string {
-  return model
-    .toLowerCase()
-    .replace(/^.*\//, '')
-    .replace(/^(?:[a-z]{2,4}\.)?anthropic\./, '')
-    .replace(/@.*$/, '')
-    .replace(/-v\d+(?::\d+)?$/, '')
-    .replace(/(\d)\.(\d)/g, '$1-$2');
+export function findModelPricing(model: string, table: PricingTable = DEFAULT_PRICING, models?: Readonly<Record<string, ModelOverride>>): ModelPricing | undefined {
+  const name = normalizeModelName(model);
+  const configured = longestPrefix(name, table, (key) => table[key] !== DEFAULT_PRICING[key]);
+  if (configured !== undefined) return configured;
+  const info = getModelInfo(model, models);
+  const fromRegistry = info === undefined ? undefined : pricingFromModelInfo(info);
+  return fromRegistry ?? longestPrefix(name, table, () => true);
 }
 
-/** The entry whose key is the longest prefix of the normalised model name, or undefined. */
-export function findModelPricing(model: string, table: PricingTable = DEFAULT_PRICING): ModelPricing | undefined {
-  const name = normalizeModelName(model);
+function longestPrefix(name: string, table: PricingTable, accept: (key: string) => boolean): ModelPricing | undefined {
   let best: string | undefined;
   for (const key of Object.keys(table)) {
     const matches = name === key || name.startsWith(`${key}-`);
-    if (matches && (best === undefined || key.length > best.length)) best = key;
+    if (matches && accept(key) && (best === undefined || key.length > best.length)) best = key;
   }
   return best === undefined ? undefined : table[best];
 }
 
 /** Like findModelPricing, but an unknown model is an UnknownModelPricingError naming the config key to add. */
-export function requireModelPricing(model: string, table: PricingTable = DEFAULT_PRICING): ModelPricing {
-  const pricing = findModelPricing(model, table);
-  if (pricing === undefined) throw new UnknownModelPricingError(model, Object.keys(table));
+export function requireModelPricing(model: string, table: PricingTable = DEFAULT_PRICING, models?: Readonly<Record<string, ModelOverride>>): ModelPricing {
+  const pricing = findModelPricing(model, table, models);
+  if (pricing === undefined) throw new UnknownModelPricingError(model);
   return pricing;
 }

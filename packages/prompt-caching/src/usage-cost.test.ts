@@ -58,8 +58,8 @@ describe('sessionCost', () => {
   });
 
   it('names the config key to add for an unknown model', () => {
-    expect(() => usageCost(usage(1, 0, 0, 1), 'gpt-4o')).toThrow(UnknownModelPricingError);
-    expect(() => usageCost(usage(1, 0, 0, 1), 'gpt-4o')).toThrow(/hooks\.prompt-caching\.pricing\.gpt-4o/);
+    expect(() => usageCost(usage(1, 0, 0, 1), 'my-local-model')).toThrow(UnknownModelPricingError);
+    expect(() => usageCost(usage(1, 0, 0, 1), 'my-local-model')).toThrow(/models\.my-local-model\.pricing/);
   });
 
   it.each([
@@ -90,6 +90,28 @@ describe('findModelPricing', () => {
 
   it('does not match a different model that only shares letters', () => {
     expect(findModelPricing('claude-sonnet-45')).toBeUndefined();
-    expect(findModelPricing('gpt-4o')).toBeUndefined();
+    expect(findModelPricing('my-local-model')).toBeUndefined();
+  });
+
+  it('prices any model the registry knows, with its own cache discounts', () => {
+    // OpenAI: cached input at half price (gpt-4o), writes not billed apart; DeepSeek through the registry too.
+    expect(findModelPricing('gpt-4o')).toMatchObject({ inputPerMTok: 2.5, outputPerMTok: 10, cacheReadMultiplier: 0.5, cacheWrite5mMultiplier: 1, minCacheableTokens: 1024 });
+    expect(findModelPricing('openai/gpt-5-2025-08-07')).toMatchObject({ inputPerMTok: 1.25, cacheReadMultiplier: 0.1 });
+    expect(findModelPricing('gemini-2.5-flash')?.inputPerMTok).toBeGreaterThan(0);
+  });
+
+  it('prices config models: entries over the registry', () => {
+    expect(findModelPricing('gpt-4o', undefined, { 'gpt-4o': { pricing: { input: 1, output: 2, cacheRead: 0.25 } } })).toMatchObject({ inputPerMTok: 1, cacheReadMultiplier: 0.25 });
+    expect(findModelPricing('my-local-model', undefined, { 'my-local-model': { contextWindow: 8192, pricing: { input: 0.5, output: 1 } } })).toMatchObject({ inputPerMTok: 0.5, cacheReadMultiplier: 1 });
+  });
+
+  it('bills a request past the long-context threshold at that tier, request by request', () => {
+    // Sonnet 4.5 with the 1M window: $3 / $15 up to 200k prompt tokens, $6 / $22.50 above.
+    const short = usage(100_000, 0, 0, 1_000_000);
+    const long = usage(300_000, 0, 0, 1_000_000);
+    const report = sessionCost([short, long], 'claude-sonnet-4-5[1m]');
+    expect(report.dollars.uncachedInput).toBeCloseTo(0.3 + 1.8, 6);
+    expect(report.dollars.output).toBeCloseTo(15 + 22.5, 6);
+    expect(sessionCost([long], 'claude-sonnet-4-5').dollars.uncachedInput).toBeCloseTo(0.9, 6);
   });
 });

@@ -1,4 +1,4 @@
-import type { Usage } from '@ctxhost/core';
+import type { ModelOverride, Usage } from '@ctxhost/core';
 import type { CacheTtl } from './cache-marker.js';
 import { DEFAULT_PRICING, type ModelPricing, type PricingTable } from './default-pricing.js';
 import { UsageInvalidError } from './errors.js';
@@ -31,6 +31,8 @@ export interface CostOptions {
   pricing?: PricingTable;
   /** The TTL of cache writes a usage does not split by TTL (default '5m'). */
   writeTtl?: CacheTtl;
+  /** Core's `models:` config section: registry entries overridden or added (prices included). */
+  models?: Readonly<Record<string, ModelOverride>>;
 }
 
 const MILLION = 1_000_000;
@@ -42,11 +44,19 @@ export function usageCost(usage: Usage, model: string, options: CostOptions = {}
 
 /** The cost of a sequence of requests to one model (a session), with the counterfactual cost without caching. */
 export function sessionCost(usages: readonly Usage[], model: string, options: CostOptions = {}): CostReport {
-  const pricing = requireModelPricing(model, options.pricing ?? DEFAULT_PRICING);
+  const pricing = requireModelPricing(model, options.pricing ?? DEFAULT_PRICING, options.models);
   const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
-  usages.forEach((usage, index) => addUsage(tokens, usage, `usages[${index}]`, options.writeTtl ?? '5m'));
-  const dollars = priceTokens(tokens, pricing);
-  const withoutCaching = (tokens.prompt * pricing.inputPerMTok + tokens.output * pricing.outputPerMTok) / MILLION;
+  let dollars = priceTokens(emptyTokens(), pricing);
+  let withoutCaching = 0;
+  usages.forEach((usage, index) => {
+    // Each request is priced on its own: a prompt past the long-context threshold takes that tier's prices.
+    const one = emptyTokens();
+    addUsage(one, usage, `usages[${index}]`, options.writeTtl ?? '5m');
+    const tier = pricing.longContext !== undefined && one.prompt > pricing.longContext.aboveTokens ? pricing.longContext.pricing : pricing;
+    dollars = addCosts(dollars, priceTokens(one, tier));
+    withoutCaching += (one.prompt * tier.inputPerMTok + one.output * tier.outputPerMTok) / MILLION;
+    for (const key of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[key] += one[key];
+  });
   return {
     model,
     requests: usages.length,
@@ -82,7 +92,22 @@ function checkCount(where: string, field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new UsageInvalidError(where, field, value);
 }
 
-function priceTokens(tokens: CostByKind, pricing: ModelPricing): CostByKind & { total: number } {
+function emptyTokens(): CostByKind & { prompt: number } {
+  return { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
+}
+
+function addCosts(a: CostByKind & { total: number }, b: CostByKind & { total: number }): CostByKind & { total: number } {
+  return {
+    uncachedInput: a.uncachedInput + b.uncachedInput,
+    cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
+    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
+    cacheRead: a.cacheRead + b.cacheRead,
+    output: a.output + b.output,
+    total: a.total + b.total,
+  };
+}
+
+function priceTokens(tokens: CostByKind, pricing: Omit<ModelPricing, 'longContext'>): CostByKind & { total: number } {
   const input = pricing.inputPerMTok / MILLION;
   const dollars = {
     uncachedInput: tokens.uncachedInput * input,

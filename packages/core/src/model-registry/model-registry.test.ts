@@ -21,6 +21,8 @@ describe('getModelInfo', () => {
     ['mistral-large-latest', 'mistral', 'mistral-large-latest', 262_144],
     ['deepseek/deepseek-v4-pro', 'deepseek', 'deepseek-v4-pro', 1_000_000],
     ['grok-4', 'xai', 'grok-4', 256_000],
+    ['claude-3-7-sonnet-latest', 'anthropic', 'claude-3-7-sonnet-20250219', 200_000],
+    ['claude-3-7-sonnet', 'anthropic', 'claude-3-7-sonnet-20250219', 200_000],
     ['meta-llama/llama-3.3-70b-instruct', 'openrouter', 'meta-llama/llama-3.3-70b-instruct', 131_072],
   ])('%s → %s %s, window %i', (query, provider, id, window) => {
     const info = getModelInfo(query);

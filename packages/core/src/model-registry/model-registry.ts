@@ -24,6 +24,8 @@ function rank(provider: string): number {
 interface Index {
   byProvider: Map<string, SnapshotModel>;
   byId: Map<string, SnapshotModel>;
+  /** Ids without their date or `-latest` (`claude-3-7-sonnet` → `claude-3-7-sonnet-20250219`), the newest first. */
+  byUndated: Map<string, SnapshotModel>;
   providers: Set<string>;
   variants: Map<string, SnapshotVariant>;
 }
@@ -39,9 +41,17 @@ function buildIndex(snapshot: ModelSnapshot): Index {
     if (!byProvider.has(`${model.provider}/${key}`)) byProvider.set(`${model.provider}/${key}`, model);
     if (!byId.has(key)) byId.set(key, model);
   }
+  const byUndated = new Map<string, SnapshotModel>();
+  const newestFirst = [...sorted].sort((a, b) => rank(a.provider) - rank(b.provider) || b.id.localeCompare(a.id));
+  for (const model of newestFirst) {
+    for (const candidate of modelIdCandidates(model.id).slice(1)) {
+      const key = canonicalModelId(candidate);
+      if (!byId.has(key) && !byUndated.has(key)) byUndated.set(key, model);
+    }
+  }
   const variants = new Map<string, SnapshotVariant>();
   for (const variant of snapshot.variants) for (const id of variant.ids) variants.set(canonicalModelId(id), variant);
-  return { byProvider, byId, providers, variants };
+  return { byProvider, byId, byUndated, providers, variants };
 }
 
 function find(index: Index, query: string): SnapshotModel | undefined {
@@ -58,6 +68,10 @@ function find(index: Index, query: string): SnapshotModel | undefined {
       const rest = find(index, prefixed[1]);
       if (rest !== undefined) return rest;
     }
+  }
+  for (const candidate of modelIdCandidates(query)) {
+    const undated = index.byUndated.get(canonicalModelId(candidate));
+    if (undated !== undefined) return undated;
   }
   return undefined;
 }
