@@ -147,7 +147,7 @@ describe('the host (createDefaultHost: append, the engine and the request waterf
     host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
     return host;
   };
-  const request = (messages: Message[]) => ({ sessionId: 's', model: 'claude-sonnet-4-5', messages, maxTokens: 1024 });
+  const request = (messages: readonly Message[]) => ({ sessionId: 's', model: 'claude-sonnet-4-5', messages, maxTokens: 1024 });
   const callAndResult = (output: string, input: JsonValue = { path: 'big.log' }): [Message, ToolResultPart] => {
     const call = createMessage('assistant', [{ type: 'tool-call', callId: 'c1', name: 'read_file', input }]);
     return [call, { id: 'r1:0', type: 'tool-result', callId: 'c1', output }];

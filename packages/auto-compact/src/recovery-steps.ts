@@ -86,7 +86,7 @@ export async function revertLastResponse(session: Session, budget: StepBudget, c
 
 /** Compresses the whole session with the active engine, aiming under `targetTokens`. */
 export async function summarizeSession(host: Host, session: Session, contextWindow: number, targetTokens: number, signal: AbortSignal): Promise<boolean> {
-  const before = session.messages();
+  const before = session.messages().slice();
   const result = await host.engine.compress(before, {
     sessionId: session.id,
     contextWindow,

@@ -38,7 +38,7 @@ export function createCompactionPlugin(options: CompactionPluginOptions): Plugin
         host.hooks.sessionIdle.tapPromise(name, async ({ sessionId }) => {
           const session = await host.session(sessionId);
           await session.exclusive(async () => {
-            const result = await applyCompaction(session.messages(), after, { counter: host.counter });
+            const result = await applyCompaction(session.messages().slice(), after, { counter: host.counter });
             if (result.changed) await session.applyCompaction(result.messages, result.report);
           });
         });

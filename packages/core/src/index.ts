@@ -35,6 +35,7 @@ export { createMemoryStore } from './stores/memory-store.js';
 export { createHostSession, type HostSession, type HostSessionContext } from './host/host-session.js';
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
 export { runOutsideLocks } from './host/lock-context.js';
+export { isAppendOnlyView } from './host/append-only-view.js';
 export { registerContextEngine, unregisterContextEngine, registeredContextEngine, registeredContextEngineNames, createNoneEngine } from './engines/engine-registry.js';
 export { resolveContextEngine, pluginDirectories, type ResolveContextEngineOptions, type ResolvedContextEngine, type EngineSource } from './engines/resolve-context-engine.js';
 export { createEnginePlugin, ENGINE_PLUGIN } from './host/engine-plugin.js';

@@ -100,7 +100,7 @@ async function compact(host: Host, session: Session, request: ModelRequest, cont
     original: (partId: string) => session.original(partId),
     ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
   };
-  const result = await host.engine.compress(session.messages(), context);
+  const result = await host.engine.compress(session.messages().slice(), context);
   await session.applyCompaction(result.messages, result.report);
   return { ...request, messages: result.messages };
 }

@@ -23,17 +23,27 @@ export interface ApplyCacheBreakpointsOptions {
  * marks are copied, the others are shared, and the input is never changed.
  */
 export function applyCacheBreakpoints(messages: readonly Message[], options: ApplyCacheBreakpointsOptions = {}): Message[] {
-  const marker = createCacheMarker(options.ttl ?? '5m');
   const result = [...messages];
-  let budget = MAX_CACHE_BREAKPOINTS - (options.counter?.count(messages) ?? countCacheBreakpoints(messages));
+  markBreakpoints(messages, result, createCacheMarker(options.ttl ?? '5m'), options.counter?.count(messages) ?? countCacheBreakpoints(messages));
+  return result;
+}
+
+/**
+ * Writes the marked copies of `messages`' breakpoint targets into `into` (a list holding the same
+ * messages) and returns the indexes it wrote. `existing`: breakpoints `messages` already carries.
+ */
+export function markBreakpoints(messages: readonly Message[], into: Message[], marker: CacheControl, existing: number): number[] {
+  const written: number[] = [];
+  let budget = MAX_CACHE_BREAKPOINTS - existing;
   for (const index of targetIndexes(messages)) {
     if (budget <= 0) break;
     const message = messages[index] as Message;
     if (message.parts.some((part) => part.cacheControl !== undefined)) continue;
-    result[index] = markMessage(message, marker);
+    into[index] = markMessage(message, marker);
+    written.push(index);
     budget -= 1;
   }
-  return result;
+  return written;
 }
 
 /** The number of parts that carry `cacheControl`. */

@@ -1,7 +1,6 @@
 import type { ModelRequest } from '@ctxhost/core';
-import { applyCacheBreakpoints } from './apply-cache-breakpoints.js';
-import { createCacheBreakpointCounter, type CacheBreakpointCounter } from './cache-breakpoint-counter.js';
 import { createCacheMarker, type CacheTtl } from './cache-marker.js';
+import { createSessionBreakpoints, type SessionBreakpoints } from './session-breakpoints.js';
 import { cachingStatusLine, shouldEnableCaching, type CachingDecision } from './should-enable-caching.js';
 
 export interface CachingTransformOptions {
@@ -35,24 +34,24 @@ export function createCachingTransform(options: CachingTransformOptions): Cachin
     }
     return decision;
   };
-  const counterFor = createCounterCache();
+  const breakpointsFor = createSessionBreakpointsCache(options.ttl);
   return (request) => {
     if (!decide(request.model).enabled) return request;
-    return { ...request, messages: applyCacheBreakpoints(request.messages, { ttl: options.ttl, counter: counterFor(request.sessionId) }) };
+    return { ...request, messages: breakpointsFor(request.sessionId).apply(request.messages) };
   };
 }
 
-/** Sessions whose breakpoint counters are kept; beyond that the least recently used one is dropped (it only costs a full count). */
-const KEPT_COUNTERS = 64;
+/** Sessions whose breakpoint state is kept; beyond that the least recently used one is dropped (it only costs one full pass). */
+const KEPT_SESSIONS = 64;
 
-function createCounterCache(): (sessionId: string) => CacheBreakpointCounter {
-  const counters = new Map<string, CacheBreakpointCounter>();
+function createSessionBreakpointsCache(ttl: CacheTtl): (sessionId: string) => SessionBreakpoints {
+  const sessions = new Map<string, SessionBreakpoints>();
   return (sessionId) => {
-    const counter = counters.get(sessionId) ?? createCacheBreakpointCounter();
-    counters.delete(sessionId);
-    counters.set(sessionId, counter);
-    if (counters.size > KEPT_COUNTERS) counters.delete(counters.keys().next().value as string);
-    return counter;
+    const breakpoints = sessions.get(sessionId) ?? createSessionBreakpoints(ttl);
+    sessions.delete(sessionId);
+    sessions.set(sessionId, breakpoints);
+    if (sessions.size > KEPT_SESSIONS) sessions.delete(sessions.keys().next().value as string);
+    return breakpoints;
   };
 }
 

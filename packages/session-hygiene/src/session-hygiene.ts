@@ -32,7 +32,7 @@ export function createSessionHygiene(): Plugin {
 
 async function compressForHygiene(host: Host, session: Session, request: ModelRequest, contextWindow: number, signal: AbortSignal | undefined): Promise<ModelRequest> {
   try {
-    const result = await host.engine.compress(session.messages(), {
+    const result = await host.engine.compress(session.messages().slice(), {
       sessionId: session.id,
       contextWindow,
       counter: host.counter,

@@ -20,7 +20,7 @@ export function createEnginePlugin(): Plugin {
         const size = session.promptSize();
         const state = { sessionId: session.id, promptTokens: size.tokens, tokenSource: size.source, contextWindow, messageCount: request.messages.length };
         if (contextWindow === undefined || !host.engine.shouldCompress(state)) return request;
-        const result = await host.engine.compress(session.messages(), {
+        const result = await host.engine.compress(session.messages().slice(), {
           sessionId: session.id,
           contextWindow,
           counter: host.counter,

@@ -2,6 +2,7 @@ import type { CompactionReport } from '../model/compaction-report.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import { findTooDeep, tooDeepMessage } from '../model/json-depth.js';
 import { MessageSchema, PartSchema, type Message, type Part } from '../model/message.js';
+import { markAppendOnlyView } from './append-only-view.js';
 import type { PartChange, Session } from './session.js';
 import type { SessionMutex } from './session-mutex.js';
 import type { SessionStore, StoreEvent, StoredEvent } from '../stores/session-store.js';
@@ -39,7 +40,8 @@ export interface HostSession extends Session {
  */
 export function createHostSession(context: HostSessionContext): HostSession {
   const history: Message[] = [];
-  let projection: Message[] = [];
+  // Only ever appended to in place: `messages()` hands it out as a view (see append-only-view.ts).
+  let projection: Message[] = markAppendOnlyView([]);
   let lastUsage: Usage | undefined;
   const tracker = createUsageTracker(context.counter);
 
@@ -50,13 +52,13 @@ export function createHostSession(context: HostSessionContext): HostSession {
         projection.push(event.message);
         return;
       case 'part.updated':
-        projection = projection.map((message) => (message.id === event.messageId ? replacePart(message, event.part) : message));
+        projection = markAppendOnlyView(projection.map((message) => (message.id === event.messageId ? replacePart(message, event.part) : message)));
         return;
       case 'reverted':
-        projection = projection.slice(0, indexOrThrow(projection, event.toMessageId) + 1);
+        projection = markAppendOnlyView(projection.slice(0, indexOrThrow(projection, event.toMessageId) + 1));
         return;
       case 'compaction.applied':
-        projection = [...event.projection];
+        projection = markAppendOnlyView([...event.projection]);
         return;
       case 'usage.reported':
         lastUsage = event.usage;
@@ -127,7 +129,7 @@ export function createHostSession(context: HostSessionContext): HostSession {
       assertLive('report usage');
       await context.mutex.run(() => record({ type: 'usage.reported', usage, afterMessageId: projection.at(-1)?.id }));
     },
-    messages: () => projection.slice(),
+    messages: () => projection,
     history: () => history.slice(),
     promptSize: () => tracker.promptSize(projection),
     lastUsage: () => lastUsage,

@@ -28,8 +28,12 @@ export interface Session {
   applyCompaction(messages: Message[], report: CompactionReport): Promise<void>;
   /** Records an API-reported usage for the current projection. */
   reportUsage(usage: Usage): Promise<void>;
-  /** What the model will see (a copy: changing it changes nothing). */
-  messages(): Message[];
+  /**
+   * What the model will see: a read-only view, not a copy (O(1) per call). The session only ever
+   * appends to a list it handed out (appends extend it); any other change (update, revert,
+   * compaction) gives a new list. Take `.slice()` for a snapshot to hold across an append.
+   */
+  messages(): readonly Message[];
   /** Every message ever appended, unmodified, in order. */
   history(): Message[];
   /** Current prompt size: last reported usage plus an estimate of what was added since. */

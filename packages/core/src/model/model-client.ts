@@ -16,7 +16,7 @@ export interface ToolDefinition {
 export interface ModelRequest {
   sessionId: string;
   model: string;
-  messages: Message[];
+  messages: readonly Message[];
   tools?: ToolDefinition[];
   maxTokens: number;
   /** Provider options ctxhost passes through (server-side context management, betas, …). */
