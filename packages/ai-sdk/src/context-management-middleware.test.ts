@@ -36,15 +36,15 @@ afterEach(async () => {
   }
 });
 
-async function rig(options: { contextLimit?: number; contextWindow: number }): Promise<Rig> {
+async function rig(options: { contextLimit?: number; contextWindow?: number; models?: Record<string, { contextWindow: number }> }): Promise<Rig> {
   const sim = await startSimulator(options.contextLimit === undefined ? {} : { contextLimit: options.contextLimit });
   const warnings: string[] = [];
   const logger: HostLogger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
-  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger });
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } }, ...(options.models === undefined ? {} : { models: options.models }) }, logger });
   const toasts: ToastEvent[] = [];
   host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
   const anthropic = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' });
-  const model = wrapLanguageModel({ model: anthropic(MODEL), middleware: contextManagementMiddleware({ host, contextWindow: options.contextWindow }) });
+  const model = wrapLanguageModel({ model: anthropic(MODEL), middleware: contextManagementMiddleware({ host, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) }) });
   const created = { sim, host, toasts, warnings, model };
   rigs.push(created);
   return created;
@@ -88,6 +88,14 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
     expect(messagesCalls(sim).map((call) => call.status)).toEqual([200]);
     expect(compactions.length).toBeGreaterThan(0);
+  });
+
+  it('takes the window from the model registry (here a config models: entry) when none is given', async () => {
+    const real = await promptTokens(conversation());
+    const limit = Math.floor(real / 1.5);
+    const { sim, model } = await rig({ contextLimit: limit, models: { [MODEL]: { contextWindow: limit } } });
+    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    expect(messagesCalls(sim).map((call) => call.status)).toEqual([200]);
   });
 
   it('puts system_and_3 cache breakpoints on the request as providerOptions.anthropic.cacheControl', async () => {

@@ -1,5 +1,5 @@
 import { createDefaultHost } from 'ctxhost';
-import type { Host, PartialConfig, Session, ToolDefinition } from '@ctxhost/core';
+import { resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiGenerateResult, AiModel, AiStreamResult, AiUsage, AiContent } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
@@ -18,7 +18,7 @@ export interface ContextManagementMiddlewareOptions {
   host?: Host | Promise<Host>;
   /** Config for the default host (ignored when `host` is given). */
   config?: PartialConfig;
-  /** The model's window in tokens. Default: `model.context_length` from the config. */
+  /** The model's window in tokens. Default: `model.context_length` from the config, else the model registry's window for the model's id. */
   contextWindow?: number;
   /** The session for calls that do not name one in `providerOptions.ctxhost.sessionId`. Default: derived from the opening messages. */
   sessionId?: string;
@@ -71,9 +71,9 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     return hostPromise;
   };
 
-  async function openSession(host: Host, sessionId: string): Promise<Session> {
+  async function openSession(host: Host, sessionId: string, model: AiModel): Promise<Session> {
     const session = await host.session(sessionId);
-    session.contextWindow ??= options.contextWindow ?? host.config.model.contextLength;
+    session.contextWindow ??= options.contextWindow ?? resolveContextWindow(host.config, model.modelId);
     return session;
   }
 
@@ -96,7 +96,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   }
 
   async function recordReply(host: Host, call: CallState, content: readonly AiContent[], usage: AiUsage | undefined): Promise<void> {
-    const session = await openSession(host, call.sessionId);
+    const session = await openSession(host, call.sessionId, call.model);
     const message = replyMessage(content);
     if (message.parts.length > 0) await session.exclusive(() => mirror.appendReply(session, message, usage === undefined ? {} : { usage: toUsage(usage) }));
     await host.emit('session.idle', { sessionId: call.sessionId });
@@ -104,7 +104,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
 
   /** Runs the host's cascade for a failed call; the cascade's `resend` calls `send` with the compacted prompt. Throws the last error when it cannot recover. */
   async function recover<T>(host: Host, call: CallState, error: unknown, send: (params: AiCallOptions) => Promise<T>): Promise<T> {
-    const session = await openSession(host, call.sessionId);
+    const session = await openSession(host, call.sessionId, call.model);
     let result: { value: T } | undefined;
     const recovery: Recovery = {
       succeeded: false,
@@ -138,13 +138,13 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     async transformParams({ params, model }) {
       const host = await hostOf();
       const sessionId = sessionIdOf(params, options.sessionId);
-      let session = await openSession(host, sessionId);
+      let session = await openSession(host, sessionId, model);
       const call: CallState = { sessionId, model, original: params };
       let synced = await session.exclusive(() => mirror.sync(session, params.prompt));
       if (!synced.ok && 'restart' in synced) {
         // Another conversation under the same id: start the session afresh rather than mix the two.
         await session.delete();
-        session = await openSession(host, sessionId);
+        session = await openSession(host, sessionId, model);
         synced = await session.exclusive(() => mirror.sync(session, params.prompt));
       }
       if (!synced.ok) {

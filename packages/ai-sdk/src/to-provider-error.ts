@@ -1,5 +1,4 @@
-import { parseTokenLimitError } from '@ctxhost/auto-compact';
-import type { ProviderError, ProviderErrorKind } from '@ctxhost/core';
+import { parseTokenLimitError, type ProviderError, type ProviderErrorKind } from '@ctxhost/core';
 
 /** True when the error is one the recovery cascade can act on (an overflow of any provider, or empty content). */
 export function isRecoverable(error: unknown): boolean {
