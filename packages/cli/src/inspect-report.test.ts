@@ -43,3 +43,15 @@ describe('buildInspectReport', () => {
     expect(buildInspectReport({ ...transcript(), usage: undefined }).usage).toBeNull();
   });
 });
+
+describe('buildInspectReport pricing (one source: the model registry)', () => {
+  it('prices an Opus request at Opus prices and honours a --model override', () => {
+    const opus = { ...transcript(), messages: transcript().messages.map((message) => (message.role === 'assistant' ? { ...message, meta: { ...message.meta, model: 'claude-opus-4-1-20250805' } } : message)) };
+    const usage = buildInspectReport(opus).usage!;
+    expect(usage.byModel.map((cost) => [cost.model, cost.requests])).toEqual([['claude-opus-4-1-20250805', 3]]);
+    expect(usage.withoutCaching).toBeCloseTo((4_500 * 15 + 60 * 75) / 1_000_000, 10);
+    const asHaiku = buildInspectReport(opus, { model: 'claude-haiku-4-5' }).usage!;
+    expect(asHaiku.byModel.map((cost) => cost.model)).toEqual(['claude-haiku-4-5']);
+    expect(asHaiku.withoutCaching).toBeCloseTo((4_500 * 1 + 60 * 5) / 1_000_000, 10);
+  });
+});

@@ -1,5 +1,5 @@
 import { AUTO_COMPACT, promptTokens, type CompactionReport, type Host, type ProviderErrorKind, type Usage } from 'ctxhost';
-import { priceRequests } from '../pricing.js';
+import { priceRequests, type ModelOverrides } from '../pricing.js';
 
 /** What happened during a replay, in order. `call` is the number of model calls answered before it. */
 export type ReplayEvent =
@@ -38,7 +38,7 @@ const OVERFLOW_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['context_overflo
  * reported them, cumulative dollars with and without caching) and every
  * compaction, overflow, recovery and toast, calling the listeners as each happens.
  */
-export function recordReplay(host: Host, modelOf: (sessionId: string) => string, listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {}): ReplayRecording {
+export function recordReplay(host: Host, modelOf: (sessionId: string) => string, listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {}, overrides?: ModelOverrides): ReplayRecording {
   const points: ReplayPoint[] = [];
   const events: ReplayEvent[] = [];
   const requests: { model: string; usage: Usage }[] = [];
@@ -54,7 +54,7 @@ export function recordReplay(host: Host, modelOf: (sessionId: string) => string,
     if (message.role !== 'assistant' || usage === undefined) return;
     const model = modelOf(sessionId);
     requests.push({ model, usage });
-    const cost = priceRequests([usage], model);
+    const cost = priceRequests([usage], model, overrides);
     if (cost.priced) {
       dollars += cost.dollars.total;
       dollarsWithoutCaching += cost.withoutCaching;

@@ -4,7 +4,7 @@ import type { CostReport } from '@ctxhost/prompt-caching';
 import type { TranscriptUsage } from '@ctxhost/transcripts';
 import { builtInFeatures, startSimulator } from '@ctxhost/simulator';
 import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type AgentToolOutput, type CtxhostConfig, type Message, type PartialConfig, type Usage } from 'ctxhost';
-import { priceByModel, type ModelCost } from '../pricing.js';
+import { priceByModel, type ModelCost, type ModelOverrides } from '../pricing.js';
 import { reconstructPrefix, type ReconstructedPrefix } from './reconstruct-prefix.js';
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
 import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
@@ -110,7 +110,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
     const recording = recordReplay(host, priceAs, {
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       onPoint: () => options.onProgress?.(responder.answered, plan.assistantTurns),
-    });
+    }, config.models);
     try {
       const sessions = new Set<string>();
       const tools = plan.tools.map((definition): AgentTool => ({ definition, run: async (_input, { sessionId }) => runTool(sessionId) }));
@@ -136,7 +136,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         plan,
         points: recording.points,
         events: recording.events,
-        cost: totalCost(recording.requests),
+        cost: totalCost(recording.requests, config.models),
         model,
         modelOverride: options.model !== undefined,
         reconstructed: { ...(prefixes.main === undefined ? {} : { main: withoutText(prefixes.main) }), ...(prefixes.subagents === undefined ? {} : { subagents: withoutText(prefixes.subagents) }) },
@@ -146,7 +146,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         sessions: sessions.size,
         answered: responder.answered,
         repeated: responder.repeated,
-        ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, summaryModel) } : {}),
+        ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, summaryModel, config.models) } : {}),
       });
     } finally {
       await host.dispose();
@@ -227,8 +227,8 @@ function monitorThresholds(config: CtxhostConfig): { warnAt?: number; criticalAt
   return { warnAt: section.warn_at, criticalAt: section.critical_at };
 }
 
-function totalCost(requests: readonly { model: string; usage: Usage }[]): ReplayCost {
-  const byModel = priceByModel(requests);
+function totalCost(requests: readonly { model: string; usage: Usage }[], overrides: ModelOverrides): ReplayCost {
+  const byModel = priceByModel(requests, overrides);
   const reports = byModel.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   const sum = (pick: (report: CostReport) => number) => reports.reduce((total, report) => total + pick(report), 0);
   const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };

@@ -1,6 +1,6 @@
 import type { Usage } from '@ctxhost/core';
 import type { RecordedRequest, WireUsage } from '@ctxhost/simulator';
-import { priceRequests } from '../pricing.js';
+import { priceRequests, type ModelOverrides } from '../pricing.js';
 
 /** The header the replay's summarizer client sends, so its calls can be told from the agent's in the simulator's record. */
 export const SUMMARIZER_CALLER_HEADER = 'x-ctxhost-caller';
@@ -15,9 +15,9 @@ export interface SummarizerCost {
 }
 
 /** Prices the summarizer calls the simulator answered (calls that failed carry no usage and cost nothing). */
-export function summarizerCost(requests: readonly RecordedRequest[], model: string): SummarizerCost {
+export function summarizerCost(requests: readonly RecordedRequest[], model: string, overrides?: ModelOverrides): SummarizerCost {
   const usages = requests.flatMap((request) => (request.headers[SUMMARIZER_CALLER_HEADER] === SUMMARIZER_CALLER && request.usage !== undefined ? [fromWire(request.usage)] : []));
-  const report = priceRequests(usages, model);
+  const report = priceRequests(usages, model, overrides);
   const promptTokens = usages.reduce((total, usage) => total + usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens, 0);
   const outputTokens = usages.reduce((total, usage) => total + usage.outputTokens, 0);
   return { calls: usages.length, promptTokens, outputTokens, dollars: report.priced ? report.dollars.total : 0 };
