@@ -42,7 +42,7 @@ describe('ctxhost config check', () => {
     const result = JSON.parse(stdout) as { valid: boolean; files: { level: string }[]; config: { compression: Record<string, unknown> }; values: { key: string; value: unknown; source: string }[] };
     expect(result.valid).toBe(true);
     expect(result.files.map((file) => file.level)).toEqual(['user', 'project']);
-    expect(result.config.compression).toEqual({ enabled: true, threshold: 0.6, target_ratio: 0.2, protect_last_n: 10 });
+    expect(result.config.compression).toEqual({ enabled: true, threshold: 0.6, target_ratio: 0.2, protect_last_n: 10, summarizer_cooldown_compactions: 3, summarizer_cooldown_minutes: 10 });
     expect(result.values).toContainEqual({ key: 'compression.threshold', value: 0.6, source: join(project('valid'), '.ctxhost', 'config.yaml') });
     expect(result.values).toContainEqual({ key: 'context.engine', value: 'compressor', source: 'default' });
   });

@@ -40,10 +40,12 @@ const side = (message: Message | undefined): 'user' | 'assistant' | undefined =>
  * The summary's role: unlike both neighbours when possible. Between a user
  * turn and an assistant turn no role fits; then it is `user` (the API joins
  * consecutive user turns; a model-side summary would read as the model's own words).
+ * With no conversation turn before it (only a system prompt, or nothing) it is
+ * `user` too: a conversation must open with a user turn.
  */
 export function summaryRole(before: Message | undefined, after: Message | undefined): 'user' | 'assistant' {
   const [previous, next] = [side(before), side(after)];
-  if (previous === undefined) return next === 'user' ? 'assistant' : 'user';
+  if (previous === undefined) return 'user';
   const opposite = previous === 'user' ? 'assistant' : 'user';
   return opposite !== next ? opposite : 'user';
 }

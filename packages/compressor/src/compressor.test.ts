@@ -103,7 +103,8 @@ describe('compressor', () => {
     ['user', 'user', 'assistant'],
     ['assistant', 'assistant', 'user'],
     ['assistant', 'user', 'user'],
-    ['system', 'user', 'assistant'],
+    ['system', 'user', 'user'],
+    ['system', 'assistant', 'user'],
   ] as const)('between %s and %s the summary is %s', (before, after, role) => {
     expect(summaryRole(text(before, 'x'), text(after, 'y'))).toBe(role);
   });

@@ -1,27 +1,35 @@
-import type { CompressContext, CompressResult, ContextEngine, ContextEngineFactory, CtxhostConfig, Message, Summarizer } from '@ctxhost/core';
+import { createSecretRedactor, secretRedactorFromConfig, type CompressContext, type CompressResult, type ContextEngine, type ContextEngineFactory, type CtxhostConfig, type Message, type RedactionConfig, type SecretRedactor, type Summarizer } from '@ctxhost/core';
 import { assembleProjection } from './assemble-projection.js';
+import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 import { COMPRESSOR } from './constants.js';
 import { findBoundaries } from './find-boundaries.js';
 import { createIneffectiveCompactionBackoff } from './ineffective-compaction-backoff.js';
 import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { summarizeMiddle } from './summarize-middle.js';
+import { createSummarizerCooldown, type SummarizerCooldown } from './summarizer-cooldown.js';
 import { summaryBudget } from './summary-budget.js';
+import { collectWorkingState, renderWorkingState, requestIndexes, requestText, WORKING_STATE_HEADING } from './working-state.js';
 
 export interface CompressorOptions {
+  /** Checked by the config file's own `compression` schema: what the file rejects is rejected here (CTXHOST_COMPRESSOR_OPTIONS_INVALID). */
   compression?: Partial<CtxhostConfig['compression']>;
   summarizer?: Summarizer;
+  /** Secret redaction (the config file's `redaction` section, or a redactor); default: every built-in pattern. */
+  redaction?: RedactionConfig | SecretRedactor;
+  /** The clock of the summarizer cooldown (tests). */
+  now?: () => number;
 }
-
-const DEFAULTS = { enabled: true, threshold: 0.5, targetRatio: 0.2, protectLastN: 20 };
 
 /**
  * The default context engine: Hermes Agent's 4-phase compressor. Prune old
  * tool outputs, find head and tail, summarize the middle into a structured
  * summary (iteratively, never silently losing it), and assemble.
  */
-export function createCompressor(options: CompressorOptions = {}): ContextEngine & { readonly settings: typeof DEFAULTS } {
-  const settings = { ...DEFAULTS, ...options.compression };
+export function createCompressor(options: CompressorOptions = {}): ContextEngine & { readonly settings: CompressorSettings } {
+  const settings = compressorSettings(options.compression);
   const backoff = createIneffectiveCompactionBackoff();
+  const redactor = options.redaction === undefined ? createSecretRedactor() : 'redact' in options.redaction ? options.redaction : secretRedactorFromConfig(options.redaction);
+  const cooldown = createSummarizerCooldown({ compactions: settings.summarizerCooldownCompactions, minutes: settings.summarizerCooldownMinutes, ...(options.now === undefined ? {} : { now: options.now }) });
   return {
     name: COMPRESSOR.name,
     settings,
@@ -33,7 +41,7 @@ export function createCompressor(options: CompressorOptions = {}): ContextEngine
       return true;
     },
     async compress(messages, context) {
-      const result = await compress(messages, context, settings, context.summarizer ?? options.summarizer);
+          const result = await compress(messages, context, { settings, summarizer: context.summarizer ?? options.summarizer, redactor, cooldown });
       if (context.reason !== 'threshold') {
         backoff.forget(context.sessionId);
         return result;
@@ -49,20 +57,33 @@ export function createCompressor(options: CompressorOptions = {}): ContextEngine
 
 /** The factory the host resolves `context.engine: compressor` to. */
 export const compressorEngineFactory: ContextEngineFactory = ({ config, summarizer }) =>
-  createCompressor({ compression: config.compression, ...(summarizer === undefined ? {} : { summarizer }) });
+  createCompressor({ compression: config.compression, redaction: config.redaction, ...(summarizer === undefined ? {} : { summarizer }) });
 
-async function compress(messages: readonly Message[], context: CompressContext, settings: typeof DEFAULTS, summarizer: Summarizer | undefined): Promise<CompressResult> {
+interface Run {
+  settings: CompressorSettings;
+  summarizer: Summarizer | undefined;
+  redactor: SecretRedactor;
+  cooldown: SummarizerCooldown;
+}
+
+async function compress(messages: readonly Message[], context: CompressContext, run: Run): Promise<CompressResult> {
+  const { settings } = run;
   const tokensBefore = context.counter.countAll(messages);
   const thresholdTokens = settings.threshold * context.contextWindow;
   const tailBudgetTokens = context.targetTokens === undefined ? thresholdTokens * settings.targetRatio : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2);
   // A recovery with a size to reach may keep fewer messages at the end than protect_last_n: the session is already over the window.
   const protectLastN = context.targetTokens === undefined ? settings.protectLastN : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN);
-  const firstCut = findBoundaries(messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter });
-  const pruned = pruneToolOutputs(messages, firstCut.tailStart);
-  const bounds = findBoundaries(pruned.messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter });
+  const pinFrom = pinnedRequest(messages, context, thresholdTokens);
+  const boundaryOptions = { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter, ...(pinFrom === undefined ? {} : { pinFrom }) };
+  // Pruning never reaches the protected tail, even when head and tail overlap (the tail then starts after the head, past the floor).
+  const floor = Math.max(0, messages.length - protectLastN);
+  const firstCut = findBoundaries(messages, boundaryOptions);
+  const pruned = pruneToolOutputs(messages, Math.min(firstCut.tailStart, floor));
+  // With old outputs cleared the tail budget reaches further back; what it gains was outside the protected tail.
+  const bounds = findBoundaries(pruned.messages, boundaryOptions);
   const tailStart = bounds.tailStart;
   // A previous summary inside the head joins the middle, so it is updated rather than kept beside a new one.
-  const summaryInHead = pruned.messages.slice(0, bounds.headEnd).findIndex((message) => message.meta?.summary?.engine === COMPRESSOR.name);
+  const summaryInHead = pruned.messages.slice(0, bounds.headEnd).findIndex(isCompressorSummary);
   const headEnd = summaryInHead >= 0 ? summaryInHead : bounds.headEnd;
   const middle = pruned.messages.slice(headEnd, tailStart);
   const report = (projection: Message[], extra: Partial<CompressResult['report']>): CompressResult => ({
@@ -80,33 +101,60 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   });
   if (middle.length === 0) return report(pruned.messages, { notes: ['nothing between the protected head and tail to summarize'] });
 
-  const previous = [...middle].reverse().find((message) => message.meta?.summary?.engine === COMPRESSOR.name);
-  const middleTokens = context.counter.countAll(middle);
-  const budget = summaryBudget(middleTokens, context.contextWindow);
-  const summary = await summarizeMiddle(middle, {
-    summarizer,
+  const previous = [...middle].reverse().find(isCompressorSummary);
+  // The previous summary reaches the summarizer once: as the summary to update, not also as a message of the span.
+  const span = middle.filter((message) => !isCompressorSummary(message));
+  const state = collectWorkingState(messages, headEnd, tailStart);
+  const newest = requestIndexes(messages).newest;
+  const currentRequest = newest >= 0 ? requestText(messages[newest]!) : undefined;
+  const summary = await summarizeMiddle(span, {
+    summarizer: run.summarizer,
     counter: context.counter,
-    budgetTokens: budget,
+    budgetTokens: summaryBudget(context.counter.countAll(middle), context.contextWindow),
     previousSummary: previous === undefined ? undefined : summaryBody(previous),
+    redactor: run.redactor,
+    cooldown: run.cooldown,
+    ...(currentRequest === undefined ? {} : { currentRequest }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
+  const workingState = run.redactor.redactText(renderWorkingState(state));
   const covers = middle.flatMap((message) => message.meta?.summary?.covers ?? [message.id]);
   const projection = assembleProjection({
     head: pruned.messages.slice(0, headEnd),
     tail: pruned.messages.slice(tailStart),
-    summaryText: summary.text,
+    summaryText: workingState.length === 0 ? summary.text : `${summary.text}\n\n${workingState}`,
     source: summary.source,
     covers,
     iteration: (previous?.meta?.summary?.iteration ?? 0) + 1,
   });
+  const notes = [...summary.notes, ...(state.currentRequest === undefined ? [] : ['the newest request did not fit the tail: quoted verbatim in the summary'])];
   return report(projection, {
     summary: { tokens: context.counter.countText(summary.text), source: summary.source, messagesCovered: covers.length },
-    notes: summary.notes,
+    notes,
     steps: ['prune', 'boundaries', `summarize (${summary.source})`, 'assemble'],
   });
 }
 
+/**
+ * The index the tail must start at or before: the newest user request, when
+ * it and everything after it fit under the threshold (under the target size in
+ * a recovery). Otherwise undefined: the request is quoted in the summary instead.
+ */
+function pinnedRequest(messages: readonly Message[], context: CompressContext, thresholdTokens: number): number | undefined {
+  const newest = requestIndexes(messages).newest;
+  if (newest < 0) return undefined;
+  const limit = context.targetTokens === undefined ? thresholdTokens : context.targetTokens * 0.75;
+  return context.counter.countAll(messages.slice(newest)) <= limit ? newest : undefined;
+}
+
+function isCompressorSummary(message: Message): boolean {
+  return message.meta?.summary?.engine === COMPRESSOR.name;
+}
+
+/** A summary message's own summary: without the prefix and without the working-state block (re-collected on every compaction). */
 function summaryBody(message: Message): string {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  return text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text;
+  const body = text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text;
+  const stateAt = body.indexOf(WORKING_STATE_HEADING);
+  return (stateAt >= 0 ? body.slice(0, stateAt) : body).trim();
 }

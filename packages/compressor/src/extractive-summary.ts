@@ -7,19 +7,21 @@ import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
  * read or written, the commands run and which failed, error messages, and the
  * decisions the assistant stated. Items of a previous summary's Done list are kept.
  */
-export function extractiveSummary(messages: readonly Message[], previousSummary?: string): string {
+export function extractiveSummary(messages: readonly Message[], previousSummary?: string, currentRequest?: string): string {
   const facts = collectFacts(messages);
   const previous = previousSummary === undefined ? undefined : parseSections(previousSummary);
   const list = (items: readonly string[], empty: string) => (items.length === 0 ? `- ${empty}` : items.map((item) => `- ${item}`).join('\n'));
   const goal = previous?.get('Goal')?.trim() || facts.requests[0] || 'Continue the task in progress.';
   const done = unique([...bulletLines(previous?.get('Done')), ...facts.succeeded]);
+  // Stale-work guard: only the newest request is open; the span's own last request may already be answered.
+  const open = currentRequest === undefined ? facts.requests.slice(-1) : [currentRequest.trim().split('\n')[0]!.slice(0, 300)];
   return [
     `## Goal\n${goal}`,
     `## Constraints & Preferences\n${list(unique([...bulletLines(previous?.get('Constraints & Preferences')), ...facts.constraints]).slice(0, 12), 'none stated')}`,
-    `## Progress\n### Done\n${list(done.slice(-40), 'nothing recorded')}\n### In Progress\n${list(facts.requests.slice(-1), 'nothing recorded')}\n### Blocked\n${list(facts.failed.slice(-10), 'nothing')}`,
+    `## Progress\n### Done\n${list(done.slice(-40), 'nothing recorded')}\n### In Progress\n${list(open, 'nothing recorded')}\n### Blocked\n${list(facts.failed.slice(-10), 'nothing')}`,
     `## Key Decisions\n${list(unique([...bulletLines(previous?.get('Key Decisions')), ...facts.decisions]).slice(-12), 'none stated')}`,
     `## Relevant Files\n${list(unique([...bulletLines(previous?.get('Relevant Files')), ...facts.files]), 'none mentioned')}`,
-    `## Next Steps\n${list(facts.requests.slice(-1), 'continue from the most recent messages')}`,
+    `## Next Steps\n${list(open, 'continue from the most recent messages')}`,
     `## Critical Context\n${list(unique([...facts.failed.map((f) => `failed: ${f}`), ...facts.errors]).slice(-20), 'none')}`,
     `(extractive summary of ${messages.length} messages: the summarizer was not available)`,
   ].join('\n\n');

@@ -12,12 +12,14 @@ export interface BoundaryOptions {
   protectLastN: number;
   tailBudgetTokens: number;
   counter: TokenCounter;
+  /** The tail starts no later than this index (the newest user request), however many messages follow it. */
+  pinFrom?: number;
 }
 
 /**
  * Phase 2: head = the first `protectFirstN` messages; tail = walk back from the
  * end until the token budget is spent, but never fewer than `protectLastN`
- * messages. Both edges move so no tool call is separated from its results,
+ * messages, and never after `pinFrom`. Both edges move so no tool call is separated from its results,
  * even when other messages (an approval) sit between them.
  */
 export function findBoundaries(messages: readonly Message[], options: BoundaryOptions): Boundaries {
@@ -32,7 +34,10 @@ export function findBoundaries(messages: readonly Message[], options: BoundaryOp
     budgetStart--;
   }
   const floorStart = Math.max(0, messages.length - options.protectLastN);
-  const tailStart = Math.max(headEnd, alignBackward(insideToolGroup, Math.min(budgetStart, floorStart)));
+  // A request inside the head is kept by the head; pinning the tail to it would leave nothing to summarize.
+  const pin = options.pinFrom !== undefined && options.pinFrom >= headEnd ? options.pinFrom : messages.length;
+  const latest = Math.min(budgetStart, floorStart, pin);
+  const tailStart = Math.max(headEnd, alignBackward(insideToolGroup, latest));
   return { headEnd, tailStart };
 }
 

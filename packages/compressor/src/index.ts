@@ -7,3 +7,8 @@ export { findBoundaries, isResultMessage, type Boundaries, type BoundaryOptions 
 export { summarizeMiddle, splitToFit, type MiddleSummary } from './summarize-middle.js';
 export { extractiveSummary } from './extractive-summary.js';
 export { assembleProjection, sanitizeToolPairs, summaryRole } from './assemble-projection.js';
+export { compressorSettings, type CompressorSettings } from './compressor-settings.js';
+export { COMPRESSOR_ERROR_CODES, CompressorError, type CompressorErrorCode } from './errors.js';
+export { createSummarizerCooldown, type SummarizerCooldown } from './summarizer-cooldown.js';
+export { redactMessages } from './redact-messages.js';
+export { collectWorkingState, renderWorkingState, WORKING_STATE_HEADING, type WorkingState } from './working-state.js';

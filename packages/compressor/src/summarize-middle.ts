@@ -1,11 +1,15 @@
-import type { Message, SummarySource, Summarizer, TokenCounter } from '@ctxhost/core';
+import type { Message, SecretRedactor, SummarySource, Summarizer, TokenCounter } from '@ctxhost/core';
 import { extractiveSummary } from './extractive-summary.js';
+import { redactMessages } from './redact-messages.js';
+import type { SummarizerCooldown } from './summarizer-cooldown.js';
 import { summaryInstructions } from './summary-template.js';
 
 export interface MiddleSummary {
   text: string;
   source: Extract<SummarySource, 'model' | 'chunked' | 'extractive'>;
   notes: string[];
+  /** Whether the summarizer was called and failed (the extractive summary took its place). */
+  failed?: boolean;
 }
 
 export interface SummarizeMiddleOptions {
@@ -13,45 +17,72 @@ export interface SummarizeMiddleOptions {
   counter: TokenCounter;
   budgetTokens: number;
   previousSummary: string | undefined;
+  /** Applied to the span before the summarizer sees it, and to every summary. */
+  redactor?: SecretRedactor;
+  cooldown?: SummarizerCooldown;
+  /** The newest user request, named in the update instruction as the one open ask. */
+  currentRequest?: string;
   signal?: AbortSignal;
 }
+
+/** Share of the summarizer's window kept free for the instructions, the running summary, the reply and estimation error. */
+const WINDOW_MARGIN = 0.1;
 
 /**
  * Phase 3, never silently lossy: the summarizer in one call when the middle
  * fits its window; piece by piece when it does not (each piece updates the
  * running summary, which merges them); an extractive summary when the
- * summarizer fails or there is none. The result says which path was taken.
+ * summarizer fails, rests after a failure, or there is none. Secrets are
+ * redacted on the way in and on the way out. The result says which path was taken.
  */
 export async function summarizeMiddle(middle: readonly Message[], options: SummarizeMiddleOptions): Promise<MiddleSummary> {
-  const fallback = (why: string): MiddleSummary => ({ text: extractiveSummary(middle, options.previousSummary), source: 'extractive', notes: [why] });
+  const redact = (text: string) => options.redactor?.redactText(text) ?? text;
+  const span = options.redactor === undefined ? [...middle] : redactMessages(middle, options.redactor);
+  const previousSummary = options.previousSummary === undefined ? undefined : redact(options.previousSummary);
+  const fallback = (why: string, failed = false): MiddleSummary => ({ text: redact(extractiveSummary(span, previousSummary, options.currentRequest)), source: 'extractive', notes: [why], ...(failed ? { failed } : {}) });
   const summarizer = options.summarizer;
   if (summarizer === undefined) return fallback('no summarizer configured: extractive summary');
-  const pieces = splitToFit(middle, options.counter, summarizer.maxInputTokens);
+  const resting = options.cooldown?.resting();
+  if (resting !== undefined) return fallback(`summarizer ${summarizer.name} ${resting}: extractive summary`);
+  const pieces = splitToFit(span, options.counter, pieceRoom(summarizer.maxInputTokens, options, previousSummary));
   try {
-    let summary = options.previousSummary;
+    let summary = previousSummary;
     for (const piece of pieces) {
       const text = await summarizer.summarize({
         messages: piece,
-        instructions: summaryInstructions(options.budgetTokens, summary !== undefined),
+        instructions: summaryInstructions(options.budgetTokens, summary !== undefined, options.currentRequest === undefined ? undefined : redact(options.currentRequest)),
         maxOutputTokens: options.budgetTokens,
         ...(summary === undefined ? {} : { previousSummary: summary }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       if (text.trim().length === 0) throw new Error('the summarizer returned an empty summary');
-      summary = text.trim();
+      summary = redact(text.trim());
     }
+    options.cooldown?.succeeded();
     const notes = pieces.length > 1 ? [`the middle was larger than the summarizer's window: summarized in ${pieces.length} pieces`] : [];
     return { text: summary!, source: pieces.length > 1 ? 'chunked' : 'model', notes };
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    return fallback(`summarizer ${summarizer.name} failed (${error instanceof Error ? error.message : String(error)}): extractive summary`);
+    options.cooldown?.failed();
+    return fallback(`summarizer ${summarizer.name} failed (${error instanceof Error ? error.message : String(error)}): extractive summary`, true);
   }
 }
 
-/** Pieces of whole messages that each fit `limit` (with room for instructions); one piece when there is no limit. */
-export function splitToFit(messages: readonly Message[], counter: TokenCounter, limit: number | undefined): Message[][] {
-  if (limit === undefined) return [[...messages]];
-  const room = Math.max(1, Math.floor(limit * 0.75));
+/**
+ * Tokens of span one call can take: the summarizer's window minus the
+ * instructions, the running summary (at most the budget, or the previous
+ * summary when larger), the reply and a margin. Undefined when the window is unknown.
+ */
+function pieceRoom(window: number | undefined, options: SummarizeMiddleOptions, previousSummary: string | undefined): number | undefined {
+  if (window === undefined) return undefined;
+  const instructions = options.counter.countText(summaryInstructions(options.budgetTokens, true, options.currentRequest));
+  const running = Math.max(options.budgetTokens, previousSummary === undefined ? 0 : options.counter.countText(previousSummary));
+  return Math.max(1, Math.floor(window * (1 - WINDOW_MARGIN) - instructions - running - options.budgetTokens));
+}
+
+/** Pieces of whole messages that each fit `room` tokens; one piece when there is no limit. */
+export function splitToFit(messages: readonly Message[], counter: TokenCounter, room: number | undefined): Message[][] {
+  if (room === undefined) return [[...messages]];
   const pieces: Message[][] = [];
   let current: Message[] = [];
   let tokens = 0;

@@ -21,10 +21,17 @@ export const SUMMARY_TEMPLATE = `## Goal
 ## Critical Context
 [Specific values, error messages, configuration details]`;
 
-/** Instructions for the summarizer: a fresh summary, or an update of the previous one. */
-export function summaryInstructions(budgetTokens: number, hasPrevious: boolean): string {
+/**
+ * Instructions for the summarizer: a fresh summary, or an update of the
+ * previous one. Guarded against stale work: finished items are marked done,
+ * and the newest user request is named as the one open ask.
+ */
+export function summaryInstructions(budgetTokens: number, hasPrevious: boolean, currentRequest?: string): string {
   const task = hasPrevious
     ? 'Update the previous summary with the conversation turns below. Do not start again: move items from In Progress to Done when they were finished, add new progress, and drop items that are obsolete or were already completed so they are not acted on again.'
     : 'Summarize the conversation turns below so an assistant can continue the work without them.';
-  return `${task}\nUse exactly these sections, keep specific file paths, commands, values and error messages, and stay under ${budgetTokens} tokens.\n\n${SUMMARY_TEMPLATE}`;
+  const openAsk = currentRequest === undefined
+    ? 'Only the newest user request is still open: list earlier requests that were answered under Done, never under Next Steps.'
+    : `Only the newest user request is still open; list earlier requests that were answered under Done, never under Next Steps. The newest request is:\n<current-request>\n${currentRequest}\n</current-request>`;
+  return `${task}\n${openAsk}\nUse exactly these sections, keep specific file paths, commands, values and error messages, never copy secrets (keys, tokens, passwords: write [REDACTED]), and stay under ${budgetTokens} tokens.\n\n${SUMMARY_TEMPLATE}`;
 }

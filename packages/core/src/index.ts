@@ -20,7 +20,7 @@ export { createTokenCounter, type CachingTokenCounter, type TokenCounterOptions,
 export { messageChars } from './model/message-chars.js';
 export { messageContentHash } from './model/message-content-hash.js';
 export { DEFAULT_CONFIG, CONFIG_LIMITS } from './config/config-defaults.js';
-export { ConfigFileSchema, createConfigSchema, toCtxhostConfig, type ConfigFile, type ConfigFileInput } from './config/config-file-schema.js';
+export { ConfigFileSchema, CompressionSectionSchema, RedactionSectionSchema, createConfigSchema, toCtxhostConfig, type ConfigFile, type ConfigFileInput } from './config/config-file-schema.js';
 export { defineConfigSection, readHookSection, type ConfigSection } from './config/config-section.js';
 export { loadConfig, mergeConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config/config-json-schema.js';
@@ -53,3 +53,15 @@ export { ModelsSectionSchema, toModelOverrides, type ModelsSection } from './mod
 export { parseTokenLimitError, type ParsedTokenLimitError, type TokenLimitErrorKind } from './model/parse-token-limit-error.js';
 export { TOKEN_LIMIT_SAMPLES, type TokenLimitSample } from './model/token-limit-samples.js';
 export { detectSilentOverflow, SILENT_OVERFLOW_FILL, type SilentOverflow, type SilentOverflowInput } from './model/silent-overflow.js';
+export {
+  createSecretRedactor,
+  secretRedactorFromConfig,
+  secretPatternFromConfig,
+  redactionPlaceholder,
+  DEFAULT_SECRET_PATTERNS,
+  REDACTION_PLACEHOLDER_PREFIX,
+  type SecretPattern,
+  type SecretRedactor,
+  type RedactionResult,
+  type RedactionConfig,
+} from './engines/secret-redactor.js';

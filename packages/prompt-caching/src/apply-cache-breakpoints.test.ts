@@ -36,6 +36,11 @@ describe('applyCacheBreakpoints (ctxhost messages)', () => {
     expect(result[6]?.parts[0]?.cacheControl).toEqual(EPHEMERAL);
   });
 
+  it('without a system message places four breakpoints too: the first message and the last three', () => {
+    expect(markedParts(applyCacheBreakpoints(chat(6)))).toEqual(['p0', 'p3', 'p4', 'p5']);
+    expect(markedParts(applyCacheBreakpoints(chat(3)))).toEqual(['p0', 'p1', 'p2']);
+  });
+
   it('marks the last system message of the head run, on its last part', () => {
     const messages = [message('s1', 'system', [text('a', 'one')]), message('s2', 'system', [text('b', 'two'), text('c', 'three')]), ...chat(1)];
     expect(markedParts(applyCacheBreakpoints(messages))).toEqual(['c', 'p0']);
@@ -52,7 +57,7 @@ describe('applyCacheBreakpoints (ctxhost messages)', () => {
       message('t', 'tool', [{ id: 'result', type: 'tool-result', callId: 'c1', output: 'file' }]),
       message('r', 'assistant', [{ id: 'only-thinking', type: 'reasoning', text: 'x' }]),
     ];
-    expect(markedParts(applyCacheBreakpoints(messages))).toEqual(['p2', 'call', 'result']);
+    expect(markedParts(applyCacheBreakpoints(messages))).toEqual(['p0', 'p2', 'call', 'result']);
   });
 
   it('counts parts already marked against the limit of four and does not mark their message again', () => {

@@ -53,15 +53,25 @@ export function countCacheBreakpoints(messages: readonly Message[]): number {
   return count;
 }
 
-/** Indexes in priority order: the system prompt, then the last, second-to-last and third-to-last markable messages. */
+/**
+ * Indexes in priority order: the system prompt, then the last, second-to-last
+ * and third-to-last markable messages. Without a system prompt the first
+ * markable message (the task: the longest-lived prefix) takes its place, or,
+ * when it is already one of the last three, a fourth from the end: four
+ * breakpoints either way.
+ */
 function targetIndexes(messages: readonly Message[]): number[] {
   const systemIndex = lastHeadSystemIndex(messages);
   const rolling: number[] = [];
-  for (let index = messages.length - 1; index >= 0 && rolling.length < ROLLING_BREAKPOINTS; index -= 1) {
+  const wanted = ROLLING_BREAKPOINTS + (systemIndex === -1 ? 1 : 0);
+  for (let index = messages.length - 1; index >= 0 && rolling.length < wanted; index -= 1) {
     const message = messages[index] as Message;
     if (message.role !== 'system' && lastMarkablePart(message) !== -1) rolling.push(index);
   }
-  return systemIndex === -1 ? rolling : [systemIndex, ...rolling];
+  if (systemIndex !== -1) return [systemIndex, ...rolling];
+  const first = messages.findIndex((message) => message.role !== 'system' && lastMarkablePart(message) !== -1);
+  if (first === -1 || rolling.slice(0, ROLLING_BREAKPOINTS).includes(first)) return rolling;
+  return [first, ...rolling.slice(0, ROLLING_BREAKPOINTS)];
 }
 
 /** The last markable system message of the leading run of system messages, or -1. */

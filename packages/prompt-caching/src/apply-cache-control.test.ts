@@ -83,10 +83,10 @@ describe('applyCacheControl: system_and_3', () => {
     expect(result.model).toBe('claude-sonnet-4-5');
   });
 
-  it('without a system prompt marks only the last three messages', () => {
+  it('without a system prompt marks the first message and the last three: four breakpoints either way', () => {
     const result = applyCacheControl({ messages: conversation(5) });
-    expect(markedIndexes(result)).toEqual([2, 3, 4]);
-    expect(countMarkers(result)).toBe(3);
+    expect(markedIndexes(result)).toEqual([0, 2, 3, 4]);
+    expect(countMarkers(result)).toBe(4);
   });
 
   it('with fewer messages than three marks each one', () => {

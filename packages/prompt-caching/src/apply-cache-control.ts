@@ -48,6 +48,9 @@ function breakpointTargets(request: CacheableRequest, native: boolean): Breakpoi
   if (hasSystemParam(request)) targets.push(systemParamTarget(request));
   else if (head?.role === 'system') targets.push(messageTarget(head, true));
   const conversation = request.messages.filter((message) => message.role !== 'system');
+  // Without a system prompt, the first message (the task, the longest-lived prefix) takes its breakpoint: four either way.
+  const first = conversation[0];
+  if (targets.length === 0 && first !== undefined && conversation.length > ROLLING_BREAKPOINTS) targets.push(messageTarget(first, native));
   for (const message of conversation.slice(-ROLLING_BREAKPOINTS).reverse()) targets.push(messageTarget(message, native));
   return targets;
 }

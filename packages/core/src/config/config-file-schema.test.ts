@@ -26,7 +26,8 @@ describe('ConfigFileSchema', () => {
     const config = toCtxhostConfig(
       ConfigFileSchema.parse({
         context: { engine: 'lcm' },
-        compression: { enabled: false, threshold: 0.6, target_ratio: 0.3, protect_last_n: 5 },
+        compression: { enabled: false, threshold: 0.6, target_ratio: 0.3, protect_last_n: 5, summarizer_cooldown_compactions: 1, summarizer_cooldown_minutes: 2.5 },
+        redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
         auxiliary: { compression: { model: 'm', provider: 'anthropic', base_url: 'http://127.0.0.1:8080', api_key_env: 'SUMMARY_KEY' } },
         prompt_caching: { cache_ttl: '1h' },
         model: { name: 'claude', context_length: 200000 },
@@ -39,7 +40,8 @@ describe('ConfigFileSchema', () => {
     );
     expect(config).toStrictEqual({
       context: { engine: 'lcm' },
-      compression: { enabled: false, threshold: 0.6, targetRatio: 0.3, protectLastN: 5 },
+      compression: { enabled: false, threshold: 0.6, targetRatio: 0.3, protectLastN: 5, summarizerCooldownCompactions: 1, summarizerCooldownMinutes: 2.5 },
+      redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
       auxiliary: { compression: { model: 'm', provider: 'anthropic', baseUrl: 'http://127.0.0.1:8080', apiKeyEnv: 'SUMMARY_KEY' } },
       promptCaching: { cacheTtl: '1h' },
       model: { name: 'claude', contextLength: 200000 },
@@ -59,8 +61,8 @@ describe('ConfigFileSchema', () => {
     [{ compression: { protect_last_n: 0 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 0'],
     [{ compression: { protect_last_n: 2.5 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 2.5'],
     [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
-    [{ compresion: {} }, 'config compresion: expected one of the keys context, compression, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"'],
-    [{ compression: { thresold: 0.5 } }, 'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, got "thresold"'],
+    [{ compresion: {} }, 'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"'],
+    [{ compression: { thresold: 0.5 } }, 'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "thresold"'],
     [{ experimental: { auto_resume: 'yes' } }, 'config experimental.auto_resume: expected true or false, got "yes"'],
     [{ plugin_dirs: 'plugins' }, 'config plugin_dirs: expected a list of directory paths, got "plugins"'],
     [{ store: { kind: 'redis' } }, 'config store.kind: expected "file", "memory" or "postgres", got "redis"'],

@@ -42,6 +42,32 @@ export const CompressionSectionSchema = z.strictObject({
   threshold: numberBetween(0, 1).default(defaults.compression.threshold),
   target_ratio: numberBetween(CONFIG_LIMITS.targetRatio.min, CONFIG_LIMITS.targetRatio.max).default(defaults.compression.targetRatio),
   protect_last_n: wholeNumberAtLeast(CONFIG_LIMITS.protectLastN.min, 'messages').default(defaults.compression.protectLastN),
+  summarizer_cooldown_compactions: wholeNumberAtLeast(0, 'compactions').default(defaults.compression.summarizerCooldownCompactions),
+  summarizer_cooldown_minutes: z.number({ error: 'a number of minutes, at least 0' }).min(0, { error: 'a number of minutes, at least 0' }).default(defaults.compression.summarizerCooldownMinutes),
+});
+
+function compilesAsRegex(source: string): boolean {
+  try {
+    new RegExp(source, 'g');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const RedactionSectionSchema = z.strictObject({
+  enabled: flag().default(defaults.redaction.enabled),
+  disable: z.array(text('a built-in pattern type'), { error: 'a list of pattern types' }).default(() => [...defaults.redaction.disable]),
+  patterns: z
+    .array(
+      z.strictObject({
+        type: text('a placeholder label'),
+        regex: text('a regular expression').refine(compilesAsRegex, { error: 'a valid regular expression' }),
+        group: z.number({ error: 'a capture group number, at least 1' }).int({ error: 'a capture group number, at least 1' }).min(1, { error: 'a capture group number, at least 1' }).optional(),
+      }),
+      { error: 'a list of { type, regex, group? }' },
+    )
+    .default(() => [...defaults.redaction.patterns]),
 });
 
 export const AuxiliarySectionSchema = z.strictObject({
@@ -105,6 +131,7 @@ export function createConfigSchema(sections: readonly ConfigSection[] = []) {
     .strictObject({
       context: ContextSectionSchema.prefault({}),
       compression: CompressionSectionSchema.prefault({}),
+      redaction: RedactionSectionSchema.prefault({}),
       auxiliary: AuxiliarySectionSchema.prefault({}),
       prompt_caching: PromptCachingSectionSchema.prefault({}),
       model: ModelSectionSchema.prefault({}),
@@ -135,6 +162,13 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
       threshold: file.compression.threshold,
       targetRatio: file.compression.target_ratio,
       protectLastN: file.compression.protect_last_n,
+      summarizerCooldownCompactions: file.compression.summarizer_cooldown_compactions,
+      summarizerCooldownMinutes: file.compression.summarizer_cooldown_minutes,
+    },
+    redaction: {
+      enabled: file.redaction.enabled,
+      disable: [...file.redaction.disable],
+      patterns: file.redaction.patterns.map((pattern) => withoutUndefined({ type: pattern.type, regex: pattern.regex, group: pattern.group })),
     },
     auxiliary: {
       compression: withoutUndefined({

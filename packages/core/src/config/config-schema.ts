@@ -1,4 +1,5 @@
 import type { ModelOverride } from '../model-registry/model-info.js';
+import type { RedactionConfig } from '../engines/secret-redactor.js';
 
 /**
  * The shape of ctxhost's configuration as TypeScript sees it (camelCase).
@@ -16,7 +17,13 @@ export interface CtxhostConfig {
     targetRatio: number;
     /** Messages always kept at the end (default 20, ≥ 1). */
     protectLastN: number;
+    /** After a summarizer failure, compactions that use the extractive summary before the summarizer is tried again (default 3). */
+    summarizerCooldownCompactions: number;
+    /** …or minutes, whichever ends first (default 10). */
+    summarizerCooldownMinutes: number;
   };
+  /** Secret redaction before anything reaches a summarizer and in every summary. */
+  redaction: RedactionConfig;
   auxiliary: {
     /** The summary model (Hermes's `auxiliary.compression`): provider `auto` (the main model's), `anthropic`, or `openai` (any OpenAI-compatible `baseUrl`). */
     compression: { model?: string; provider: string; baseUrl?: string; apiKeyEnv?: string };
