@@ -1,6 +1,9 @@
 export { startSimulator, type Simulator } from './handler/server.js';
 export { SIMULATOR_DEFAULTS, SimulatorOptionsSchema, type SimulatorOptions } from './handler/simulator-options.js';
-export type { ModelLimits, OverflowStyle } from './wire/model-limits.js';
+export { ANTHROPIC_OVERFLOW_STYLES, CHAT_OVERFLOW_STYLES, type ModelLimits, type OverflowStyle, type AnthropicOverflowStyle, type ChatOverflowStyle } from './wire/model-limits.js';
+export type { ChatCompletionRequest, ChatMessage, ChatContentPart, ChatToolCall, ChatTool, ChatUsage } from './wire/chat-wire.js';
+export { toMessagesRequest, validateChatRequest } from './handler/chat-request.js';
+export { CHAT_CACHE_MINIMUM_TOKENS } from './handler/handle-chat-completions.js';
 export type { RecordedRequest } from './handler/recorded-request.js';
 export type { SimulatorStats } from './handler/simulator-stats.js';
 export { SimulatorError, SIMULATOR_ERROR_CODES, type SimulatorErrorCode } from './errors.js';

@@ -10,6 +10,7 @@ import type { ModelLimits } from '../wire/model-limits.js';
 export function contextLimitError(promptTokens: number, maxTokens: number, limits: Required<ModelLimits>): ApiError | undefined {
   const { contextLimit, overflowStyle } = limits;
   if (overflowStyle === 'stop_reason') return undefined;
+  // A Chat Completions style set for every model: /v1/messages answers as Anthropic's default does.
   if (overflowStyle === 'input_plus_max_tokens' && promptTokens + maxTokens > contextLimit) {
     return apiError(400, `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${maxTokens} > ${contextLimit}, decrease input length or \`max_tokens\` and try again`);
   }

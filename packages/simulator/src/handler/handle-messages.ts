@@ -23,21 +23,22 @@ interface Dependencies {
   faults: ReturnType<typeof createFaultPlan>;
   cache: ReturnType<typeof createPromptCache>;
   turns: ReturnType<typeof createTurnQueue>;
+  /** Model requests so far, shared with /v1/chat/completions so `faults.at(k)` counts both. */
+  nextRequestNumber(): number;
 }
 
 /**
  * `POST /v1/messages`, in the API's order: faults, validation, server-side
  * features, the window check, prompt caching, then the answer (JSON or SSE).
  */
-export function createMessagesHandler({ options, faults, cache, turns }: Dependencies) {
-  let messageRequests = 0;
+export function createMessagesHandler({ options, faults, cache, turns, nextRequestNumber }: Dependencies) {
   const configured = options.features ?? builtInFeatures();
 
   return async function handleMessages(exchange: Exchange): Promise<void> {
     const { record, requestId } = exchange;
     const received = exchange.body as MessagesRequest;
     record.stream = received?.stream === true;
-    const fault = faults.pick(++messageRequests, received);
+    const fault = faults.pick(nextRequestNumber(), received);
     if (fault !== undefined) {
       record.fault = fault.kind;
       const handled = await applyFault(fault, exchange, record.stream);

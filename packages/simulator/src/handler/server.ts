@@ -7,6 +7,8 @@ import { parseBetas } from '../features/features.js';
 import { handleCountTokens } from './handle-count-tokens.js';
 import type { Exchange } from './exchange.js';
 import { createMessagesHandler } from './handle-messages.js';
+import { createChatCompletionsHandler } from './handle-chat-completions.js';
+import { chatErrorBody } from '../wire/chat-wire.js';
 import { headerMap, readBody, sendError } from '../wire/http-io.js';
 import { createPromptCache } from '../features/prompt-cache.js';
 import type { RecordedRequest } from './recorded-request.js';
@@ -28,9 +30,10 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
+const CHAT_COMPLETIONS = '/v1/chat/completions';
+const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', CHAT_COMPLETIONS]);
 
-/** Starts a local server that speaks the Anthropic Messages API (see the README for every rule). */
+/** Starts a local server that speaks the Anthropic Messages API and OpenAI's Chat Completions (see the README for every rule). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
   const requests: RecordedRequest[] = [];
@@ -38,7 +41,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = createFaultPlan(resolved.faults);
   const cache = createPromptCache(resolved.now ?? Date.now);
   const turns = createTurnQueue(resolved.replay);
-  const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns });
+  let modelRequests = 0;
+  const nextRequestNumber = () => ++modelRequests;
+  const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns, nextRequestNumber });
+  const handleChat = createChatCompletionsHandler({ options: resolved, faults, cache: createPromptCache(resolved.now ?? Date.now), turns, nextRequestNumber });
   let counter = 0;
 
   async function route(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
@@ -48,6 +54,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requests.push(record);
     response.once('close', () => tally(record));
     const fail = (error: ApiError) => {
+      if (path === CHAT_COMPLETIONS) {
+        const { status, body } = chatErrorBody(error);
+        Object.assign(record, { status, error: error.message, rejectedForShape: error.shape === true });
+        response.writeHead(status, { 'content-type': 'application/json', ...error.headers });
+        response.end(body);
+        return;
+      }
       Object.assign(record, { status: error.status, error: error.message, rejectedForShape: error.shape === true });
       sendError(response, requestId, error);
     };
@@ -64,6 +77,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
     if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange);
+    if (path === CHAT_COMPLETIONS) return handleChat(exchange);
     return handleMessages(exchange);
   }
 

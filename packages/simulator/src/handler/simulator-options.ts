@@ -3,9 +3,9 @@ import { SIMULATOR_ERROR_CODES, SimulatorError } from '../errors.js';
 import { FAULT_KINDS, type RandomFaults } from './fault-kinds.js';
 import type { SimulatorFeature } from '../features/features.js';
 import type { ScriptedTurn } from '../responders/scripted.js';
-import type { ModelLimits, OverflowStyle } from '../wire/model-limits.js';
+import { ANTHROPIC_OVERFLOW_STYLES, CHAT_OVERFLOW_STYLES, type ModelLimits, type OverflowStyle } from '../wire/model-limits.js';
 
-const OVERFLOW_STYLES = ['prompt_too_long', 'input_plus_max_tokens', 'stop_reason'] as const;
+const OVERFLOW_STYLES = [...ANTHROPIC_OVERFLOW_STYLES, ...CHAT_OVERFLOW_STYLES] as const;
 
 /** The defaults of every data option, in one place (README: Options). */
 export const SIMULATOR_DEFAULTS = {

@@ -6,6 +6,9 @@ export interface ApiError {
   headers?: Record<string, string>;
   /** True for the validation rules about the request's shape (what ctxhost promises never to send). */
   shape?: boolean;
+  /** Chat Completions only: the offending parameter and the error code (`context_length_exceeded`). */
+  param?: string;
+  code?: string;
 }
 
 export const ERROR_TYPES: Record<number, string> = {

@@ -1,5 +1,14 @@
-/** How a model behaves at its window: the error variant it returns, or a successful stop. */
-export type OverflowStyle = 'prompt_too_long' | 'input_plus_max_tokens' | 'stop_reason';
+/**
+ * How a model behaves at its window: the error variant it returns, or a
+ * successful stop. The first three are Anthropic's (`/v1/messages`); the others
+ * are the texts of OpenAI-compatible servers (`/v1/chat/completions`). Each
+ * endpoint uses its own default for the other family's styles.
+ */
+export type OverflowStyle = AnthropicOverflowStyle | ChatOverflowStyle;
+export type AnthropicOverflowStyle = 'prompt_too_long' | 'input_plus_max_tokens' | 'stop_reason';
+export type ChatOverflowStyle = 'openai' | 'openai_completion' | 'openrouter' | 'vllm' | 'deepseek';
+export const ANTHROPIC_OVERFLOW_STYLES = ['prompt_too_long', 'input_plus_max_tokens', 'stop_reason'] as const;
+export const CHAT_OVERFLOW_STYLES = ['openai', 'openai_completion', 'openrouter', 'vllm', 'deepseek'] as const;
 
 export interface ModelLimits {
   contextLimit?: number;
