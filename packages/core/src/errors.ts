@@ -16,6 +16,8 @@ export const CORE_ERROR_CODES = {
   storeCorrupt: 'CTXHOST_STORE_CORRUPT',
   storeVersion: 'CTXHOST_STORE_VERSION',
   storeInUse: 'CTXHOST_STORE_IN_USE',
+  storeIdInvalid: 'CTXHOST_STORE_ID_INVALID',
+  storeBroken: 'CTXHOST_STORE_BROKEN',
   sessionNotFound: 'CTXHOST_SESSION_NOT_FOUND',
   partNotFound: 'CTXHOST_PART_NOT_FOUND',
   messageNotFound: 'CTXHOST_MESSAGE_NOT_FOUND',

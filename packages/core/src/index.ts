@@ -32,6 +32,7 @@ export { measureContextUsage, contextWindowOf, resolveContextWindow, formatPerce
 export { createHost, createHostAsync, withDefaults, type CreateHostOptions, type PartialConfig } from './host/create-host.js';
 export { createHostTasks, isAbortError, type TrackedHostTasks } from './host/host-tasks.js';
 export { createMemoryStore } from './stores/memory-store.js';
+export { assertStoreId, STORE_ID_MAX_BYTES } from './stores/store-id.js';
 export { createHostSession, type HostSession, type HostSessionContext } from './host/host-session.js';
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
 export { runOutsideLocks } from './host/lock-context.js';

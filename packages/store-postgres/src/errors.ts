@@ -7,6 +7,11 @@ export const POSTGRES_STORE_ERROR_CODES = {
   schemaTooNew: CORE_ERROR_CODES.storeVersion,
   storeClosed: 'CTXHOST_POSTGRES_STORE_CLOSED',
   queryFailed: 'CTXHOST_POSTGRES_QUERY_FAILED',
+  unreachable: 'CTXHOST_POSTGRES_UNREACHABLE',
+  connectionLost: 'CTXHOST_POSTGRES_CONNECTION_LOST',
+  timeout: 'CTXHOST_POSTGRES_TIMEOUT',
+  lockTimeout: 'CTXHOST_POSTGRES_LOCK_TIMEOUT',
+  lockLost: 'CTXHOST_POSTGRES_LOCK_LOST',
 } as const;
 
 export type PostgresStoreErrorCode = (typeof POSTGRES_STORE_ERROR_CODES)[keyof typeof POSTGRES_STORE_ERROR_CODES];

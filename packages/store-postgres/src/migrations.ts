@@ -1,5 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_STORE_ERROR_CODES, PostgresStoreError } from './errors.js';
+import { connectWatched } from './pooled-client.js';
+import { POSTGRES_STORE_DEFAULTS } from './store-options.js';
 import { quoteIdentifier } from './store-options.js';
 
 /** One schema change; `sql` receives the quoted schema name. Versions only ever grow. */
@@ -53,9 +55,16 @@ export interface MigrationResult {
  * transaction under an advisory lock, so concurrent workers migrate once.
  * A schema newer than this code is CTXHOST_STORE_VERSION.
  */
-export async function runMigrations(pool: Pool, schemaName: string): Promise<MigrationResult> {
+export async function runMigrations(pool: Pool, schemaName: string, connectMs: number = POSTGRES_STORE_DEFAULTS.timeouts.connectMs): Promise<MigrationResult> {
   const schema = quoteIdentifier(schemaName);
-  const client = await pool.connect();
+  let watched;
+  try {
+    watched = await connectWatched(pool, connectMs);
+  } catch (error) {
+    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.unreachable, `PostgreSQL schema "${schemaName}": could not connect to migrate it (${(error as Error).message}); check store.url or DATABASE_URL and that the server is reachable`, { cause: error });
+  }
+  const { client } = watched;
+  let failure: unknown;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ctxhost-migrate:${schemaName}`]);
@@ -72,11 +81,12 @@ export async function runMigrations(pool: Pool, schemaName: string): Promise<Mig
     await client.query('COMMIT');
     return { applied, version: Math.max(current, ...applied) };
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    failure = error;
+    if (watched.broken === undefined) await client.query('ROLLBACK').catch(() => undefined);
     if (PostgresStoreError.isInstance(error)) throw error;
-    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.migrationFailed, `migrating PostgreSQL schema "${schemaName}" failed: ${(error as Error).message}; check the database URL and that the user may create schemas and tables`, { cause: error });
+    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.migrationFailed, `migrating PostgreSQL schema "${schemaName}" failed: ${(error as Error).message}; check that the user may create schemas and tables (nothing was applied)`, { cause: error });
   } finally {
-    client.release();
+    watched.release(PostgresStoreError.isInstance(failure) ? undefined : failure);
   }
 }
 

@@ -90,12 +90,13 @@ describe('postgres store', () => {
     ]);
   });
 
-  it('fails with CTXHOST_POSTGRES_QUERY_FAILED naming the operation when the server is unreachable', async () => {
+  it('fails with CTXHOST_POSTGRES_UNREACHABLE naming the operation when the server is unreachable', async () => {
     const store = createPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/none', schema });
     stores.push(store);
     const error = await store.read('s1').catch((caught: unknown) => caught);
-    expect(CtxhostError.isInstance(error) && error.code).toBe(POSTGRES_STORE_ERROR_CODES.queryFailed);
+    expect(CtxhostError.isInstance(error) && error.code).toBe(POSTGRES_STORE_ERROR_CODES.unreachable);
     expect((error as Error).message).toContain('read session "s1" failed');
+    expect((error as Error).message).toContain('check store.url or DATABASE_URL');
   });
 
   it('rejects a schema name that is not a plain identifier, and a missing URL', () => {

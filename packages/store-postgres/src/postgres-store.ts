@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Part, SessionStore, StoredEvent, StoreEvent } from '@ctxhost/core';
+import { assertStoreId, CtxhostError, type Part, type SessionStore, type StoredEvent, type StoreEvent } from '@ctxhost/core';
 import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_STORE_ERROR_CODES, PostgresStoreError } from './errors.js';
 import { runMigrations, type MigrationResult } from './migrations.js';
 import { partsFirstSeen } from './parts-first-seen.js';
+import { describePgFailure, isRetryable } from './describe-pg-failure.js';
+import { destroySocket } from './pooled-client.js';
 import { createSessionLocks } from './session-locks.js';
 import { createNotificationListener, NOTIFY_PAYLOAD_LIMIT, type NotificationListener, type NotificationPayload, type PostgresStoreListener } from './store-notifications.js';
-import { quoteIdentifier, resolvePoolOptions, type PostgresStoreOptions } from './store-options.js';
+import { quoteIdentifier, resolvePoolOptions, type PostgresStoreOptions, type PostgresStoreTimeouts } from './store-options.js';
 
 export interface PostgresStore extends SessionStore {
   readonly kind: 'postgres';
@@ -14,6 +16,8 @@ export interface PostgresStore extends SessionStore {
   readonly pool: Pool;
   /** This store instance's id, the `origin` of the notifications it sends. */
   readonly instanceId: string;
+  /** The bounds on every wait, defaults applied. */
+  readonly timeouts: PostgresStoreTimeouts;
   /** Applies missing migrations now (otherwise done on first use). */
   migrate(): Promise<MigrationResult>;
   /**
@@ -35,11 +39,12 @@ export interface PostgresStore extends SessionStore {
  * transaction. Deletes and compactions are NOTIFYed on `<schema>_events`.
  */
 export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
-  const { pool, ownsPool, schema } = resolvePoolOptions(options);
+  const { pool, ownsPool, schema, timeouts } = resolvePoolOptions(options);
   const table = (name: string) => `${quoteIdentifier(schema)}.${name}`;
   const channel = `${schema}_events`;
   const instanceId = randomUUID();
-  const locks = createSessionLocks(pool, schema);
+  const locks = createSessionLocks(pool, schema, timeouts);
+  const clients = trackClients(pool);
   const listeners = new Set<PostgresStoreListener>();
   const inFlight = new Set<Promise<unknown>>();
   let ready: Promise<MigrationResult> | undefined;
@@ -47,19 +52,30 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   let closed = false;
 
   function migrate(): Promise<MigrationResult> {
-    ready ??= runMigrations(pool, schema);
+    ready ??= runMigrations(pool, schema, timeouts.connectMs);
     ready.catch(() => (ready = undefined));
     return ready;
   }
 
-  /** Runs one store operation: checks the store is open, migrates first, tracks it for `close()`, names it in errors. */
+  /**
+   * Runs one store operation: checks the store is open, migrates first, tracks
+   * it for `close()`, names it in errors. A connection lost under it is
+   * retried once on a fresh connection (every call is idempotent: an append
+   * carries its event id), except inside a locked section, whose lock went
+   * with the connection.
+   */
   function operation<T>(what: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.storeClosed, `PostgreSQL store: ${what} after close(); create a new store`));
-    const run = migrate()
-      .then(() => locks.withClient(fn))
+    const attempt = () => migrate().then(() => locks.withClient(what, fn));
+    let retried = false;
+    const run = attempt()
       .catch((error: unknown) => {
-        if (PostgresStoreError.isInstance(error)) throw error;
-        throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.queryFailed, `PostgreSQL store (schema "${schema}"): ${what} failed: ${(error as Error).message}; check that the server is reachable`, { cause: error });
+        if (!isRetryable(error) || locks.insideSection()) throw error;
+        retried = true;
+        return attempt();
+      })
+      .catch((error: unknown) => {
+        throw describePgFailure(error, { schema, what, retried, timeouts });
       });
     inFlight.add(run);
     void run.finally(() => inFlight.delete(run)).catch(() => undefined);
@@ -134,7 +150,10 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     instanceId,
     migrate,
     withSessionLock: (sessionId, fn) => migrate().then(() => locks.withSessionLock(sessionId, fn)),
+    timeouts,
     append(sessionId, event, appendOptions) {
+      const invalid = checkIds(sessionId, appendOptions?.eventId);
+      if (invalid !== undefined) return invalid;
       const eventId = appendOptions?.eventId ?? randomUUID();
       return operation(`append to session "${sessionId}"`, (client) =>
         transaction(client, () => appendEvent(client, sessionId, event, eventId)).catch((error: unknown) => {
@@ -144,12 +163,16 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       );
     },
     read(sessionId) {
+      const invalid = checkIds(sessionId);
+      if (invalid !== undefined) return invalid;
       return operation(`read session "${sessionId}"`, async (client) => {
         const result = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
         return result.rows.map((row) => JSON.parse(row.body) as StoredEvent);
       });
     },
     original(sessionId, partId) {
+      const invalid = checkIds(sessionId);
+      if (invalid !== undefined) return invalid;
       return operation(`read original part "${partId}" of session "${sessionId}"`, async (client) => {
         const result = await client.query<{ part: string }>(`SELECT part FROM ${table('part_originals')} WHERE session_id = $1 AND part_id = $2`, [sessionId, partId]);
         return result.rows[0] === undefined ? undefined : (JSON.parse(result.rows[0].part) as Part);
@@ -162,6 +185,8 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       });
     },
     delete(sessionId) {
+      const invalid = checkIds(sessionId);
+      if (invalid !== undefined) return invalid;
       return operation(`delete session "${sessionId}"`, (client) =>
         transaction(client, async () => {
           await client.query(`DELETE FROM ${table('sessions')} WHERE session_id = $1`, [sessionId]);
@@ -184,9 +209,16 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       if (closed) return;
       closed = true;
       await Promise.allSettled([...inFlight]);
-      const active = await listener?.catch(() => undefined);
-      await active?.stop();
-      if (ownsPool) await pool.end();
+      const ended = (async () => {
+        const active = await listener?.catch(() => undefined);
+        await active?.stop();
+        if (ownsPool) await pool.end();
+      })();
+      // A partitioned server never answers the goodbye: past closeMs the sockets are destroyed.
+      if (!(await settlesWithin(ended, timeouts.closeMs))) {
+        for (const client of clients) destroySocket(client);
+        await settlesWithin(ended, timeouts.closeMs);
+      }
     },
   };
 
@@ -202,6 +234,39 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   }
 
   return store;
+}
+
+/** An id problem as a rejected promise (store calls never throw synchronously). */
+function checkIds(sessionId: string, eventId?: string): Promise<never> | undefined {
+  try {
+    assertStoreId('session id', sessionId);
+    if (eventId !== undefined) assertStoreId('event id', eventId);
+    return undefined;
+  } catch (error) {
+    return Promise.reject(error as CtxhostError);
+  }
+}
+
+/** Every connection the pool opened and has not removed, so `close()` can cut them when the server is gone. */
+function trackClients(pool: Pool): Set<PoolClient> {
+  const clients = new Set<PoolClient>();
+  pool.on('connect', (client) => clients.add(client));
+  pool.on('remove', (client) => clients.delete(client));
+  return clients;
+}
+
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Thrown inside the append transaction to roll back the seq taken when the event id is already stored. */

@@ -58,7 +58,8 @@ describe('withSessionLock', () => {
         await store.append('dropped', appended(textMessage('m1', 'x')));
       })
       .catch((caught: unknown) => caught);
-    expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.queryFailed)).toBe(true);
+    expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.lockLost)).toBe(true);
+    expect((error as Error).message).toContain('the lock is gone');
     expect(await store.withSessionLock('dropped', () => store.append('dropped', appended(textMessage('m2', 'y'))))).toMatchObject({ seq: 1 });
   });
 });
