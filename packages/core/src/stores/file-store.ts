@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import envPaths from 'env-paths';
+import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
+import { LOCK_HEARTBEAT_MS } from './lock-owner.js';
 import { createPartOriginals, type PartOriginals } from './part-originals.js';
 import { sessionFileStem } from './session-file-name.js';
 import { acquireSessionLock, type SessionLock } from './session-lock.js';
 import { loadSessionLog, readLogHeader, syncDirectory, writeLogAtomically } from './session-log-file.js';
 import type { SessionStore, StoredEvent } from './session-store.js';
+import { assertStoreId } from './store-id.js';
 
 export interface FileStoreOptions {
   /** Where the session logs live (default: the env-paths data folder for `ctxhost`, `sessions/`). */
@@ -29,6 +32,22 @@ interface OpenSession {
   originals: PartOriginals;
   /** The append handle, opened on the first append (the file is created then). */
   handle: FileHandle | undefined;
+  /** The file's length after the last complete line (where a failed append is cut back to). */
+  size: number;
+  /** Set when a failed append could not be cut back: the session refuses every call until the store is reopened. */
+  broken: Error | undefined;
+}
+
+const DRAFT_SUFFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+/** Writes every byte of `data` (a write may take fewer bytes than asked, on a full disk or at a size limit). */
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    if (bytesWritten <= 0) throw new Error(`the file system took no bytes of ${data.length - offset} (disk full or file size limit?)`);
+    offset += bytesWritten;
+  }
 }
 
 /** The default session-log folder. */
@@ -85,7 +104,9 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
     await ensureDirectory();
     const path = pathOf(sessionId);
     const lock = await acquireSessionLock(`${path}.lock`, sessionId);
+    startHeartbeat();
     try {
+      await removeLeftoverDrafts(path);
       const log = await loadSessionLog(path);
       if (log !== undefined && log.sessionId !== sessionId) {
         throw new Error(`session log ${path} belongs to session "${log.sessionId}", not "${sessionId}"`);
@@ -93,7 +114,7 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
       const events = log?.events ?? [];
       const originals = createPartOriginals();
       events.forEach((event) => originals.record(event));
-      return { sessionId, path, lock, events, byEventId: new Map(events.map((event) => [event.eventId, event])), originals, handle: undefined };
+      return { sessionId, path, lock, events, byEventId: new Map(events.map((event) => [event.eventId, event])), originals, handle: undefined, size: 0, broken: undefined };
     } catch (error) {
       await lock.release();
       throw error;
@@ -116,9 +137,68 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
         await writeLogAtomically(session.path, session.sessionId, []);
       }
       session.handle = await open(session.path, 'a');
+      session.size = (await session.handle.stat()).size;
     }
-    await session.handle.write(`${JSON.stringify(event)}\n`);
-    await session.handle.datasync();
+    const handle = session.handle;
+    const line = Buffer.from(`${JSON.stringify(event)}\n`);
+    try {
+      await writeAll(handle, line);
+      await handle.datasync();
+    } catch (error) {
+      await cutBack(session, handle, error);
+      throw error;
+    }
+    session.size += line.length;
+  }
+
+  /**
+   * After a failed append (a full disk, a file-size limit, an I/O error), the
+   * bytes written of its line are cut off and the cut is synced, so the log
+   * ends on a complete line again and the next append lands after it. If even
+   * that fails, the session is marked broken: nothing more is written to it
+   * by this store, and reopening drops the torn last line.
+   */
+  async function cutBack(session: OpenSession, handle: FileHandle, cause: unknown): Promise<void> {
+    try {
+      await handle.truncate(session.size);
+      await handle.datasync();
+    } catch (truncateError) {
+      session.broken = new CtxhostError(
+        CORE_ERROR_CODES.storeBroken,
+        `session log ${session.path}: an append failed (${(cause as Error).message}) and its partly written line could not be removed (${(truncateError as Error).message}); ` +
+          'this store writes nothing more to the session. Free space or fix the disk, then open the store again: the torn last line is dropped on open',
+        { cause },
+      );
+    }
+  }
+
+  function assertUsable(session: OpenSession): void {
+    if (session.broken !== undefined) throw session.broken;
+  }
+
+  let heartbeat: NodeJS.Timeout | undefined;
+  /** Keeps every held lock's mtime fresh, so another host can tell a live holder from an abandoned lock. */
+  function startHeartbeat(): void {
+    if (heartbeat !== undefined) return;
+    heartbeat = setInterval(() => {
+      for (const opening of sessions.values()) void opening.then((session) => session.lock.touch(), () => undefined);
+    }, LOCK_HEARTBEAT_MS);
+    heartbeat.unref();
+  }
+
+  /** Drafts of a log rewrite (`<file>.<uuid>.tmp`) a killed process left behind; only the lock holder may remove them. */
+  async function removeLeftoverDrafts(path: string): Promise<void> {
+    const prefix = `${basename(path)}.`;
+    const names = await readdir(directory).catch(() => [] as string[]);
+    const drafts = names.filter((name) => name.startsWith(prefix) && DRAFT_SUFFIX.test(name.slice(prefix.length)));
+    await Promise.all(drafts.map((name) => unlink(join(directory, name)).catch(() => undefined)));
+  }
+
+  async function openChecked(sessionId: string): Promise<OpenSession> {
+    assertStoreId('session id', sessionId);
+    const session = await openSession(sessionId);
+    assertUsable(session);
+    return session;
   }
 
   const store: FileStore = {
@@ -126,17 +206,15 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
     directory,
     append(sessionId, event, appendOptions) {
       return serialize(sessionId, async () => {
+        assertStoreId('session id', sessionId);
+        if (appendOptions?.eventId !== undefined) assertStoreId('event id', appendOptions.eventId);
         const session = await openSession(sessionId);
+        assertUsable(session);
         const eventId = appendOptions?.eventId ?? randomUUID();
         const existing = session.byEventId.get(eventId);
         if (existing !== undefined) return structuredClone(existing);
         const stored = { ...structuredClone(event), seq: session.events.length + 1, at: new Date().toISOString(), eventId } as StoredEvent;
-        try {
-          await appendLine(session, stored);
-        } catch (error) {
-          await dropSession(sessionId);
-          throw error;
-        }
+        await appendLine(session, stored);
         session.events.push(stored);
         session.byEventId.set(eventId, stored);
         session.originals.record(stored);
@@ -144,10 +222,10 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
       });
     },
     read(sessionId) {
-      return serialize(sessionId, async () => structuredClone((await openSession(sessionId)).events));
+      return serialize(sessionId, async () => structuredClone((await openChecked(sessionId)).events));
     },
     original(sessionId, partId) {
-      return serialize(sessionId, async () => (await openSession(sessionId)).originals.get(partId));
+      return serialize(sessionId, async () => (await openChecked(sessionId)).originals.get(partId));
     },
     async list() {
       await ensureDirectory();
@@ -157,7 +235,7 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
     },
     delete(sessionId) {
       return serialize(sessionId, async () => {
-        const session = await openSession(sessionId);
+        const session = await openChecked(sessionId);
         await session.handle?.close();
         session.handle = undefined;
         await unlink(session.path).catch((error: NodeJS.ErrnoException) => {
@@ -169,16 +247,20 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
     },
     compactLog(sessionId) {
       return serialize(sessionId, async () => {
-        const session = await openSession(sessionId);
+        const session = await openChecked(sessionId);
         if (session.events.length === 0) return;
         await session.handle?.close();
         session.handle = undefined;
         await writeLogAtomically(session.path, sessionId, session.events);
       });
     },
+    release(sessionId) {
+      return serialize(sessionId, () => dropSession(sessionId));
+    },
     async close() {
       await Promise.all([...queues.values()]);
       closed = true;
+      clearInterval(heartbeat);
       await Promise.all([...sessions.keys()].map((sessionId) => dropSession(sessionId)));
     },
   };

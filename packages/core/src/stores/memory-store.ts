@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPartOriginals, type PartOriginals } from './part-originals.js';
+import { assertStoreId } from './store-id.js';
 import type { SessionStore, StoreEvent, StoredEvent } from './session-store.js';
 
 interface MemorySession {
@@ -26,6 +27,8 @@ export function createMemoryStore(): SessionStore {
   return {
     kind: 'memory',
     async append(sessionId, event: StoreEvent, options = {}) {
+      assertStoreId('session id', sessionId);
+      if (options.eventId !== undefined) assertStoreId('event id', options.eventId);
       const session = sessionOf(sessionId);
       const existing = options.eventId === undefined ? undefined : session.byEventId.get(options.eventId);
       if (existing !== undefined) return structuredClone(existing);

@@ -59,19 +59,31 @@ export async function loadSessionLog(path: string): Promise<LoadedLog | undefine
   return { sessionId: header.sessionId, events, droppedBytes: 0 };
 }
 
-/** Reads only the header (for listing). */
+/** Reads only the header (for listing): chunk by chunk up to its newline, however long the session id. */
 export async function readLogHeader(path: string): Promise<{ sessionId: string } | undefined> {
   const handle = await open(path, 'r').catch(() => undefined);
   if (handle === undefined) return undefined;
   try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const end = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
-    return end < 0 ? undefined : parseHeader(path, buffer.subarray(0, end).toString('utf8'));
+    const chunks: Buffer[] = [];
+    let position = 0;
+    while (position < HEADER_READ_LIMIT) {
+      const buffer = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return undefined;
+      const chunk = buffer.subarray(0, bytesRead);
+      const end = chunk.indexOf(NEWLINE);
+      if (end >= 0) return parseHeader(path, Buffer.concat([...chunks, chunk.subarray(0, end)]).toString('utf8'));
+      chunks.push(chunk);
+      position += bytesRead;
+    }
+    return undefined;
   } finally {
     await handle.close();
   }
 }
+
+/** A header longer than this is not one (a session id is at most 1,024 bytes, old logs allowed more). */
+const HEADER_READ_LIMIT = 16 * 1024 * 1024;
 
 /** Writes a complete log (header and events) to a temporary file and renames it over `path`: all or nothing. */
 export async function writeLogAtomically(path: string, sessionId: string, events: readonly StoredEvent[]): Promise<void> {

@@ -28,5 +28,11 @@ export interface SessionStore {
   original(sessionId: string, partId: string): Promise<Part | undefined>;
   list(): Promise<string[]>;
   delete(sessionId: string): Promise<void>;
+  /**
+   * Lets go of what the store holds open for a session (a file handle, a lock,
+   * its index in memory); the next call opens it again. Nothing stored is
+   * touched. Optional: a store that keeps nothing per session has none.
+   */
+  release?(sessionId: string): Promise<void>;
   close(): Promise<void>;
 }
