@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CtxhostError } from '@ctxhost/core';
-import { appended, textMessage } from '../../core/src/store-contract.test-helper.js';
+import { appended, textMessage } from '../../core/src/stores/store-contract.test-helper.js';
 import { POSTGRES_STORE_ERROR_CODES } from './errors.js';
 import { createPgClient } from './pg-driver.js';
 import { createPostgresStore, type PostgresStore } from './postgres-store.js';
@@ -124,7 +124,9 @@ describe('postgres store under faults', () => {
 });
 
 async function waitForBlockedBackend(admin: Awaited<ReturnType<typeof adminConnection>>, schema: string): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  for (const started = Date.now(); Date.now() - started < 20_000; ) {
+    // The admin connection is inside a transaction, where pg_stat_activity is a snapshot: refresh it.
+    await admin.query('SELECT pg_stat_clear_snapshot()');
     const rows = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${schema}%`]);
     if (rows.rows[0] !== undefined) return rows.rows[0].pid;
     await new Promise((resolve) => setTimeout(resolve, 20));
