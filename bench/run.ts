@@ -11,6 +11,7 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runIntegrations } from './integrations.js';
 import { runOpencode } from './opencode.js';
 import { runRecovery } from './recovery.js';
 import { runReplayFidelity } from './replay-fidelity.js';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
   'cache-aware-compaction': { title: 'Cache-aware compaction: the demo session at 18k with the compressor as shipped and with each cache-relevant choice undone', run: () => runCacheAwareCompaction() },
   recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
+  integrations: { title: 'Overflows through the framework integrations (AI SDK, …): model calls, tokens sent, whether the caller saw an error', run: () => runIntegrations() },
   opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },
   'replay-fidelity': { title: 'Replay fidelity: Claude Code sessions replayed at a 1M window, peak prompt and uncached price against the recorded ones', run: () => runReplayFidelity() },
   'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { main as aiSdk } from '../examples/ai-sdk/src/index.js';
 import { main as customEngine } from '../examples/custom-engine/src/index.js';
 import { main as customHook } from '../examples/custom-hook/src/index.js';
 import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
@@ -17,6 +18,13 @@ describe.runIf(offline)('examples run offline against the simulator', () => {
     const lines: string[] = [];
     expect(await wrapClient((line) => lines.push(line))).toBe(24);
     expect(lines.some((line) => line.startsWith('compacted'))).toBe(true);
+  });
+
+  it('ai-sdk: a streamText chat loop survives a window it overflows, the history mapped every turn', async () => {
+    const lines: string[] = [];
+    expect(await aiSdk((line) => lines.push(line))).toBe(16);
+    expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
   });
 
   it('disable-hooks: the listed hooks are gone', async () => {

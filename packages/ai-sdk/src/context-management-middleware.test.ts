@@ -160,7 +160,7 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Hello' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Hi.' }, { type: 'custom', kind: 'example.marker' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hi.' }, { type: 'reasoning-file', data: 'aGk=', mediaType: 'image/png' }] },
       { role: 'user', content: 'Again' },
     ];
     await generateText({ model: plain, system: 'Be terse.', messages, maxOutputTokens: 50 });
@@ -169,7 +169,7 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const [direct, first, second] = messagesCalls(sim).map((call) => call.body);
     expect(first).toEqual(direct);
     expect(second).toEqual(direct);
-    expect(warnings.filter((warning) => warning.includes('"custom"'))).toHaveLength(1);
+    expect(warnings.filter((warning) => warning.includes('"reasoning-file"'))).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,9 @@
 import { partId, type JsonValue, type MediaSource, type Message, type Part, type ToolResultContent } from '@ctxhost/core';
 import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
+/** The `extra` key that marks a text part standing for an AI SDK `custom` part (its `kind` is the value). */
+export const CUSTOM_PART = 'aiSdkCustom';
+
 /** A prompt message in ctxhost's model, or the part type that kept it from being mapped. */
 export type MappedMessage = { ok: true; message: Message } | { ok: false; unmappedType: string };
 
@@ -9,8 +12,8 @@ type ToolResultLike = Extract<AiPart, { type: 'tool-result' }>;
 
 /**
  * One AI SDK prompt message as a ctxhost `Message` with the given id (part ids
- * `<id>:<index>`). A part ctxhost has no place for (a provider reference, a
- * custom part, an approval response, a provider-executed result inside an
+ * `<id>:<index>`). A `custom` part becomes an empty text part marked in `extra`.
+ * A part ctxhost has no place for (a provider reference, a reasoning file, an approval response, a provider-executed result inside an
  * assistant turn, a type newer than this package) makes the message unmapped:
  * the caller then sends the prompt untouched rather than drop it.
  */
@@ -35,6 +38,9 @@ function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part 
       return { id, type: 'tool-call', callId: part.toolCallId, name: part.toolName, input: toJson(part.input) };
     case 'tool-result':
       return role === 'tool' ? fromToolResult(part, id) : undefined;
+    case 'custom':
+      // Provider metadata riding in the history (a stream's `anthropic.message_start`): carried, never shown to hooks as content.
+      return { id, type: 'text', text: '', extra: { [CUSTOM_PART]: part.kind } };
     case 'file': {
       const source = mediaSource(part.data, part.mediaType);
       if (source === undefined) return undefined;

@@ -33,6 +33,7 @@ export function collectReply(onEnd: (reply: CollectedReply) => Promise<void>): T
           break;
         }
         case 'tool-call':
+        case 'custom':
           content.push(part);
           break;
         case 'finish':

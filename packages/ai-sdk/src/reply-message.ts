@@ -1,5 +1,6 @@
 import { newMessageId, partId, type JsonValue, type Message, type Part, type Usage } from '@ctxhost/core';
 import type { AiContent, AiUsage } from './ai-sdk-types.js';
+import { CUSTOM_PART } from './from-ai-sdk-prompt.js';
 
 /**
  * The model's reply as a ctxhost assistant message, so hooks see it (`message.updated`
@@ -15,6 +16,7 @@ export function replyMessage(content: readonly AiContent[]): Message {
     const partIdNext = partId(id, parts.length);
     if (item.type === 'text' && item.text !== '') parts.push({ id: partIdNext, type: 'text', text: item.text });
     else if (item.type === 'reasoning') parts.push({ id: partIdNext, type: 'reasoning', text: item.text });
+    else if (item.type === 'custom') parts.push({ id: partIdNext, type: 'text', text: '', extra: { [CUSTOM_PART]: item.kind } });
     else if (item.type === 'tool-call' && item.providerExecuted !== true) parts.push({ id: partIdNext, type: 'tool-call', callId: item.toolCallId, name: item.toolName, input: parseInput(item.input) });
   }
   return { id, role: 'assistant', parts };

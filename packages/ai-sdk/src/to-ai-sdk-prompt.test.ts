@@ -53,8 +53,18 @@ describe('the AI SDK prompt through ctxhost and back', () => {
     expect(prompt[2]!.content[1]).not.toHaveProperty('providerOptions');
   });
 
+  it('carries a custom part (provider metadata in the history) through as itself', () => {
+    const source: AiPrompt = [{ role: 'assistant', content: [{ type: 'custom', kind: 'anthropic.message_start', providerOptions: { anthropic: { id: 'msg_1' } } }, { type: 'text', text: 'Hi.' }] }];
+    const messages = mapAll(source);
+    expect(messages[0]!.parts[0]).toMatchObject({ type: 'text', text: '', extra: { aiSdkCustom: 'anthropic.message_start' } });
+    const originals = createPromptOriginals();
+    originals.remember(messages[0]!, source[0]!);
+    expect(toAiSdkPrompt(messages, originals)).toEqual(source);
+    expect(toAiSdkPrompt(messages, createPromptOriginals())[0]!.content[0]).toEqual({ type: 'custom', kind: 'anthropic.message_start' });
+  });
+
   it('names the part it has no place for instead of dropping it', () => {
-    expect(fromAiSdkMessage({ role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'custom', kind: 'x.y' }] }, 'm')).toEqual({ ok: false, unmappedType: 'custom' });
+    expect(fromAiSdkMessage({ role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'reasoning-file', data: { type: 'data', data: 'aGk=' }, mediaType: 'image/png' }] }, 'm')).toEqual({ ok: false, unmappedType: 'reasoning-file' });
     expect(fromAiSdkMessage({ role: 'user', content: [{ type: 'file', data: { type: 'reference', reference: { anthropic: 'file_1' } }, mediaType: 'application/pdf' }] }, 'm')).toEqual({ ok: false, unmappedType: 'file (reference)' });
     expect(fromAiSdkMessage({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a', approved: true }] }, 'm')).toEqual({ ok: false, unmappedType: 'tool-approval-response' });
   });

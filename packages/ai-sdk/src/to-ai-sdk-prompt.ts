@@ -1,5 +1,6 @@
 import type { CacheControl, MediaSource, Message, Part, ToolResultPart } from '@ctxhost/core';
 import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
+import { CUSTOM_PART } from './from-ai-sdk-prompt.js';
 import type { PromptOriginals } from './prompt-originals.js';
 
 type UserPart = Extract<AiMessage, { role: 'user' }>['content'][number];
@@ -43,8 +44,10 @@ function toAiSdkMessages(message: Message, originals: PromptOriginals): AiMessag
 
 function fromPart(part: Part, source: AiMessage | undefined): AiPart {
   switch (part.type) {
-    case 'text':
-      return { type: 'text', text: part.text };
+    case 'text': {
+      const kind = part.extra?.[CUSTOM_PART];
+      return typeof kind === 'string' && kind.includes('.') ? { type: 'custom', kind: kind as `${string}.${string}` } : { type: 'text', text: part.text };
+    }
     case 'reasoning':
       return { type: 'reasoning', text: part.text };
     case 'tool-call':
