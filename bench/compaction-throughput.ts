@@ -2,7 +2,8 @@
  * Times `tokenBudget` with the three cheap strategies (toolResultCompaction,
  * selectiveToolCall, slidingWindow) on 1k / 10k / 100k-message histories built
  * from the corpus, beside one JSON.stringify of the same history (the floor:
- * reading it once). Cold: a fresh token counter (every message estimated);
+ * reading it once). Cold: a fresh token counter and an empty estimator text cache
+ * (every distinct text scanned once);
  * warm: the counter already holds the history, as on every turn after the first.
  *
  * Alone: npx tsx --conditions=@ctxhost/source bench/compaction-throughput.ts
@@ -10,7 +11,7 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { applyCompaction, selectiveToolCall, slidingWindow, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
-import { createTokenCounter, type Message, type Part } from '@ctxhost/core';
+import { createTokenCounter, textFeaturesCache, type Message, type Part } from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
 
 export interface CompactionThroughputRow {
@@ -21,6 +22,8 @@ export interface CompactionThroughputRow {
   coldMs: number;
   /** tokenBudget with a counter that has seen the history, ms. */
   warmMs: number;
+  /** coldMs / stringifyMs. */
+  coldRatio: number;
   /** warmMs / stringifyMs. */
   warmRatio: number;
   tokensBefore: number;
@@ -78,9 +81,11 @@ export async function runCompactionThroughput(sizes: readonly number[] = [1_000,
     const strategy = tokenBudget({ budget, strategies: [toolResultCompaction(), selectiveToolCall(), slidingWindow({ keepLastGroups: 200 })] });
     const coldCounter = createTokenCounter();
     let result = await applyCompaction(history, strategy, { counter: coldCounter });
+    // Cold: nothing seen before, neither by the counter nor by the estimator's process-wide text cache.
+    textFeaturesCache.clear();
     const coldMs = await timeAsync(async () => (result = await applyCompaction(history, strategy, { counter: createTokenCounter() })));
     const warmMs = await timeAsync(async () => (result = await applyCompaction(history, strategy, { counter: coldCounter })));
-    rows.push({ messages: history.length, stringifyMs, coldMs, warmMs, warmRatio: warmMs / stringifyMs, tokensBefore: result.report.tokensBefore, tokensAfter: result.report.tokensAfter });
+    rows.push({ messages: history.length, stringifyMs, coldMs, warmMs, coldRatio: coldMs / stringifyMs, warmRatio: warmMs / stringifyMs, tokensBefore: result.report.tokensBefore, tokensAfter: result.report.tokensAfter });
   }
   return rows;
 }
@@ -93,6 +98,7 @@ if (isMain) {
     'JSON.stringify ms': row.stringifyMs.toFixed(1),
     'tokenBudget cold ms': row.coldMs.toFixed(1),
     'tokenBudget warm ms': row.warmMs.toFixed(1),
+    'cold / stringify': row.coldRatio.toFixed(2),
     'warm / stringify': row.warmRatio.toFixed(2),
     'tokens before → after': `${row.tokensBefore} → ${row.tokensAfter}`,
   })));

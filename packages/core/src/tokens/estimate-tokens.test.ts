@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addTextFeatures, emptyTokenFeatures, estimateTextTokens, estimateTokens, ESTIMATOR_WEIGHTS, type TokenFeatures } from './estimate-tokens.js';
+import fc from 'fast-check';
+import { addTextFeatures, emptyTokenFeatures, estimateTextTokens, estimateTokens, ESTIMATOR_WEIGHTS, textFeaturesCache, type TokenFeatures } from './estimate-tokens.js';
+import { CACHED_TEXT_MIN_LENGTH } from './text-features-cache.js';
 import type { Message, Part } from '../model/message.js';
 
 const prose = 'The quick brown fox jumps over the lazy dog while the farmer watches from the porch. ';
@@ -21,7 +23,63 @@ describe('addTextFeatures', () => {
   it.each(cases)('$text', ({ text, expected }) => {
     expect(addTextFeatures(emptyTokenFeatures(), text)).toMatchObject(expected);
   });
+
+  it('counts exactly as the plain character-by-character definition, short and long texts, cached or not', () => {
+    const alphabet = fc.constantFrom('a', 'Z', 'q', ' ', '\t', '\n', '\r', '0', '7', '{', '~', '\u007f', '\u0001', 'é', '日', '한', '→', '├', '😀');
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 40 }), fc.integer({ min: 1, max: 12 }), (characters, repeat) => {
+        const text = characters.join('').repeat(repeat * 8);
+        const expected = referenceFeatures(text);
+        expect(addTextFeatures(emptyTokenFeatures(), text)).toEqual(expected);
+        expect(addTextFeatures(emptyTokenFeatures(), text)).toEqual(expected);
+      }),
+      { seed: 3, numRuns: 300 },
+    );
+  });
+
+  it('scans a long text once and answers its copies from the shared cache', () => {
+    textFeaturesCache.clear();
+    const text = `${prose}${json}`.repeat(Math.ceil(CACHED_TEXT_MIN_LENGTH / 100));
+    addTextFeatures(emptyTokenFeatures(), text);
+    expect(textFeaturesCache.chars).toBe(text.length);
+    const copy = [...text].join('');
+    expect(addTextFeatures(emptyTokenFeatures(), copy)).toEqual(referenceFeatures(text));
+    expect(textFeaturesCache.chars).toBe(text.length);
+    addTextFeatures(emptyTokenFeatures(), 'short text');
+    expect(textFeaturesCache.chars).toBe(text.length);
+  });
 });
+
+/** The estimator's character classes as first written: one branch per class, per character. */
+function referenceFeatures(text: string): TokenFeatures {
+  const features = emptyTokenFeatures();
+  let previous = 0;
+  let runLength = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) {
+      if (previous === 1) runLength++;
+      else {
+        features.words++;
+        runLength = 1;
+      }
+      if (runLength > 6) features.longWordLetters++;
+      previous = 1;
+    } else if (code === 32 || code === 9) {
+      if (previous === 2) features.extraSpaces++;
+      previous = 2;
+    } else {
+      previous = 0;
+      if (code >= 48 && code <= 57) features.digits++;
+      else if (code === 10) features.newlines++;
+      else if (code < 128) { if (code > 32) features.punctuation++; }
+      else if ((code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff)) features.cjk++;
+      else if (code >= 0x2000 && code <= 0x27bf) features.symbols++;
+      else features.otherNonAscii++;
+    }
+  }
+  return features;
+}
 
 describe('estimateTextTokens', () => {
   it('is zero for empty text', () => {

@@ -1,4 +1,5 @@
 import type { Message, Part, ToolResultContent } from '../model/message.js';
+import { CACHED_TEXT_MIN_LENGTH, createTextFeaturesCache } from './text-features-cache.js';
 
 /**
  * Counts of the character classes that tokenize differently. A BPE tokenizer
@@ -67,34 +68,91 @@ export function emptyTokenFeatures(): TokenFeatures {
   };
 }
 
-/** Adds the character classes of `text` to `features` (one pass over the string). */
+/** Adds the character classes of `text` to `features`: one pass over the string, or none for a text seen before. */
 export function addTextFeatures(features: TokenFeatures, text: string): TokenFeatures {
-  let previous = 0; // 1 letter, 2 space, 0 other
+  const counts = textFeatures(text);
+  features.words += counts.words;
+  features.longWordLetters += counts.longWordLetters;
+  features.digits += counts.digits;
+  features.punctuation += counts.punctuation;
+  features.newlines += counts.newlines;
+  features.extraSpaces += counts.extraSpaces;
+  features.cjk += counts.cjk;
+  features.symbols += counts.symbols;
+  features.otherNonAscii += counts.otherNonAscii;
+  return features;
+}
+
+/** The character classes of one text (the text-only fields of TokenFeatures). */
+export type TextFeatures = Pick<TokenFeatures, 'words' | 'longWordLetters' | 'digits' | 'punctuation' | 'newlines' | 'extraSpaces' | 'cjk' | 'symbols' | 'otherNonAscii'>;
+
+const LETTER = 1;
+const SPACE = 2;
+const DIGIT = 3;
+const NEWLINE = 4;
+const PUNCTUATION = 5;
+/** The class of each ASCII code; 0 for the control characters that count as nothing. */
+const ASCII_CLASS = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 33; code < 128; code++) table[code] = PUNCTUATION;
+  for (let code = 48; code <= 57; code++) table[code] = DIGIT;
+  for (let code = 65; code <= 90; code++) table[code] = LETTER;
+  for (let code = 97; code <= 122; code++) table[code] = LETTER;
+  table[32] = SPACE;
+  table[9] = SPACE;
+  table[10] = NEWLINE;
+  return table;
+})();
+
+/** Long texts are scanned once per content and remembered here (shared by every counter and session in the process). */
+export const textFeaturesCache = createTextFeaturesCache<TextFeatures>();
+
+function textFeatures(text: string): TextFeatures {
+  if (text.length < CACHED_TEXT_MIN_LENGTH) return scanText(text);
+  let counts = textFeaturesCache.get(text);
+  if (counts === undefined) {
+    counts = scanText(text);
+    textFeaturesCache.set(text, counts);
+  }
+  return counts;
+}
+
+/** One pass over `text`, counting in locals (a table lookup per ASCII character). */
+function scanText(text: string): TextFeatures {
+  let words = 0, longWordLetters = 0, digits = 0, punctuation = 0, newlines = 0, extraSpaces = 0, cjk = 0, symbols = 0, otherNonAscii = 0;
+  let previous = 0; // LETTER, SPACE, or 0 for anything else
   let runLength = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) {
-      if (previous === 1) runLength++;
-      else {
-        features.words++;
-        runLength = 1;
+    if (code < 128) {
+      const kind = ASCII_CLASS[code] as number;
+      if (kind === LETTER) {
+        if (previous === LETTER) {
+          if (++runLength > 6) longWordLetters++;
+        } else {
+          words++;
+          runLength = 1;
+        }
+        previous = LETTER;
+        continue;
       }
-      if (runLength > 6) features.longWordLetters++;
-      previous = 1;
-    } else if (code === 32 || code === 9) {
-      if (previous === 2) features.extraSpaces++;
-      previous = 2;
-    } else {
+      if (kind === SPACE) {
+        if (previous === SPACE) extraSpaces++;
+        previous = SPACE;
+        continue;
+      }
       previous = 0;
-      if (code >= 48 && code <= 57) features.digits++;
-      else if (code === 10) features.newlines++;
-      else if (code < 128) { if (code > 32) features.punctuation++; }
-      else if (isCjk(code)) features.cjk++;
-      else if (code >= 0x2000 && code <= 0x27bf) features.symbols++;
-      else features.otherNonAscii++;
+      if (kind === PUNCTUATION) punctuation++;
+      else if (kind === DIGIT) digits++;
+      else if (kind === NEWLINE) newlines++;
+      continue;
     }
+    previous = 0;
+    if (isCjk(code)) cjk++;
+    else if (code >= 0x2000 && code <= 0x27bf) symbols++;
+    else otherNonAscii++;
   }
-  return features;
+  return { words, longWordLetters, digits, punctuation, newlines, extraSpaces, cjk, symbols, otherNonAscii };
 }
 
 function isCjk(code: number): boolean {
