@@ -48,10 +48,18 @@ describe('ctxhost compact', () => {
   it('prints the report and the conversation as one JSON document with --json; the window comes from --config', async () => {
     const { code, stdout } = await runCtxhostInProcess(['compact', openhands, '--json', '--config', join(folder, 'window.yaml')]);
     expect(code).toBe(0);
-    const result = JSON.parse(stdout) as { report: { tokensBefore: number; tokensAfter: number }; conversation: { messages: unknown[] } };
+    const result = JSON.parse(stdout) as { report: { tokensBefore: number; tokensAfter: number }; conversation: { messages: unknown[] }; conversationMessages: number };
     expect(result).toMatchObject({ file: openhands, engine: 'compressor', window: 30_000, windowSource: 'config', fitsWindow: true, skipped: 0, report: { engine: 'compressor', reason: 'manual', summary: { source: 'extractive' } } });
     expect(result.report.tokensAfter).toBeLessThan(result.report.tokensBefore);
     expect(result.conversation.messages.length).toBeGreaterThan(0);
+    expect(result.conversationMessages).toBe(result.conversation.messages.length);
+  });
+
+  it('gives the console the counts the JSON gives', async () => {
+    const [text, json] = await Promise.all([runCtxhostInProcess(['compact', openhands, '--window', '30000']), runCtxhostInProcess(['compact', openhands, '--window', '30000', '--json'])]);
+    const result = JSON.parse(json.stdout) as { report: { messagesBefore: number; messagesAfter: number }; conversationMessages: number };
+    const counts = `messages ${result.report.messagesBefore.toLocaleString('en-US')} → ${result.report.messagesAfter.toLocaleString('en-US')}`;
+    expect(text.stderr).toContain(result.conversationMessages === result.report.messagesAfter ? counts : `${counts} (${result.conversationMessages.toLocaleString('en-US')} in the Anthropic JSON`);
   });
 
   it('says when the result is still over the window', async () => {

@@ -71,7 +71,7 @@ async function writeConversation(out: string, outcome: CompactOutcome): Promise<
 function writeResult(io: CliIo, path: string, options: CompactOptions, outcome: CompactOutcome, skipped: number, transcript: { boundaries: number; messagesInTranscript: number }): void {
   if (options.json) {
     const conversation = options.out === undefined ? { conversation: outcome.request } : { out: options.out };
-    io.out.write(formatJson({ file: path, engine: outcome.engine, window: outcome.window, windowSource: outcome.windowSource, fitsWindow: outcome.report.tokensAfter <= outcome.window, skipped, ...transcript, report: outcome.report, ...conversation }));
+    io.out.write(formatJson({ file: path, engine: outcome.engine, window: outcome.window, windowSource: outcome.windowSource, fitsWindow: outcome.report.tokensAfter <= outcome.window, skipped, ...transcript, conversationMessages: outcome.request.messages.length, report: outcome.report, ...conversation }));
     return;
   }
   // With the conversation on stdout, the summary goes to stderr so the JSON stays clean.
@@ -86,11 +86,16 @@ function summaryLines(path: string, options: CompactOptions, outcome: CompactOut
   const summary = report.summary === undefined ? 'no summary' : `a summary (${report.summary.source}) of ${formatCount(report.summary.messagesCovered)} messages in ${formatCount(report.summary.tokens)} tokens`;
   return [
     `ctxhost compact: ${displayPath(path)} with the ${outcome.engine} engine at a ${formatCount(outcome.window)}-token window${windowNote}`,
-    `tokens ${formatCount(report.tokensBefore)} → ${formatCount(report.tokensAfter)} (${saved(report.tokensBefore, report.tokensAfter)}), messages ${formatCount(report.messagesBefore)} → ${formatCount(report.messagesAfter)}, ${summary}${report.prunedToolOutputs ? `, ${formatCount(report.prunedToolOutputs)} tool outputs pruned` : ''}`,
+    `tokens ${formatCount(report.tokensBefore)} → ${formatCount(report.tokensAfter)} (${saved(report.tokensBefore, report.tokensAfter)}), messages ${formatCount(report.messagesBefore)} → ${formatCount(report.messagesAfter)}${wireNote(report.messagesAfter, outcome.request.messages.length)}, ${summary}${report.prunedToolOutputs ? `, ${formatCount(report.prunedToolOutputs)} tool outputs pruned` : ''}`,
     ...(report.notes ?? []).map((note) => `note: ${note}`),
     ...(report.tokensAfter > outcome.window ? [stream.colors.yellow(`still over the window: ${formatCount(report.tokensAfter)} tokens > ${formatCount(outcome.window)}${outcome.engine === 'compressor' ? '; the compressor keeps the first 3 and the last compression.protect_last_n messages whole' : ''}`)] : []),
     ...(options.out === undefined ? [] : [`wrote ${displayPath(options.out)} (Anthropic Messages JSON: system and messages)`]),
   ];
+}
+
+/** The Anthropic JSON joins a tool message and the user text after it into one user turn: say so when the counts differ. */
+function wireNote(messages: number, wire: number): string {
+  return messages === wire ? '' : ` (${formatCount(wire)} in the Anthropic JSON, where tool results and user text share a turn)`;
 }
 
 function saved(before: number, after: number): string {

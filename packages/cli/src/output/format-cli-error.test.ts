@@ -7,7 +7,7 @@ import { formatCliError } from './format-cli-error.js';
 describe('formatCliError', () => {
   it('prints a ctxhost error as one line with its code, exit code 1', () => {
     const formatted = formatCliError(new CtxhostError('CTXHOST_X', 'transcript a.jsonl: cannot read the file (ENOENT)'));
-    expect(formatted).toEqual({ text: 'ctxhost: transcript a.jsonl: cannot read the file (ENOENT) [CTXHOST_X]\n', exitCode: 1 });
+    expect(formatted).toEqual({ text: 'ctxhost: transcript a.jsonl: cannot read the file (ENOENT) [CTXHOST_X]\n', exitCode: 1, json: { code: 'CTXHOST_X', message: 'transcript a.jsonl: cannot read the file (ENOENT)', exitCode: 1 } });
   });
 
   it('gives usage errors exit code 2', () => {

@@ -6,6 +6,23 @@ export interface FormattedCliError {
   text: string;
   /** 2 for usage errors, else 1. */
   exitCode: number;
+  /** The same error for `--json`: `{ code, message, exitCode, issues? }`. */
+  json: CliJsonError;
+}
+
+/** The error object `--json` prints on stdout when a command fails. */
+export interface CliJsonError {
+  /** The stable code (`CTXHOST_TRANSCRIPT_UNREADABLE`, `CTXHOST_CLI_USAGE`…), or `CTXHOST_CLI_FAILED` for an error without one. */
+  code: string;
+  message: string;
+  exitCode: number;
+  /** A config error's problems, each with file, line and column. */
+  issues?: readonly ConfigIssue[];
+}
+
+/** `{ "error": { code, message, exitCode, issues? } }` and a newline. */
+export function formatJsonError(error: CliJsonError): string {
+  return `${JSON.stringify({ error }, null, 2)}\n`;
 }
 
 /**
@@ -17,7 +34,9 @@ export function formatCliError(error: unknown, options: { debug?: boolean } = {}
   const lines = isConfigError(error) ? error.issues.map((issue) => `${formatConfigIssue(issue)} [${error.code}]`) : [describe(error)];
   const text = lines.map((line) => `ctxhost: ${line}\n`).join('');
   const stack = options.debug === true && error instanceof Error && error.stack !== undefined ? `${causeChain(error)}\n` : '';
-  return { text: text + stack, exitCode };
+  const code = CtxhostError.isInstance(error) ? error.code : 'CTXHOST_CLI_FAILED';
+  const message = error instanceof Error ? error.message : String(error);
+  return { text: text + stack, exitCode, json: { code, message, exitCode, ...(isConfigError(error) ? { issues: error.issues } : {}) } };
 }
 
 /** By code, not `instanceof`: a plugin may bundle its own copy of core. */

@@ -7,13 +7,13 @@ type CompactionEvent = Extract<ReplayEvent, { kind: 'compaction' }>;
 export function renderCompactionTable(events: readonly ReplayEvent[]): string {
   const compactions = events.filter((event): event is CompactionEvent => event.kind === 'compaction');
   if (compactions.length === 0) return '<p class="empty">No compaction ran: the session stayed under the engine\'s threshold.</p>';
-  const header = ['#', 'before call', 'session', 'reason', 'engine', 'tokens before', 'tokens after', 'saved', 'messages', 'summary'];
+  const header = ['#', 'after call', 'session', 'reason', 'engine', 'tokens before', 'tokens after', 'saved', 'messages', 'summary'];
   const rows = compactions.map((event, index) => {
     const { report } = event;
     const saved = report.tokensBefore - report.tokensAfter;
     const cells = [
       String(index + 1),
-      String(event.call + 1),
+      String(event.call),
       event.sessionId,
       report.reason,
       report.engine,

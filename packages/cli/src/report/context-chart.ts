@@ -63,7 +63,7 @@ function eventMark(frame: ChartFrame, event: ReplayEvent): string {
   if (event.kind === 'compaction') {
     const before = yOf(frame, event.report.tokensBefore);
     const after = yOf(frame, event.report.tokensAfter);
-    const title = `compaction before call ${event.call + 1} (${event.sessionId}): ${event.report.tokensBefore.toLocaleString('en-US')} → ${event.report.tokensAfter.toLocaleString('en-US')} estimated tokens`;
+    const title = `compaction after call ${event.call} (${event.sessionId}): ${event.report.tokensBefore.toLocaleString('en-US')} → ${event.report.tokensAfter.toLocaleString('en-US')} estimated tokens`;
     return `<g class="mark mark-compaction"><title>${escapeHtml(title)}</title><line x1="${x}" y1="${before}" x2="${x}" y2="${after}" stroke="${MARK_COLORS.compaction}" stroke-width="1.5"/><path d="M${x - 4},${after - 6} L${x + 4},${after - 6} L${x},${after} Z" fill="${MARK_COLORS.compaction}"/></g>`;
   }
   if (event.kind === 'overflow') {
