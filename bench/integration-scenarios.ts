@@ -5,7 +5,7 @@
  * what the simulator saw until the caller had its answer. Each integration's
  * bench (packages/<name>/bench/recovery.ts) drives its framework through it.
  */
-import { countTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
+import { countTokens, startSimulator, toMessagesRequest, type ChatCompletionRequest, type RecordedRequest, type Simulator } from '@ctxhost/simulator';
 
 export const BENCH_MODEL = 'claude-sonnet-4-6';
 export const BENCH_SYSTEM = 'You are a careful engineer.';
@@ -53,8 +53,8 @@ export async function measureConversation(send: (run: ScenarioRun) => Promise<un
   const sim = await startSimulator({ contextLimit: 10_000_000 });
   try {
     await send({ sim, limit: 10_000_000, window: 10_000_000 });
-    const first = sim.requests.find((request) => request.path.endsWith('/messages'));
-    return first?.body === undefined ? 0 : countTokens(first.body as Parameters<typeof countTokens>[0]);
+    const first = sim.requests.find(isModelCall);
+    return first === undefined ? 0 : promptTokensOf(first);
   } finally {
     await sim.close();
   }
@@ -71,7 +71,7 @@ export async function runScenario(integration: string, real: number, overBy: num
   } catch {
     callerSawError = true;
   }
-  const calls = sim.requests.filter((request) => request.path.endsWith('/messages'));
+  const calls = sim.requests.filter(isModelCall);
   await sim.close();
   return {
     integration,
@@ -79,8 +79,20 @@ export async function runScenario(integration: string, real: number, overBy: num
     window: knownWindow ? 'known' : 'told 200k',
     modelCalls: calls.length,
     statuses: calls.map((call) => call.status).join(' → '),
-    tokensSent: calls.reduce((sum, call) => sum + (call.body === undefined ? 0 : countTokens(call.body as Parameters<typeof countTokens>[0])), 0),
+    tokensSent: calls.reduce((sum, call) => sum + promptTokensOf(call), 0),
     callerSawError,
     answered: answer.length > 0,
   };
+}
+
+/** A model call on either endpoint (Messages or Chat Completions). */
+export function isModelCall(request: RecordedRequest): boolean {
+  return request.path === '/v1/messages' || request.path === '/v1/chat/completions';
+}
+
+/** The prompt's size as the simulator counts it, whatever the endpoint (a rejected call has no usage). */
+export function promptTokensOf(request: RecordedRequest): number {
+  if (request.body === undefined) return 0;
+  const body = request.path === '/v1/chat/completions' ? toMessagesRequest(request.body as ChatCompletionRequest) : request.body;
+  return countTokens(body as Parameters<typeof countTokens>[0]);
 }

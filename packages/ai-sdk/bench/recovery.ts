@@ -4,6 +4,7 @@
  * AI SDK stays this package's dependency; `bench/integrations.ts` runs it.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, wrapLanguageModel, type LanguageModel, type ModelMessage } from 'ai';
 import { createDefaultHost } from 'ctxhost';
 import { BENCH_MODEL, BENCH_SYSTEM, benchConversation, measureConversation, OVERFLOWS, runScenario, type IntegrationRow, type NeutralMessage, type ScenarioRun } from '../../../bench/integration-scenarios.js';
@@ -17,8 +18,8 @@ function toModelMessages(messages: NeutralMessage[]): ModelMessage[] {
   });
 }
 
-async function send(run: ScenarioRun, withMiddleware: boolean): Promise<string> {
-  const base = createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL);
+async function send(run: ScenarioRun, withMiddleware: boolean, chat = false): Promise<string> {
+  const base = chat ? createOpenAICompatible({ name: 'sim', baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })('gpt-4o') : createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL);
   const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger: { debug() {}, info() {}, warn() {}, error() {} } });
   try {
     const model: LanguageModel = withMiddleware ? wrapLanguageModel({ model: base, middleware: contextManagementMiddleware({ host, contextWindow: run.window }) }) : base;
@@ -36,6 +37,11 @@ export async function runAiSdkRecovery(): Promise<IntegrationRow[]> {
     rows.push(await runScenario('ai-sdk, no middleware', real, overBy, false, (run) => send(run, false)));
     rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, false, (run) => send(run, true)));
     rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, true, (run) => send(run, true)));
+  }
+  const chatReal = await measureConversation((run) => send(run, false, true));
+  for (const overBy of OVERFLOWS) {
+    rows.push(await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, false, (run) => send(run, true, true)));
+    rows.push(await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, true, (run) => send(run, true, true)));
   }
   return rows;
 }

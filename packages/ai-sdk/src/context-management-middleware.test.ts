@@ -1,4 +1,5 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { contextManagementMiddleware } from './index.js';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
@@ -185,4 +186,27 @@ describe('an overflow reported in a 200 (stop reason model_context_window_exceed
     expect(result.text.length).toBeGreaterThan(0);
     expect(messagesCalls(sim).map((call) => call.stopReason)).toEqual(['model_context_window_exceeded', 'end_turn']);
   });
+});
+
+describe('with @ai-sdk/openai-compatible against the simulator’s Chat Completions endpoint', () => {
+  for (const style of ['openai', 'vllm', 'openrouter'] as const) {
+    it(`recovers a ${style} overflow inside generateText and streamText`, async () => {
+      const probe = await startSimulator();
+      const openai = (sim: Simulator) => createOpenAICompatible({ name: 'sim', baseURL: `${sim.url}/v1`, apiKey: 'test', includeUsage: true });
+      await generateText({ model: openai(probe)('gpt-4o'), system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+      const real = probe.requests[0]!.usage!.input_tokens + (probe.requests[0]!.usage!.cache_read_input_tokens ?? 0);
+      await probe.close();
+      const sim = await startSimulator({ models: { 'gpt-4o': { contextLimit: Math.floor(real / 1.5), overflowStyle: style } } });
+      const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } } });
+      rigs.push({ sim, host, toasts: [], warnings: [], model: undefined as never });
+      const model = wrapLanguageModel({ model: openai(sim)('gpt-4o'), middleware: contextManagementMiddleware({ host, contextWindow: 1_000_000 }) });
+      const generated = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, providerOptions: { ctxhost: { sessionId: 'generate' } } });
+      expect(generated.text.length).toBeGreaterThan(0);
+      const streamed = streamText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, providerOptions: { ctxhost: { sessionId: 'stream' } } });
+      expect((await streamed.text).length).toBeGreaterThan(0);
+      const calls = sim.requests.filter((request) => request.path === '/v1/chat/completions');
+      expect(calls.map((call) => call.status)).toEqual([400, 200, 400, 200]);
+      expect(JSON.stringify(calls[1]!.body)).not.toContain('cache_control');
+    });
+  }
 });
