@@ -19,6 +19,7 @@ export const CORE_ERROR_CODES = {
   storeIdInvalid: 'CTXHOST_STORE_ID_INVALID',
   storeBroken: 'CTXHOST_STORE_BROKEN',
   sessionNotFound: 'CTXHOST_SESSION_NOT_FOUND',
+  sessionReleased: 'CTXHOST_SESSION_RELEASED',
   partNotFound: 'CTXHOST_PART_NOT_FOUND',
   messageNotFound: 'CTXHOST_MESSAGE_NOT_FOUND',
   hostDisposed: 'CTXHOST_HOST_DISPOSED',

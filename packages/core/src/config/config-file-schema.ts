@@ -99,6 +99,8 @@ export const StoreSectionSchema = z.strictObject({
   kind: z.enum(['file', 'memory', 'postgres'], { error: '"file", "memory" or "postgres"' }).default(defaults.store.kind),
   path: text('a directory path').optional(),
   url: text('a connection URL').optional(),
+  release_idle_after: z.number({ error: 'a number of seconds ≥ 0 (0: never)' }).min(0, { error: 'a number of seconds ≥ 0 (0: never)' }).optional(),
+  release_on_session_idle: z.boolean({ error: 'true or false' }).optional(),
 });
 
 const DisabledHooksSchema = z
@@ -184,7 +186,13 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
     disabledHooks: [...file.disabled_hooks],
     experimental: { aggressiveTruncation: file.experimental.aggressive_truncation, autoResume: file.experimental.auto_resume },
     pluginDirs: [...file.plugin_dirs],
-    store: withoutUndefined({ kind: file.store.kind, path: file.store.path, url: file.store.url }),
+    store: withoutUndefined({
+      kind: file.store.kind,
+      path: file.store.path,
+      url: file.store.url,
+      releaseIdleAfterSeconds: file.store.release_idle_after,
+      releaseOnSessionIdle: file.store.release_on_session_idle,
+    }),
     hooks: { ...file.hooks },
   };
 }

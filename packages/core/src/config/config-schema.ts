@@ -35,7 +35,15 @@ export interface CtxhostConfig {
   disabledHooks: BuiltInHookName[];
   experimental: { aggressiveTruncation: boolean; autoResume: boolean };
   pluginDirs: string[];
-  store: { kind: 'file' | 'memory' | 'postgres'; path?: string; url?: string };
+  store: {
+    kind: 'file' | 'memory' | 'postgres';
+    path?: string;
+    url?: string;
+    /** Seconds a session may sit unused before the host lets go of it (default SESSION_RELEASE_DEFAULTS.idleSeconds; 0: never). */
+    releaseIdleAfterSeconds?: number;
+    /** Also let go of a session when `session.idle` is emitted for it (default false). */
+    releaseOnSessionIdle?: boolean;
+  };
   /** Per-hook sections (`hooks.context-window-monitor.warn_at`…), validated by each hook package's own schema. */
   hooks: Record<string, Record<string, unknown>>;
 }

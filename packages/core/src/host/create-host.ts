@@ -6,6 +6,7 @@ import { assertKnownDisabledHooks, isDisabledHook, withDefaults, type PartialCon
 import { createHostHooks, WIRE_EVENTS, type HookFailedEvent, type ToastEvent, type WireEventName, type WireEventPayload } from './host-hooks.js';
 import { createHostSession, type HostSession } from './host-session.js';
 import { createHostTasks } from './host-tasks.js';
+import { createIdleSessions, SESSION_RELEASE_DEFAULTS } from './idle-sessions.js';
 import type { Host, HostLogger } from './host.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import type { Plugin } from './plugin.js';
@@ -74,6 +75,11 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   /** The sessions `sessions` resolved to, so a deletion can mark them at once. */
   const openedSessions = new Map<string, HostSession>();
   const plugins: string[] = [];
+  const idleSessions = createIdleSessions({
+    idleMs: (config.store.releaseIdleAfterSeconds ?? SESSION_RELEASE_DEFAULTS.idleSeconds) * 1000,
+    release: (id) => releaseSession(id),
+    onError: (id, error) => logger.warn(`could not release idle session ${id}`, { error: String(error) }),
+  });
   const pendingToasts = [...notices];
   let started = false;
   let disposed = false;
@@ -139,7 +145,25 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     openedSessions.get(id)?.markDeleted();
     openedSessions.delete(id);
     sessions.delete(id);
+    idleSessions.forget(id);
     tasks.abortSession(id);
+  }
+
+  /**
+   * Lets go of a session no one is using: forgotten here at once (so the next
+   * `host.session(id)` reads it afresh, after the store let go), the old object
+   * refuses writes, and the store closes what it holds for it.
+   */
+  async function releaseSession(id: string): Promise<boolean> {
+    const session = openedSessions.get(id);
+    if (session === undefined || disposed) return false;
+    if (session.busy || tasks.hasSessionTasks(id)) return false;
+    session.markReleased();
+    openedSessions.delete(id);
+    sessions.delete(id);
+    idleSessions.forget(id);
+    await store.release?.(id);
+    return true;
   }
 
   /** Waits for every session operation under way, so the store is not closed under an append. */
@@ -162,6 +186,7 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     },
     session(id) {
       assertLive(`open session ${id}`);
+      idleSessions.touch(id);
       let session = sessions.get(id);
       if (session === undefined) {
         session = markStarted().then(() => openSession(id));
@@ -177,7 +202,9 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
       const key = WIRE_EVENTS[name];
       if (key === 'hookFailed') hooks.hookFailed.call(payload as HookFailedEvent);
       else await (hooks[key] as { promise(event: typeof payload): Promise<void> }).promise(payload);
+      if (name === 'session.idle' && config.store.releaseOnSessionIdle === true) await releaseSession((payload as WireEventPayload<'session.idle'>).sessionId);
     },
+    releaseSession,
     toast: (toast) => host.emit('toast', toast),
     use(plugin) {
       assertLive(`add plugin "${plugin.name}"`);
@@ -197,6 +224,7 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     async dispose() {
       if (disposed) return;
       disposed = true;
+      idleSessions.stop();
       await tasks.dispose();
       await drainSessions();
       await store.close();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CompactionReport } from '../model/compaction-report.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import { findTooDeep, tooDeepMessage } from '../model/json-depth.js';
@@ -31,6 +32,10 @@ export interface HostSession extends Session {
   drain(): Promise<void>;
   /** Refuses every later write: the session was deleted elsewhere (another worker announced `session.deleted`). */
   markDeleted(): void;
+  /** Refuses every later write: the host let go of this session (idle); `host.session(id)` gives a fresh one. */
+  markReleased(): void;
+  /** True while an operation holds or waits for the session's lock. */
+  readonly busy: boolean;
 }
 
 /**
@@ -68,13 +73,18 @@ export function createHostSession(context: HostSessionContext): HostSession {
   };
 
   let deleted = false;
+  let released = false;
   const assertLive = (what: string): void => {
     context.assertLive?.(`${what} in session ${context.id}`);
     if (deleted) throw new CtxhostError(CORE_ERROR_CODES.sessionNotFound, `cannot ${what}: session ${context.id} was deleted; open it again with host.session(id) to start a new one`);
+    if (released) throw new CtxhostError(CORE_ERROR_CODES.sessionReleased, `cannot ${what}: session ${context.id} was released after sitting idle; get it again with host.session(id) (nothing was lost)`);
   };
+  /** The id of the last event this session knows is stored: each event id is chained from it. */
+  let lastEventId: string | undefined;
   const record = async (event: StoreEvent): Promise<void> => {
     assertLive(`record ${event.type}`);
-    await context.store.append(context.id, event);
+    const stored = await context.store.append(context.id, event, { eventId: chainedEventId(lastEventId, event) });
+    lastEventId = stored.eventId;
     apply(event);
   };
 
@@ -83,12 +93,19 @@ export function createHostSession(context: HostSessionContext): HostSession {
     contextWindow: context.contextWindow,
     replay(events) {
       for (const event of events) apply(event);
+      if (events.length > 0) lastEventId = events.at(-1)!.eventId;
     },
     async drain() {
       await context.mutex.run(async () => undefined);
     },
     markDeleted() {
       deleted = true;
+    },
+    markReleased() {
+      released = true;
+    },
+    get busy() {
+      return context.mutex.busy;
     },
     async append(message, options = {}) {
       assertLive('append a message');
@@ -149,6 +166,18 @@ export function createHostSession(context: HostSessionContext): HostSession {
     },
   };
   return session;
+}
+
+/**
+ * An event's id: a hash of the previous stored event's id and the event
+ * itself. A caller retrying a write whose outcome it never learnt (a lost
+ * reply: the store has the event, this session does not) sends the same event
+ * after the same predecessor, so the store finds the id and stores it once;
+ * the same event written again after it was acknowledged follows another
+ * predecessor, so it gets another id and is stored again, as asked.
+ */
+export function chainedEventId(previous: string | undefined, event: StoreEvent): string {
+  return `h-${createHash('sha256').update(previous ?? '').update('\n').update(JSON.stringify(event)).digest('hex').slice(0, 40)}`;
 }
 
 function replacePart(message: Message, part: Part): Message {

@@ -12,6 +12,8 @@ interface TrackedTask {
 export interface TrackedHostTasks extends HostTasks {
   /** Aborts every task of a session (on `session.deleted`). */
   abortSession(sessionId: string): void;
+  /** Whether a task of this session is still running (the session is not idle then). */
+  hasSessionTasks(sessionId: string): boolean;
   /** Names of the tasks still running. */
   readonly running: readonly string[];
   /** Aborts everything and waits for it to settle; later `run` calls are refused. */
@@ -50,6 +52,10 @@ export function createHostTasks(): TrackedHostTasks {
         };
         signal.addEventListener('abort', onAbort, { once: true });
       });
+    },
+    hasSessionTasks(sessionId) {
+      for (const task of tasks) if (task.sessionId === sessionId) return true;
+      return false;
     },
     abortSession(sessionId) {
       for (const task of tasks) if (task.sessionId === sessionId) task.controller.abort(new Error(`session ${sessionId} was deleted`));

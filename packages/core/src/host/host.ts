@@ -35,6 +35,14 @@ export interface Host {
   readonly summarizer: Summarizer | undefined;
   /** Opens (or creates) a session; emits `session.created` for a new one. */
   session(id: string): Promise<Session>;
+  /**
+   * Lets go of an open session now (its memory here, and the store's file
+   * handle, lock and index), unless an operation or a background task of it is
+   * under way; resolves whether it was released. `host.session(id)` opens it
+   * again from the store. Idle sessions are released on their own after
+   * `store.release_idle_after` seconds.
+   */
+  releaseSession(id: string): Promise<boolean>;
   /** Emits a wire event to its hook; a throwing tap is reported as `hook.failed`, never rethrown. */
   emit<N extends WireEventName>(name: N, payload: WireEventPayload<N>): Promise<void>;
   /** Shorthand for emitting a `toast`. */
