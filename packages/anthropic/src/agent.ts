@@ -1,4 +1,4 @@
-import { createMessage, detectSilentOverflow, isAbortError, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import { createMessage, detectSilentOverflow, isAbortError, resolveContextWindow, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
 import { overflowFromResponse } from './anthropic-model.js';
 
 /** A tool the agent can run: its definition for the model and its handler. */
@@ -61,7 +61,8 @@ export function createAgent(options: AgentOptions): Agent {
   async function run(sessionId: string, input: string | Message | undefined, signal: AbortSignal | undefined): Promise<TurnOutcome> {
     sessionsDriven.add(sessionId);
     const session = await host.session(sessionId);
-    session.contextWindow ??= model.contextWindow;
+    // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model.
+    session.contextWindow ??= model.contextWindow ?? resolveContextWindow(host.config, model.model);
     const outcome = await session.exclusive(async () => {
       if (options.system !== undefined && session.messages().length === 0) await session.append(createMessage('system', [{ type: 'text', text: options.system }]));
       if (input !== undefined) await session.append(typeof input === 'string' ? createMessage('user', [{ type: 'text', text: input }]) : input);

@@ -67,3 +67,4 @@ export {
   type RedactionResult,
   type RedactionConfig,
 } from './engines/secret-redactor.js';
+export { renderTranscript } from './model/render-transcript.js';

@@ -1,0 +1,17 @@
+export { createOpenAIModel, toChatParams, toResponse, toUsage, type OpenAIModelOptions } from './openai-model.js';
+export { toProviderError } from './to-provider-error.js';
+export {
+  createOpenAITokenCounter,
+  openAITokenCounterFor,
+  loadOpenAIEncoding,
+  countMessage,
+  countChatMessage,
+  chatMessageText,
+  OPENAI_ENCODINGS,
+  TOKENS_PER_MESSAGE,
+  TOKENS_PER_TOOL_CALL,
+  type OpenAIEncoding,
+  type OpenAIEncodingName,
+} from './openai-token-counter.js';
+export { withContextManagement, type OpenAIContextManagementOptions } from './with-context-management.js';
+export { createOpenAISummarizer, type OpenAISummarizerOptions } from './summarizer.js';
