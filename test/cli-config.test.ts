@@ -20,6 +20,8 @@ useCliScratch('ctxhost-config-', async (scratch) => {
   await writeProject('unreadable', undefined);
   await mkdir(join(project('unreadable'), '.ctxhost', 'config.yaml'));
   await mkdir(project('empty'));
+  await writeProject('hygiene-threshold', 'hooks:\n  session-hygiene:\n    threshold: 0.9\n');
+  await writeProject('hook-names', 'disabled_hooks:\n  - prompt-caching\n  - context-monitor\n  - anthropic-context-window-limit-recovery\n');
 });
 
 describe('ctxhost config check', () => {
@@ -78,5 +80,24 @@ describe('ctxhost config check', () => {
     const { code, stderr } = await runCtxhostInProcess(['config', 'check', '--cwd', project(name)]);
     expect(code).toBe(1);
     expect(stderr.trimEnd()).toMatch(message);
+  });
+});
+
+describe('ctxhost config check tells the truth about hooks', () => {
+  it('rejects hooks.session-hygiene.threshold, which nothing reads, saying why and what to do instead', async () => {
+    const { code, stderr } = await runCtxhostInProcess(['config', 'check', '--cwd', project('hygiene-threshold')]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^ctxhost: config \.ctxhost\/config\.yaml:3:5 hooks\.session-hygiene\.threshold: expected no keys: session hygiene has no settings .*disabled_hooks: \[session-hygiene\], got "threshold"/);
+  });
+
+  it("joins the project's disabled_hooks to the user's, takes prompt-caching and the old recovery name, and warns about an unknown name with a suggestion", async () => {
+    const { code, stdout } = await runCtxhostInProcess(['config', 'check', '--cwd', project('hook-names')]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ctxhost config check: valid \(2 warnings\)$/m);
+    expect(stdout).toMatch(/^warning: config \.ctxhost\/config\.yaml:3:5 disabled_hooks\[1\]: unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\?/m);
+    expect(stdout).toMatch(/^warning: config \.ctxhost\/config\.yaml:4:5 disabled_hooks\[2\]: "anthropic-context-window-limit-recovery" is the old name of "anthropic-auto-compact"/m);
+    const json = JSON.parse((await runCtxhostInProcess(['config', 'check', '--cwd', project('hook-names'), '--json'])).stdout) as { config: { disabled_hooks: string[] }; warnings: unknown[] };
+    expect(json.config.disabled_hooks).toEqual(['session-hygiene', 'prompt-caching', 'anthropic-auto-compact']);
+    expect(json.warnings).toHaveLength(2);
   });
 });

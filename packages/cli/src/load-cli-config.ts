@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadConfig, type LoadedConfig } from '@ctxhost/core';
+import { formatConfigWarning, loadConfig, type LoadedConfig } from '@ctxhost/core';
 import { builtInConfigSections } from 'ctxhost';
 import { CLI_ERROR_CODES, CliError } from './errors.js';
+import type { CliStream } from './output/index.js';
 
 export interface CliConfigOptions {
   /** The project folder (its `.ctxhost/config.yaml` wins over the user's file). */
@@ -32,4 +33,9 @@ async function existingFile(path: string): Promise<string> {
   if (found instanceof Error) throw new CliError(CLI_ERROR_CODES.fileUnreadable, `config ${path}: cannot read the file (${found.code ?? found.message})`, { cause: found });
   if (!found.isFile()) throw new CliError(CLI_ERROR_CODES.fileUnreadable, `config ${path}: not a file`);
   return resolve(path);
+}
+
+/** A command that runs on the config (replay, compact) says its warnings on stderr, one line each, and goes on. */
+export function printConfigWarnings(loaded: Pick<LoadedConfig, 'warnings'>, err: CliStream): void {
+  for (const warning of loaded.warnings) err.write(err.colors.yellow(`ctxhost: warning: ${formatConfigWarning(warning)}\n`));
 }

@@ -25,6 +25,7 @@ export { ConfigFileSchema, CompressionSectionSchema, RedactionSectionSchema, cre
 export { defineConfigSection, readHookSection, type ConfigSection } from './config/config-section.js';
 export { loadConfig, mergeConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config/config-json-schema.js';
+export { HOOK_ALIASES, canonicalHookName, closestHookName, formatConfigWarning, resolveDisabledHooks, type ConfigWarning, type DisabledHooksList } from './config/disabled-hooks.js';
 export { createFileStore, defaultSessionDirectory, type FileStore, type FileStoreOptions } from './stores/file-store.js';
 export { createPartOriginals, type PartOriginals } from './stores/part-originals.js';
 export { SESSION_LOG_FORMAT_VERSION } from './stores/session-log-file.js';

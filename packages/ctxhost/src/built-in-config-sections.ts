@@ -3,15 +3,17 @@ import { autoCompactConfigSection } from '@ctxhost/auto-compact';
 import { monitorConfigSection } from '@ctxhost/context-window-monitor';
 import { preemptiveConfigSection } from '@ctxhost/preemptive-compaction';
 import { promptCachingConfigSection, serverContextConfigSection } from '@ctxhost/prompt-caching';
+import { sessionHygieneConfigSection } from '@ctxhost/session-hygiene';
 import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
 
 /**
- * The `hooks.<name>` sections of the built-in hooks that have settings, for
+ * The `hooks.<name>` sections of the built-in hooks (session hygiene's is empty: a key
+ * there is an error that says it has no settings), for
  * `loadConfig({ sections })`: with them, a misspelt hook key is reported with
  * its file, line and column when the config is loaded, not when the hook reads it;
  * and the sections of plugins core does not know by name (`prompt-caching`,
  * `server-context`) are accepted at all.
  */
 export function builtInConfigSections(): ConfigSection[] {
-  return [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, promptCachingConfigSection, serverContextConfigSection, autoCompactConfigSection];
+  return [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, sessionHygieneConfigSection, promptCachingConfigSection, serverContextConfigSection, autoCompactConfigSection];
 }

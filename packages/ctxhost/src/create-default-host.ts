@@ -4,6 +4,7 @@ import {
   createMemoryStore,
   CtxhostError,
   CORE_ERROR_CODES,
+  formatConfigWarning,
   loadConfig,
   readHookSection,
   withDefaults,
@@ -67,7 +68,8 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
 
 /** Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds the default host. */
 export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
-  const { config } = await loadConfig({ cwd: options.cwd, sections: builtInConfigSections() });
+  const { config, warnings } = await loadConfig({ cwd: options.cwd, sections: builtInConfigSections() });
+  for (const warning of warnings) options.logger?.warn(formatConfigWarning(warning));
   return createDefaultHost({ ...options, config });
 }
 

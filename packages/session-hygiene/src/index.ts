@@ -1,1 +1,2 @@
 export { createSessionHygiene, SESSION_HYGIENE, HYGIENE_THRESHOLD, HYGIENE_MIN_MESSAGES } from './session-hygiene.js';
+export { sessionHygieneConfigSection, SessionHygieneConfigSchema } from './config.js';

@@ -4,7 +4,7 @@ import { compactMessages, type CompactOutcome } from '../compact-messages.js';
 import { displayPath } from '../display-path.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { formatCount } from '../format-table.js';
-import { loadCliConfig } from '../load-cli-config.js';
+import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
 import { lastSegmentMessages } from '@ctxhost/transcripts';
 import { loadTranscript } from '../load-transcript.js';
 import { formatJson, startProgress, type CliIo, type CliStream } from '../output/index.js';
@@ -37,7 +37,9 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
     .action(async (path: string, options: CompactOptions) => {
       const progress = startProgress(io.err, { label: 'compacting', total: 3, unit: 'steps' });
       try {
-        const { config } = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+        const loaded = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+        printConfigWarnings(loaded, io.err);
+        const { config } = loaded;
         const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: false, ...(options.run === undefined ? {} : { run: options.run }) });
         progress.update(1);
         // What the model last saw: from the agent's own last compaction on, without the lines it never sent.

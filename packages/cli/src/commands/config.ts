@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { CtxhostError, type ConfigIssue } from '@ctxhost/core';
+import { CtxhostError, formatConfigWarning, type ConfigIssue, type ConfigWarning } from '@ctxhost/core';
 import type { Command } from 'commander';
 import { configValues, toFileShape, type ConfigValue } from '../config-values.js';
 import { CliExit } from '../errors.js';
@@ -34,8 +34,8 @@ export function registerConfigCommand(program: Command, io: CliIo): void {
       }
       const files = loaded.files.map((path) => ({ path, level: levelOf(path, cwd) }));
       const values = configValues(loaded.config, loaded.sources);
-      if (options.json) io.out.write(formatJson({ valid: true, files, config: toFileShape(loaded.config), values }));
-      else io.out.write(renderCheck(files, values, cwd, io));
+      if (options.json) io.out.write(formatJson({ valid: true, files, config: toFileShape(loaded.config), values, warnings: loaded.warnings }));
+      else io.out.write(renderCheck(files, values, cwd, io, loaded.warnings));
     });
 }
 
@@ -47,8 +47,8 @@ function levelOf(path: string, cwd: string): 'project' | 'user' {
   return path.startsWith(join(cwd, '.ctxhost')) ? 'project' : 'user';
 }
 
-function renderCheck(files: readonly { path: string; level: string }[], values: readonly ConfigValue[], cwd: string, io: CliIo): string {
-  const { bold, green, dim } = io.out.colors;
+function renderCheck(files: readonly { path: string; level: string }[], values: readonly ConfigValue[], cwd: string, io: CliIo, warnings: readonly ConfigWarning[]): string {
+  const { bold, green, dim, yellow } = io.out.colors;
   const fileLines =
     files.length === 0
       ? ['no config files found (.ctxhost/config.yaml in the project, config.yaml in the user config folder or CTXHOST_CONFIG_DIR); every value is a default']
@@ -58,7 +58,8 @@ function renderCheck(files: readonly { path: string; level: string }[], values: 
     .split('\n')
     .map((line) => (line.endsWith(' default') ? dim(line) : line))
     .join('\n');
-  return [green(bold(`ctxhost config check: valid`)), ...fileLines, '', table, ''].join('\n');
+  const warningLines = warnings.map((warning) => yellow(`warning: ${formatConfigWarning(warning)}`));
+  return [green(bold(`ctxhost config check: valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`)), ...warningLines, ...fileLines, '', table, ''].join('\n');
 }
 
 /** Long values (a pricing table) are cut in the table; `--json` has them whole. */

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { createClientFromEnv } from 'ctxhost';
 import { displayPath } from '../display-path.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
-import { loadCliConfig } from '../load-cli-config.js';
+import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
 import { loadTranscript } from '../load-transcript.js';
 import { formatJson, startProgress, type CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
@@ -59,7 +59,9 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
 /** Replays and prints as it goes (or JSON at the end); writes the report when asked. Shared with `ctxhost demo`. */
 export async function replayTranscript(path: string, options: ReplayCommandOptions & { header?: boolean }, io: CliIo): Promise<ReplayResult> {
   const summaryClient = options.live === true ? liveClient() : undefined;
-  const { config } = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+  const loaded = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+  printConfigWarnings(loaded, io.err);
+  const { config } = loaded;
   const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
   const window = options.window ?? config.model.contextLength ?? DEFAULT_REPLAY_WINDOW;
   const { out, err } = io;

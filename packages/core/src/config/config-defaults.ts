@@ -21,7 +21,7 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
   model: {},
   models: {},
   disabledHooks: [],
-  experimental: { aggressiveTruncation: false, autoResume: false },
+  experimental: { aggressiveTruncation: false },
   pluginDirs: [],
   store: { kind: 'file' },
   hooks: {},

@@ -40,7 +40,7 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
     return {
       status: 'invalid',
       issues: document.errors.map((error) => {
-        const position = lineCounter.linePos(error.pos[0]);
+        const position = lineCounter.linePos(problemOffset(text, error.pos[0], error.code));
         const firstLine = error.message.split('\n')[0] ?? error.message;
         const reason = /call stack/i.test(firstLine) ? 'nested too deeply to read' : firstLine;
         return { file: displayPath, line: position.line, column: position.col, path: '', expected: 'valid YAML or JSON', found: `a syntax error (${reason})` };
@@ -88,4 +88,23 @@ function findOffset(root: unknown, keyPath: readonly PropertyKey[], target: 'key
     }
   }
   return offset;
+}
+
+/**
+ * Where to point a yaml syntax error. A key indented under a scalar (`threshold: 0.5`
+ * then `   bad: 1`) is reported at the scalar on the line above, as a multi-line
+ * implicit key: point at the first character of the next line, the line at fault.
+ * An error placed at a line's end moves to the next line's first character too.
+ */
+function problemOffset(text: string, offset: number, code: string): number {
+  let at = offset;
+  if (code === 'BLOCK_AS_IMPLICIT_KEY' || code === 'MULTILINE_IMPLICIT_KEY') {
+    const lineEnd = text.indexOf('\n', offset);
+    if (lineEnd === -1) return offset;
+    at = lineEnd;
+  }
+  while (at < text.length && /[ \t]/.test(text[at]!)) at++;
+  if (text[at] !== '\n' && text[at] !== '\r') return offset;
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at < text.length ? at : offset;
 }

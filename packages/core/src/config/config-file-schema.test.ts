@@ -33,7 +33,7 @@ describe('ConfigFileSchema', () => {
         model: { name: 'claude', context_length: 200000 },
         models: { 'my-model': { context_window: 8192, max_output_tokens: 1024, pricing: { input: 1, output: 2, cache_read: 0.1 } } },
         disabled_hooks: ['session-hygiene'],
-        experimental: { aggressive_truncation: true, auto_resume: true },
+        experimental: { aggressive_truncation: true },
         plugin_dirs: ['/opt/plugins'],
         store: { kind: 'postgres', url: 'postgres://x' },
       }),
@@ -47,7 +47,7 @@ describe('ConfigFileSchema', () => {
       model: { name: 'claude', contextLength: 200000 },
       models: { 'my-model': { contextWindow: 8192, maxOutputTokens: 1024, pricing: { input: 1, output: 2, cacheRead: 0.1 } } },
       disabledHooks: ['session-hygiene'],
-      experimental: { aggressiveTruncation: true, autoResume: true },
+      experimental: { aggressiveTruncation: true },
       pluginDirs: ['/opt/plugins'],
       store: { kind: 'postgres', url: 'postgres://x' },
       hooks: {},
@@ -63,7 +63,8 @@ describe('ConfigFileSchema', () => {
     [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
     [{ compresion: {} }, 'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"'],
     [{ compression: { thresold: 0.5 } }, 'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "thresold"'],
-    [{ experimental: { auto_resume: 'yes' } }, 'config experimental.auto_resume: expected true or false, got "yes"'],
+    [{ experimental: { aggressive_truncation: 'yes' } }, 'config experimental.aggressive_truncation: expected true or false, got "yes"'],
+    [{ experimental: { auto_resume: true } }, 'config experimental.auto_resume: expected no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key, got true'],
     [{ plugin_dirs: 'plugins' }, 'config plugin_dirs: expected a list of directory paths, got "plugins"'],
     [{ store: { kind: 'redis' } }, 'config store.kind: expected "file", "memory" or "postgres", got "redis"'],
     [{ compression: 3 }, 'config compression: expected a mapping of keys, got 3'],
@@ -71,9 +72,10 @@ describe('ConfigFileSchema', () => {
     expect(problems(input)).toStrictEqual([message]);
   });
 
-  it('lists the valid hook names for an unknown name in disabled_hooks', () => {
-    expect(problems({ disabled_hooks: ['session-hygiene', 'context-monitor'] })).toStrictEqual([
-      'config disabled_hooks[1]: expected a built-in hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, got "context-monitor"',
+  it('lets an unknown name in disabled_hooks through (loading the files warns about it) but not a non-name', () => {
+    expect(problems({ disabled_hooks: ['session-hygiene', 'context-monitor'] })).toStrictEqual([]);
+    expect(problems({ disabled_hooks: ['session-hygiene', 3] })).toStrictEqual([
+      'config disabled_hooks[1]: expected a hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got 3',
     ]);
   });
 
@@ -99,7 +101,7 @@ describe('config sections', () => {
     expect(problems({ hooks: { 'context-window-monitor': { warn_at: 2, warn: 1 }, 'no-such-hook': {} } }, schema).sort()).toStrictEqual([
       'config hooks.context-window-monitor.warn: expected one of the keys warn_at, got "warn"',
       'config hooks.context-window-monitor.warn_at: expected a value at most 1, got 2',
-      'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, got "no-such-hook"',
+      'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got "no-such-hook"',
     ].sort());
   });
 

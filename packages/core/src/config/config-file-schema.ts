@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_CONFIG, CONFIG_LIMITS } from './config-defaults.js';
 import { BUILT_IN_HOOK_NAMES, type CtxhostConfig } from './config-schema.js';
 import type { ConfigSection } from './config-section.js';
+import { canonicalHookName, HOOK_ALIASES } from './disabled-hooks.js';
 import { ModelsSectionSchema, toModelOverrides } from '../model-registry/models-config-schema.js';
 
 /*
@@ -92,7 +93,8 @@ export const ModelSectionSchema = z.strictObject({
 
 export const ExperimentalSectionSchema = z.strictObject({
   aggressive_truncation: flag().default(defaults.experimental.aggressiveTruncation),
-  auto_resume: flag().default(defaults.experimental.autoResume),
+  // Accepted once, read by nothing: an error that says so, not a setting silently ignored.
+  auto_resume: z.never({ error: 'no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key' }).optional(),
 });
 
 export const StoreSectionSchema = z.strictObject({
@@ -103,8 +105,13 @@ export const StoreSectionSchema = z.strictObject({
   release_on_session_idle: z.boolean({ error: 'true or false' }).optional(),
 });
 
+/**
+ * Hook names as written: a built-in name or an alias passes; anything else is not an error
+ * here but a warning with a suggestion (`resolveDisabledHooks`, when the files are loaded),
+ * so one misspelt name does not fail the whole file. The enum is there for editors' completion.
+ */
 const DisabledHooksSchema = z
-  .array(z.enum(BUILT_IN_HOOK_NAMES, { error: `a built-in hook name, one of ${hookNameList}` }), { error: 'a list of hook names' })
+  .array(z.union([z.enum([...BUILT_IN_HOOK_NAMES, ...Object.keys(HOOK_ALIASES)] as [string, ...string[]]), z.string().min(1)], { error: `a hook name, one of ${hookNameList}` }), { error: 'a list of hook names' })
   .default(() => [...defaults.disabledHooks]);
 
 const PluginDirsSchema = z.array(text('a directory path'), { error: 'a list of directory paths' }).default(() => [...defaults.pluginDirs]);
@@ -183,8 +190,8 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
     promptCaching: { cacheTtl: file.prompt_caching.cache_ttl },
     model: withoutUndefined({ name: file.model.name, contextLength: file.model.context_length }),
     models: toModelOverrides(file.models),
-    disabledHooks: [...file.disabled_hooks],
-    experimental: { aggressiveTruncation: file.experimental.aggressive_truncation, autoResume: file.experimental.auto_resume },
+    disabledHooks: file.disabled_hooks.flatMap((name) => canonicalHookName(name) ?? []),
+    experimental: { aggressiveTruncation: file.experimental.aggressive_truncation },
     pluginDirs: [...file.plugin_dirs],
     store: withoutUndefined({
       kind: file.store.kind,

@@ -33,7 +33,7 @@ export interface CtxhostConfig {
   /** The `models:` section: registry entries overridden or added, by model name (see `getModelInfo`). */
   models: Record<string, ModelOverride>;
   disabledHooks: BuiltInHookName[];
-  experimental: { aggressiveTruncation: boolean; autoResume: boolean };
+  experimental: { aggressiveTruncation: boolean };
   pluginDirs: string[];
   store: {
     kind: 'file' | 'memory' | 'postgres';
@@ -55,5 +55,7 @@ export const BUILT_IN_HOOK_NAMES = [
   'anthropic-auto-compact',
   'session-hygiene',
   'tool-output-truncator',
+  'prompt-caching',
+  'server-context',
 ] as const;
 export type BuiltInHookName = (typeof BUILT_IN_HOOK_NAMES)[number];

@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIG } from './config-defaults.js';
 import { BUILT_IN_HOOK_NAMES, type CtxhostConfig } from './config-schema.js';
+import { canonicalHookName } from './disabled-hooks.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 
 /** A config given in code: any section may be partial; missing keys take DEFAULT_CONFIG's values. */
@@ -32,7 +33,7 @@ export function assertKnownDisabledHooks(config: Pick<CtxhostConfig, 'disabledHo
   if (!Array.isArray(names)) {
     throw new CtxhostError(CORE_ERROR_CODES.configInvalid, `config disabled_hooks: expected a list of hook names, got ${JSON.stringify(names)}`);
   }
-  const unknown = names.filter((name) => !(BUILT_IN_HOOK_NAMES as readonly unknown[]).includes(name));
+  const unknown = names.filter((name) => typeof name !== 'string' || canonicalHookName(name) === undefined);
   if (unknown.length === 0) return;
   throw new CtxhostError(
     CORE_ERROR_CODES.configInvalid,
@@ -42,7 +43,7 @@ export function assertKnownDisabledHooks(config: Pick<CtxhostConfig, 'disabledHo
 
 /** Whether `disabled_hooks` switches off the plugin of this name (only built-in hooks can be). */
 export function isDisabledHook(config: Pick<CtxhostConfig, 'disabledHooks'>, name: string): boolean {
-  return (BUILT_IN_HOOK_NAMES as readonly string[]).includes(name) && (config.disabledHooks as readonly string[]).includes(name);
+  return (BUILT_IN_HOOK_NAMES as readonly string[]).includes(name) && (config.disabledHooks as readonly string[]).some((entry) => canonicalHookName(entry) === name);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -35,23 +35,23 @@ async function loadError(options: Partial<Parameters<typeof loadConfig>[0]> = {}
 describe('loadConfig', () => {
   it('returns the defaults when no file exists', async () => {
     const loaded = await loadConfig({ cwd, userConfigDir });
-    expect(loaded).toStrictEqual({ config: DEFAULT_CONFIG, sources: {}, files: [] });
+    expect(loaded).toStrictEqual({ config: DEFAULT_CONFIG, sources: {}, files: [], warnings: [] });
   });
 
-  it('merges the project file over the user file key by key, lists replacing', async () => {
+  it('merges the project file over the user file key by key, lists replacing (disabled_hooks joining)', async () => {
     const userFile = join(userConfigDir, 'config.yaml');
     const projectFile = join(cwd, '.ctxhost', 'config.yaml');
     await writeFile(userFile, 'compression:\n  threshold: 0.6\n  protect_last_n: 10\ndisabled_hooks: [session-hygiene, preemptive-compaction]\nmodel:\n  name: user-model\n');
     await writeFile(projectFile, 'compression:\n  threshold: 0.7\ndisabled_hooks:\n  - tool-output-truncator\n');
     const loaded = await loadConfig({ cwd, userConfigDir });
     expect(loaded.config.compression).toStrictEqual({ ...DEFAULT_CONFIG.compression, threshold: 0.7, protectLastN: 10 });
-    expect(loaded.config.disabledHooks).toStrictEqual(['tool-output-truncator']);
+    expect(loaded.config.disabledHooks).toStrictEqual(['session-hygiene', 'preemptive-compaction', 'tool-output-truncator']);
     expect(loaded.config.model).toStrictEqual({ name: 'user-model' });
     expect(loaded.files).toStrictEqual([userFile, projectFile]);
     expect(loaded.sources).toStrictEqual({
       'compression.threshold': projectFile,
       'compression.protect_last_n': userFile,
-      disabled_hooks: projectFile,
+      disabled_hooks: `${userFile}, ${projectFile}`,
       'model.name': userFile,
     });
   });
@@ -71,7 +71,7 @@ describe('loadConfig', () => {
   });
 
   it('reports every problem of both files at once, with file, line and column', async () => {
-    await writeFile(join(userConfigDir, 'config.yaml'), 'experimental:\n  auto_resume: sometimes\n');
+    await writeFile(join(userConfigDir, 'config.yaml'), 'experimental:\n  aggressive_truncation: sometimes\n');
     await writeFile(
       join(cwd, '.ctxhost', 'config.yaml'),
       [
@@ -92,14 +92,43 @@ describe('loadConfig', () => {
     const error = await loadError();
     expect(error.code).toBe('CTXHOST_CONFIG_INVALID');
     expect(error.message.replaceAll(userConfigDir, '<user-config>')).toMatchInlineSnapshot(`
-      "ctxhost configuration has 6 problems; fix the keys below and retry:
-        config <user-config>/config.yaml:2:16 experimental.auto_resume: expected true or false, got "sometimes"
+      "ctxhost configuration has 5 problems; fix the keys below and retry:
+        config <user-config>/config.yaml:2:26 experimental.aggressive_truncation: expected true or false, got "sometimes"
         config .ctxhost/config.yaml:4:14 compression.threshold: expected a number between 0 and 1, got "half"
         config .ctxhost/config.yaml:5:17 compression.target_ratio: expected a number between 0.1 and 0.8, got 0.95
         config .ctxhost/config.yaml:6:3 compression.protect_lastn: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "protect_lastn"
-        config .ctxhost/config.yaml:9:5 disabled_hooks[1]: expected a built-in hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, got "context-monitor"
         config .ctxhost/config.yaml:11:14 prompt_caching.cache_ttl: expected "5m" or "1h", got "10m""
     `);
+  });
+
+  it('warns about an unknown hook name with a suggestion, and loads the rest of the file', async () => {
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'compression:\n  threshold: 0.6\ndisabled_hooks:\n  - session-hygiene\n  - context-monitor\n  - prompt-caching\n');
+    const loaded = await loadConfig({ cwd, userConfigDir });
+    expect(loaded.config.compression.threshold).toBe(0.6);
+    expect(loaded.config.disabledHooks).toStrictEqual(['session-hygiene', 'prompt-caching']);
+    expect(loaded.warnings).toStrictEqual([
+      {
+        file: '.ctxhost/config.yaml',
+        line: 5,
+        column: 5,
+        path: 'disabled_hooks[1]',
+        message: expect.stringMatching(/^unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\? \(built-in hooks: .*prompt-caching, server-context\)$/),
+      },
+    ]);
+  });
+
+  it('takes a renamed hook under its old name, warning once', async () => {
+    await writeFile(join(userConfigDir, 'config.yaml'), 'disabled_hooks: [anthropic-context-window-limit-recovery]\n');
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'disabled_hooks: [anthropic-context-window-limit-recovery, session-hygiene]\n');
+    const loaded = await loadConfig({ cwd, userConfigDir });
+    expect(loaded.config.disabledHooks).toStrictEqual(['anthropic-auto-compact', 'session-hygiene']);
+    expect(loaded.warnings.map((warning) => warning.message)).toStrictEqual(['"anthropic-context-window-limit-recovery" is the old name of "anthropic-auto-compact"; it still works, but write "anthropic-auto-compact"']);
+  });
+
+  it('points a YAML error at the line at fault, not the line above it', async () => {
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'compression:\n  threshold: 0.5\n   bad: 1\nmodel: {}\n');
+    const error = await loadError();
+    expect(error.issues[0]).toMatchObject({ file: '.ctxhost/config.yaml', line: 3, column: 4, expected: 'valid YAML or JSON' });
   });
 
   it('names the file, line and column of a YAML syntax error', async () => {

@@ -7,6 +7,7 @@ import { createConfigSchema, toCtxhostConfig } from './config-file-schema.js';
 import { configErrorMap, formatKeyPath, toConfigIssues } from './config-issues.js';
 import type { CtxhostConfig } from './config-schema.js';
 import type { ConfigSection } from './config-section.js';
+import { resolveDisabledHooks, type ConfigWarning } from './disabled-hooks.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 
 export interface LoadConfigOptions {
@@ -28,6 +29,8 @@ export interface LoadedConfig {
   sources: Record<string, string>;
   /** The files read, user file first, as absolute paths. */
   files: string[];
+  /** Problems that did not fail a file (an unknown or renamed hook in `disabled_hooks`), each with where it is. */
+  warnings: ConfigWarning[];
 }
 
 const FILE_NAMES = ['config.yaml', 'config.yml', 'config.json'] as const;
@@ -64,9 +67,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   if (issues.length > 0) throw new ConfigError(issues, { unreadable: unreadable !== undefined, cause: unreadable });
   const merged = documents.reduce<unknown>((base, document) => mergeConfig(base, document.value), {});
+  // disabled_hooks joins across files (a project adds to the user's list) rather than replacing it.
+  const hooks = resolveDisabledHooks(documents.flatMap((document) => disabledHooksOf(document)));
+  if (isPlainObject(merged) && documents.some((document) => disabledHooksOf(document).length > 0)) merged.disabled_hooks = hooks.names;
   const sources: Record<string, string> = {};
   for (const document of documents) recordSources(document.value, [], document.path, sources);
-  return { config: toCtxhostConfig(schema.parse(merged)), sources, files: documents.map((document) => document.path) };
+  if (documents.filter((document) => disabledHooksOf(document).length > 0).length > 1) sources.disabled_hooks = documents.filter((document) => disabledHooksOf(document).length > 0).map((document) => document.path).join(', ');
+  return { config: toCtxhostConfig(schema.parse(merged)), sources, files: documents.map((document) => document.path), warnings: hooks.warnings };
+}
+
+function disabledHooksOf(document: ConfigDocument): { names: unknown[]; file: string; locate: ConfigDocument['locate'] }[] {
+  const value = isPlainObject(document.value) ? document.value.disabled_hooks : undefined;
+  return Array.isArray(value) ? [{ names: value, file: document.displayPath, locate: document.locate }] : [];
 }
 
 /** The one config file in a folder; two of them (config.yaml and config.json) is a problem, not a silent choice. */
