@@ -42,7 +42,9 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
 
       host.hooks.sessionError.tapPromise(AUTO_COMPACT, async ({ sessionId, error, raw }) => {
         const parsed = parseTokenLimitError(error) ?? parseTokenLimitError(raw);
-        if (parsed !== null) stateOf(sessionId).pending = parsed;
+        if (parsed === null) return;
+        stateOf(sessionId).pending = parsed;
+        await adoptStatedLimit(host, sessionId, parsed);
       });
       host.hooks.messageUpdated.tapPromise(AUTO_COMPACT, async ({ sessionId, message, usage }) => {
         const state = states.get(sessionId);
@@ -76,6 +78,27 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
       });
     },
   };
+}
+
+/**
+ * The learned window: an overflow that states the API's real limit, below the window the session
+ * believed in (a 200k model that stops at 180k, a gateway that serves less), becomes the session's
+ * window from then on, so thresholds and hygiene act on the real one and the same overflow is not hit
+ * again. Said once per session (each later adoption is a further lowering, said again).
+ */
+async function adoptStatedLimit(host: Host, sessionId: string, parsed: ParsedTokenLimitError): Promise<void> {
+  if (parsed.maxTokens === undefined || parsed.kind === 'request_too_large' || parsed.kind === 'non_empty_content') return;
+  const session = await host.session(sessionId);
+  const believed = contextWindowOf(session, host.config);
+  if (believed !== undefined && parsed.maxTokens >= believed) return;
+  session.contextWindow = parsed.maxTokens;
+  await host.toast({
+    sessionId,
+    level: 'info',
+    title: 'Context window learned',
+    text: `The API stopped this session at ${formatTokens(parsed.maxTokens)} tokens${believed === undefined ? '' : `, below the ${formatTokens(believed)} it was configured with`}; ctxhost uses ${formatTokens(parsed.maxTokens)} as its window from now on.`,
+    source: AUTO_COMPACT,
+  });
 }
 
 async function recover(host: Host, config: AutoCompactConfig, sessionId: string, state: SessionState, signal: AbortSignal): Promise<void> {

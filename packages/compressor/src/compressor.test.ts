@@ -157,18 +157,29 @@ describe('compressor', () => {
     expect(compressor.shouldCompress({ ...state(150_000), contextWindow: undefined })).toBe(false);
   });
 
-  it('does not compact again on the next turns when protect_last_n keeps the session over the threshold', async () => {
-    // A small window: the 20 protected messages alone hold more than the threshold, so a compaction saves little.
-    const compressor = createCompressor();
+  it('widens a compaction that would save under 10%: the tail keeps fewer than protect_last_n messages', async () => {
+    // A small window: the 20 protected messages alone hold more than the threshold, so the seed's cut would save little.
     const window = 8_000;
     const conversation = [text('system', 's'), ...Array.from({ length: 26 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'word '.repeat(190)}`))];
+    const result = await createCompressor().compress(conversation, context({ sessionId: 'small', contextWindow: window }));
+    expect(result.report.tokensAfter / result.report.tokensBefore).toBeLessThan(0.9);
+    expect(result.report.notes).toContainEqual(expect.stringMatching(/^widened to save at least 10%: the tail keeps 4 messages at least/));
+  });
+
+  it('does not compact when even widened it would save under 10%, says so, and waits for the prompt to grow before trying again', async () => {
+    const compressor = createCompressor();
+    const window = 8_000;
+    // The newest four messages hold almost everything: no cut can save a tenth.
+    const conversation = [text('system', 's'), text('user', 'start'), text('assistant', 'ok'), text('user', 'more'), text('assistant', 'fine'), ...Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `big ${i} ${'word '.repeat(1500)}`))];
     const counter = createTokenCounter();
-    const state = (messages: readonly Message[]) => ({ sessionId: 'small', promptTokens: counter.countAll(messages), tokenSource: 'estimated' as const, contextWindow: window, messageCount: messages.length });
+    const state = (messages: readonly Message[]) => ({ sessionId: 'weak', promptTokens: counter.countAll(messages), tokenSource: 'estimated' as const, contextWindow: window, messageCount: messages.length });
     expect(compressor.shouldCompress(state(conversation))).toBe(true);
-    const first = await compressor.compress(conversation, context({ sessionId: 'small', contextWindow: window }));
-    expect(first.report.tokensAfter / first.report.tokensBefore).toBeGreaterThan(0.9);
+    const first = await compressor.compress(conversation, context({ sessionId: 'weak', contextWindow: window }));
+    expect(first.messages).toEqual(conversation);
+    expect(first.report.tokensAfter).toBe(first.report.tokensBefore);
+    expect(first.report.notes).toContainEqual(expect.stringMatching(/^not compacted: it would save under 10%/));
     expect(first.report.notes).toContainEqual(expect.stringMatching(/^saved under 10%: the next threshold compaction of this session waits until the prompt reaches about [\d,]+ tokens$/));
-    const nextTurn = [...first.messages, text('user', `one more ${'word '.repeat(190)}`)];
+    const nextTurn = [...conversation, text('user', `one more ${'word '.repeat(100)}`)];
     expect(compressor.shouldCompress(state(nextTurn))).toBe(false);
     const muchLater = [...nextTurn, ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'user' : 'assistant', `later ${i} ${'word '.repeat(190)}`))];
     expect(counter.countAll(muchLater) - counter.countAll(conversation)).toBeGreaterThanOrEqual(window * COMPRESSOR.ineffectiveRegrowth);

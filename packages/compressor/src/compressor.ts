@@ -3,6 +3,7 @@ import { assembleProjection } from './assemble-projection.js';
 import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 import { COMPRESSOR } from './constants.js';
 import { findBoundaries } from './find-boundaries.js';
+import { planTail } from './plan-tail.js';
 import { createIneffectiveCompactionBackoff } from './ineffective-compaction-backoff.js';
 import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { summarizeMiddle } from './summarize-middle.js';
@@ -70,10 +71,16 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   const { settings } = run;
   const tokensBefore = context.counter.countAll(messages);
   const thresholdTokens = settings.threshold * context.contextWindow;
-  const tailBudgetTokens = context.targetTokens === undefined ? thresholdTokens * settings.targetRatio : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2);
-  // A recovery with a size to reach may keep fewer messages at the end than protect_last_n: the session is already over the window.
-  const protectLastN = context.targetTokens === undefined ? settings.protectLastN : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN);
+  const asked = {
+    tailBudgetTokens: context.targetTokens === undefined ? thresholdTokens * settings.targetRatio : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2),
+    // A caller with a size to reach may keep fewer messages at the end than protect_last_n: the session is over its line.
+    protectLastN: context.targetTokens === undefined ? settings.protectLastN : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN),
+  };
   const pinFrom = pinnedRequest(messages, context, thresholdTokens);
+  const plan = planTail({ messages, counter: context.counter, contextWindow: context.contextWindow, tokensBefore, ...asked, ...(context.targetTokens === undefined ? {} : { targetTokens: context.targetTokens }), ...(context.reason === 'threshold' ? {} : { narrowest: 2 }), ...(pinFrom === undefined ? {} : { pinFrom }) });
+  // No churn: a compaction that would save under a tenth even widened is not done (a recovery still does what it can).
+  if (plan.weak && context.reason !== 'recovery') return unchanged(messages, context, tokensBefore, `not compacted: it would save under ${COMPRESSOR.ineffectiveSavings * 100}% (about ${tokensBefore.toLocaleString('en-US')} → ${plan.predictedTokens.toLocaleString('en-US')} tokens) even with the tail cut to ${plan.protectLastN} messages`);
+  const { tailBudgetTokens, protectLastN } = plan;
   const boundaryOptions = { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter, ...(pinFrom === undefined ? {} : { pinFrom }) };
   // Pruning never reaches the protected tail, even when head and tail overlap (the tail then starts after the head, past the floor).
   const floor = Math.max(0, messages.length - protectLastN);
@@ -127,7 +134,8 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     covers,
     iteration: (previous?.meta?.summary?.iteration ?? 0) + 1,
   });
-  const notes = [...summary.notes, ...(state.currentRequest === undefined ? [] : ['the newest request did not fit the tail: quoted verbatim in the summary'])];
+  const widened = plan.widened ? [`widened to save at least ${COMPRESSOR.ineffectiveSavings * 100}%${context.targetTokens === undefined ? '' : ` and reach ${context.targetTokens.toLocaleString('en-US')} tokens`}: the tail keeps ${protectLastN} messages at least, within ${Math.round(tailBudgetTokens).toLocaleString('en-US')} tokens`] : [];
+  const notes = [...widened, ...summary.notes, ...(state.currentRequest === undefined ? [] : ['the newest request did not fit the tail: quoted verbatim in the summary'])];
   return report(projection, {
     summary: { tokens: context.counter.countText(summary.text), source: summary.source, messagesCovered: covers.length },
     notes,
@@ -149,6 +157,10 @@ function pinnedRequest(messages: readonly Message[], context: CompressContext, t
 
 function isCompressorSummary(message: Message): boolean {
   return message.meta?.summary?.engine === COMPRESSOR.name;
+}
+
+function unchanged(messages: readonly Message[], context: CompressContext, tokens: number, note: string): CompressResult {
+  return { messages: [...messages], report: { engine: COMPRESSOR.name, reason: context.reason, tokensBefore: tokens, tokensAfter: tokens, messagesBefore: messages.length, messagesAfter: messages.length, notes: [note] } };
 }
 
 /** A summary message's own summary: without the prefix and without the working-state block (re-collected on every compaction). */

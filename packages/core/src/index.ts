@@ -69,3 +69,4 @@ export {
   type RedactionConfig,
 } from './engines/secret-redactor.js';
 export { renderTranscript } from './model/render-transcript.js';
+export { COMPACTION_LOW_WATER, CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted, requestCompactedBy } from './host/compaction-decision.js';

@@ -1,4 +1,4 @@
-import { contextWindowOf, REQUEST_STAGE, type Host, type ModelRequest, type Plugin, type Session } from '@ctxhost/core';
+import { contextWindowOf, lowWaterMark, markRequestCompacted, requestCompactedBy, REQUEST_STAGE, type Host, type ModelRequest, type Plugin, type Session } from '@ctxhost/core';
 
 export const SESSION_HYGIENE = 'session-hygiene';
 
@@ -19,7 +19,8 @@ export function createSessionHygiene(): Plugin {
     name: SESSION_HYGIENE,
     apply(host) {
       host.hooks.beforeRequest.tapPromise({ name: SESSION_HYGIENE, stage: REQUEST_STAGE.hygiene }, async (request, context) => {
-        if (!host.config.compression.enabled) return request;
+        // One decision per request: the engine compacted this one already.
+        if (!host.config.compression.enabled || requestCompactedBy(request) !== undefined) return request;
         const session = await host.session(request.sessionId);
         const window = context.contextWindow ?? contextWindowOf(session, host.config);
         if (window === undefined || request.messages.length < HYGIENE_MIN_MESSAGES) return request;
@@ -37,15 +38,16 @@ async function compressForHygiene(host: Host, session: Session, request: ModelRe
       contextWindow,
       counter: host.counter,
       reason: 'hygiene',
-      // A safety net must get under it: aim at the engine's own threshold, so the tail may keep fewer than protect_last_n.
-      targetTokens: Math.floor(host.config.compression.threshold * contextWindow),
+      // A safety net must get well under it: aim at the low-water mark under the engine's threshold, so the
+      // tail may keep fewer than protect_last_n and the next requests append to a stable prefix.
+      targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
       original: (partId) => session.original(partId),
       ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
       ...(signal === undefined ? {} : { signal }),
     });
     if (result.report.tokensAfter >= result.report.tokensBefore) return request;
     await session.applyCompaction(result.messages, result.report);
-    return { ...request, messages: result.messages };
+    return markRequestCompacted({ ...request, messages: result.messages }, 'hygiene');
   } catch (error) {
     host.logger.warn(`${SESSION_HYGIENE}: compaction failed; the session is left as it was`, { sessionId: session.id, error: String(error) });
     await host.toast({ sessionId: session.id, level: 'warning', title: 'Session hygiene could not compact', text: `The session is over ${HYGIENE_THRESHOLD * 100}% of its window and compaction failed: ${String(error)}. Nothing was changed.`, source: SESSION_HYGIENE });

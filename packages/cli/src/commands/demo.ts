@@ -19,7 +19,7 @@ export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(new URL('../../../../exampl
  */
 export const DEMO_WINDOW = 18_000;
 /** The simulated API stops at this fraction of the window, as real APIs sometimes stop short of the nominal one (180,000 on a 200k model): the overflow it causes is recovered. */
-export const DEMO_API_LIMIT_RATIO = 0.85;
+export const DEMO_API_LIMIT_RATIO = 0.5;
 export const DEMO_REPORT_FILE = 'demo-report.html';
 
 export interface DemoOptions {

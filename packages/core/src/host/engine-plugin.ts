@@ -1,3 +1,4 @@
+import { CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted } from './compaction-decision.js';
 import { contextWindowOf } from './context-usage.js';
 import { REQUEST_STAGE } from './host-hooks.js';
 import type { Plugin } from './plugin.js';
@@ -13,30 +14,48 @@ export function createEnginePlugin(): Plugin {
   return {
     name: ENGINE_PLUGIN,
     apply(host) {
+      /** Per session: requests built so far, and the request and size of the last threshold compaction. */
+      const sessions = new Map<string, { requests: number; last?: { request: number; tokensAfter: number } }>();
       host.hooks.beforeRequest.tapPromise({ name: ENGINE_PLUGIN, stage: REQUEST_STAGE.engine }, async (request, context) => {
         if (!host.config.compression.enabled) return request;
         const session = await host.session(request.sessionId);
+        const state = sessions.get(session.id) ?? { requests: 0 };
+        sessions.set(session.id, state);
+        state.requests++;
         const contextWindow = context.contextWindow ?? contextWindowOf(session, host.config);
         const size = session.promptSize();
-        const state = { sessionId: session.id, promptTokens: size.tokens, tokenSource: size.source, contextWindow, messageCount: request.messages.length };
-        if (contextWindow === undefined || !host.engine.shouldCompress(state)) return request;
+        const engineState = { sessionId: session.id, promptTokens: size.tokens, tokenSource: size.source, contextWindow, messageCount: request.messages.length };
+        if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) return request;
+        // No two threshold compactions on consecutive requests unless the prompt grew by a tenth of the window since.
+        if (state.last?.request === state.requests - 1 && size.tokens - state.last.tokensAfter < CONSECUTIVE_REGROWTH * contextWindow) return request;
         const result = await host.engine.compress(session.messages().slice(), {
           sessionId: session.id,
           contextWindow,
           counter: host.counter,
           reason: 'threshold',
+          // The low-water mark: well under the line, so the next requests append to a stable prefix.
+          targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
           original: (partId) => session.original(partId),
           ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
-        // Nothing to gain (a session too short for the engine's protected head and tail): leave it, record nothing.
-        if (result.report.tokensAfter >= result.report.tokensBefore) return request;
+        if (result.report.tokensAfter >= result.report.tokensBefore) {
+          // Not done: say why when the engine said (a compaction that would have saved under a tenth), so the moved threshold is not hidden.
+          if ((result.report.notes ?? []).length > 0) await host.toast({ sessionId: session.id, level: 'info', title: 'Compaction not done', text: result.report.notes!.join('; '), source: ENGINE_PLUGIN });
+          return request;
+        }
         await session.applyCompaction(result.messages, result.report);
-        return { ...request, messages: result.messages };
+        state.last = { request: state.requests, tokensAfter: result.report.tokensAfter };
+        return markRequestCompacted({ ...request, messages: result.messages }, 'threshold');
       });
       host.hooks.messageUpdated.tapPromise(ENGINE_PLUGIN, async ({ sessionId, usage }) => {
         if (usage !== undefined) host.engine.updateFromUsage?.(usage, sessionId);
       });
+      host.hooks.sessionDeleted.tapPromise(ENGINE_PLUGIN, async ({ sessionId }) => {
+        sessions.delete(sessionId);
+      });
     },
   };
 }
+
+
