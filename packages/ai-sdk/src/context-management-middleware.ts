@@ -1,11 +1,11 @@
 import { createDefaultHost } from 'ctxhost';
-import { resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
+import { createPromptMirror, resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiGenerateResult, AiModel, AiStreamResult, AiUsage, AiContent } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 import { collectReply } from './reply-collector.js';
 import { replyMessage, toUsage } from './reply-message.js';
-import { createSessionMirror } from './session-mirror.js';
+import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
 import { sessionIdOf } from './session-id.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { isRecoverable, toProviderError } from './to-provider-error.js';
@@ -51,7 +51,7 @@ interface Recovery {
  */
 export function contextManagementMiddleware(options: ContextManagementMiddlewareOptions = {}): LanguageModelMiddleware {
   checkOptions(options);
-  const mirror = createSessionMirror();
+  const mirror = createPromptMirror(fromAiSdkMessage);
   const calls = new WeakMap<AiCallOptions, CallState>();
   const recoveries = new Map<string, Recovery>();
   const warned = new Set<string>();

@@ -1,11 +1,11 @@
-import { partId, type JsonValue, type MediaSource, type Message, type Part, type ToolResultContent } from '@ctxhost/core';
+import { partId, type JsonValue, type MappedPromptItem, type MediaSource, type Part, type ToolResultContent } from '@ctxhost/core';
 import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
 /** The `extra` key that marks a text part standing for an AI SDK `custom` part (its `kind` is the value). */
 export const CUSTOM_PART = 'aiSdkCustom';
 
-/** A prompt message in ctxhost's model, or the part type that kept it from being mapped. */
-export type MappedMessage = { ok: true; message: Message } | { ok: false; unmappedType: string };
+/** A prompt message in ctxhost's model (with the caller's parts, index for index), or the part type that kept it from being mapped. */
+export type MappedMessage = MappedPromptItem<AiPart>;
 
 type FilePartLike = Extract<AiPart, { type: 'file' }>;
 type ToolResultLike = Extract<AiPart, { type: 'tool-result' }>;
@@ -18,14 +18,14 @@ type ToolResultLike = Extract<AiPart, { type: 'tool-result' }>;
  * the caller then sends the prompt untouched rather than drop it.
  */
 export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
-  if (source.role === 'system') return { ok: true, message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] } };
+  if (source.role === 'system') return { ok: true, message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] }, sourceParts: [] };
   const parts: Part[] = [];
   for (const [index, part] of (source.content as readonly AiPart[]).entries()) {
     const mapped = fromAiSdkPart(part, partId(id, index), source.role);
     if (mapped === undefined) return { ok: false, unmappedType: describe(part) };
     parts.push(mapped);
   }
-  return { ok: true, message: { id, role: source.role, parts } };
+  return { ok: true, message: { id, role: source.role, parts }, sourceParts: source.content as readonly AiPart[] };
 }
 
 function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part | undefined {

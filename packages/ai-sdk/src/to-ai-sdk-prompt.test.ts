@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AiPrompt } from './ai-sdk-types.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
-import { createPromptOriginals } from './prompt-originals.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
-import type { Message } from '@ctxhost/core';
+import { createPromptOriginals, type Message } from '@ctxhost/core';
+import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
 const prompt: AiPrompt = [
   { role: 'system', content: 'Be terse.' },
@@ -20,11 +20,16 @@ function mapAll(source: AiPrompt): Message[] {
   });
 }
 
+function remembered(messages: Message[], source: AiPrompt) {
+  const originals = createPromptOriginals<AiMessage, AiPart>();
+  messages.forEach((message, index) => originals.remember(message, source[index]!, typeof source[index]!.content === 'string' ? [] : (source[index]!.content as AiPart[])));
+  return originals;
+}
+
 describe('the AI SDK prompt through ctxhost and back', () => {
   it('gives back the caller’s own objects when nothing changed', () => {
     const messages = mapAll(prompt);
-    const originals = createPromptOriginals();
-    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const originals = remembered(messages, prompt);
     const back = toAiSdkPrompt(messages, originals);
     expect(back).toEqual(prompt);
     expect(back[2]!.content[0]).toBe(prompt[2]!.content[0]);
@@ -32,8 +37,7 @@ describe('the AI SDK prompt through ctxhost and back', () => {
 
   it('rebuilds a part a hook changed and keeps the others', () => {
     const messages = mapAll(prompt);
-    const originals = createPromptOriginals();
-    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const originals = remembered(messages, prompt);
     const truncated = messages.map((message) => (message.role === 'tool' ? { ...message, parts: message.parts.map((part) => ({ ...part, output: '[truncated]' }) as typeof part) } : message));
     const back = toAiSdkPrompt(truncated, originals);
     expect(back[3]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'text', value: '[truncated]' } }] });
@@ -42,8 +46,7 @@ describe('the AI SDK prompt through ctxhost and back', () => {
 
   it('turns a cache breakpoint into providerOptions.anthropic.cacheControl, on the message for the system prompt', () => {
     const messages = mapAll(prompt);
-    const originals = createPromptOriginals();
-    messages.forEach((message, index) => originals.remember(message, prompt[index]!));
+    const originals = remembered(messages, prompt);
     const marked = messages.map((message) => ({ ...message, parts: message.parts.map((part, index) => (index === message.parts.length - 1 ? { ...part, cacheControl: { type: 'ephemeral' as const } } : part)) }));
     const back = toAiSdkPrompt(marked, originals);
     expect(back[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } });
@@ -57,9 +60,7 @@ describe('the AI SDK prompt through ctxhost and back', () => {
     const source: AiPrompt = [{ role: 'assistant', content: [{ type: 'custom', kind: 'anthropic.message_start', providerOptions: { anthropic: { id: 'msg_1' } } }, { type: 'text', text: 'Hi.' }] }];
     const messages = mapAll(source);
     expect(messages[0]!.parts[0]).toMatchObject({ type: 'text', text: '', extra: { aiSdkCustom: 'anthropic.message_start' } });
-    const originals = createPromptOriginals();
-    originals.remember(messages[0]!, source[0]!);
-    expect(toAiSdkPrompt(messages, originals)).toEqual(source);
+    expect(toAiSdkPrompt(messages, remembered(messages, source))).toEqual(source);
     expect(toAiSdkPrompt(messages, createPromptOriginals())[0]!.content[0]).toEqual({ type: 'custom', kind: 'anthropic.message_start' });
   });
 

@@ -1,7 +1,9 @@
-import type { CacheControl, MediaSource, Message, Part, ToolResultPart } from '@ctxhost/core';
+import type { CacheControl, MediaSource, Message, Part, PromptOriginals, ToolResultPart } from '@ctxhost/core';
 import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
 import { CUSTOM_PART } from './from-ai-sdk-prompt.js';
-import type { PromptOriginals } from './prompt-originals.js';
+
+/** The caller's messages and parts by ctxhost id. */
+export type AiOriginals = PromptOriginals<AiMessage, AiPart>;
 
 type UserPart = Extract<AiMessage, { role: 'user' }>['content'][number];
 type AssistantPart = Extract<AiMessage, { role: 'assistant' }>['content'][number];
@@ -13,13 +15,13 @@ type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
  * hook rewrote (a truncated tool output, a summary) are built from ctxhost's
  * model. A cache breakpoint becomes `providerOptions.anthropic.cacheControl`.
  */
-export function toAiSdkPrompt(messages: readonly Message[], originals: PromptOriginals): AiPrompt {
+export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals): AiPrompt {
   const prompt: AiPrompt = [];
   for (const message of messages) prompt.push(...toAiSdkMessages(message, originals));
   return prompt;
 }
 
-function toAiSdkMessages(message: Message, originals: PromptOriginals): AiMessage[] {
+function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] {
   const source = originals.message(message.id);
   const messageOptions = source?.providerOptions;
   const parts = message.parts.map((part) => withCacheControl(originals.unchangedPart(part) ?? fromPart(part, source), part.cacheControl));

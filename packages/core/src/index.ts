@@ -47,6 +47,8 @@ export type * from './adapters/anthropic-wire-types.js';
 export { validateMessages, validateMessage, MessageValidationError } from './model/validate-messages.js';
 export { findTooDeep, tooDeepMessage, MAX_JSON_DEPTH } from './model/json-depth.js';
 export { createMessage, partId, newMessageId, type PartInput } from './model/part-ids.js';
+export { createPromptMirror, alignmentKey, type PromptMirror, type PromptSyncResult, type MappedPromptItem } from './host/prompt-mirror.js';
+export { createPromptOriginals, type PromptOriginals } from './host/prompt-originals.js';
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export type * from './adapters/openai-wire-types.js';
 export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';

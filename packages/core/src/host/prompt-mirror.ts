@@ -1,34 +1,42 @@
-import { newMessageId, type Message, type Part, type Session } from '@ctxhost/core';
-import type { AiPrompt } from './ai-sdk-types.js';
-import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
+import type { Message, Part } from '../model/message.js';
+import { newMessageId } from '../model/part-ids.js';
 import { createPromptOriginals, type PromptOriginals } from './prompt-originals.js';
+import type { Session } from './session.js';
+
+/** One framework prompt item as a ctxhost message (with the given id), or the type that kept it from being mapped. */
+export type MappedPromptItem<P> = { ok: true; message: Message; sourceParts: readonly P[] } | { ok: false; unmappedType: string };
 
 /** `restart`: the prompt shares nothing with the session's messages (another conversation under the same id). */
-export type SyncResult = { ok: true; appended: number; diverged: boolean } | { ok: false; unmappedType: string } | { ok: false; restart: true };
+export type PromptSyncResult = { ok: true; appended: number; diverged: boolean } | { ok: false; unmappedType: string } | { ok: false; restart: true };
 
-/** A session's mirror of the caller's prompt: which stored message stands at each position of it. */
-interface MirrorState {
-  view: { id: string; key: string }[];
-  originals: PromptOriginals;
-}
-
-export interface SessionMirror {
+export interface PromptMirror<S, P> {
   /**
    * Brings the session up to the caller's prompt: messages the session has are
    * matched by position and content, the rest appended (`message.updated` for
    * each). A prompt that no longer extends what was mirrored (the caller edited
-   * or dropped messages) reverts what the model would see to where the two agree.
+   * or dropped messages) reverts what the model sees to where the two agree.
    */
-  sync(session: Session, prompt: AiPrompt): Promise<SyncResult>;
-  /** Records a reply the model gave, so the caller's copy of it in the next prompt is recognised. */
-  appendReply(session: Session, message: Message, usage: Parameters<Session['append']>[1]): Promise<void>;
-  originals(sessionId: string): PromptOriginals;
+  sync(session: Session, prompt: readonly S[]): Promise<PromptSyncResult>;
+  /** Records a reply the model gave, so the caller's copy of it in the next prompt is recognised rather than stored twice. */
+  appendReply(session: Session, message: Message, options?: Parameters<Session['append']>[1]): Promise<void>;
+  originals(sessionId: string): PromptOriginals<S, P>;
   forget(sessionId: string): void;
 }
 
-export function createSessionMirror(): SessionMirror {
-  const states = new Map<string, MirrorState>();
-  const stateOf = (session: Session): MirrorState => {
+interface MirrorState<S, P> {
+  view: { id: string; key: string }[];
+  originals: PromptOriginals<S, P>;
+}
+
+/**
+ * A session's mirror of a prompt the caller owns (the AI SDK's, an agent
+ * framework's): the caller sends its whole history on every call; the session
+ * stores it once, append-only, and its projection is what hooks compact. Used
+ * by the framework integrations (`@ctxhost/ai-sdk`, `@ctxhost/openai-agents`).
+ */
+export function createPromptMirror<S, P>(map: (source: S, id: string) => MappedPromptItem<P>): PromptMirror<S, P> {
+  const states = new Map<string, MirrorState<S, P>>();
+  const stateOf = (session: Session): MirrorState<S, P> => {
     let state = states.get(session.id);
     if (state === undefined) {
       // A session stored by an earlier process: its caller-side messages are the history minus what hooks added.
@@ -41,25 +49,25 @@ export function createSessionMirror(): SessionMirror {
 
   return {
     async sync(session, prompt) {
-      const mapped: Message[] = [];
+      const mapped: { message: Message; sourceParts: readonly P[] }[] = [];
       for (const source of prompt) {
-        const result = fromAiSdkMessage(source, 'pending');
+        const result = map(source, 'pending');
         if (!result.ok) return { ok: false, unmappedType: result.unmappedType };
-        mapped.push(result.message);
+        mapped.push(result);
       }
       const state = stateOf(session);
-      const keys = mapped.map(alignmentKey);
+      const keys = mapped.map((item) => alignmentKey(item.message));
       let common = 0;
       while (common < state.view.length && common < keys.length && state.view[common]!.key === keys[common]) common++;
       if (common === 0 && state.view.length > 0) return { ok: false, restart: true };
       const diverged = common < state.view.length;
       if (diverged) await rewind(session, state, common);
       for (let index = common; index < prompt.length; index++) {
-        const message = withId(mapped[index]!, newMessageId());
+        const message = withId(mapped[index]!.message, newMessageId());
         await session.append(message);
         state.view.push({ id: message.id, key: keys[index]! });
       }
-      for (const [index, source] of prompt.entries()) state.originals.remember(withId(mapped[index]!, state.view[index]!.id), source);
+      for (const [index, source] of prompt.entries()) state.originals.remember(withId(mapped[index]!.message, state.view[index]!.id), source, mapped[index]!.sourceParts);
       return { ok: true, appended: prompt.length - common, diverged };
     },
     async appendReply(session, message, options) {
@@ -73,7 +81,7 @@ export function createSessionMirror(): SessionMirror {
 }
 
 /** Drops the mirrored messages from `position` on: out of the view, and out of what the model sees when they are still in it. */
-async function rewind(session: Session, state: MirrorState, position: number): Promise<void> {
+async function rewind<S, P>(session: Session, state: MirrorState<S, P>, position: number): Promise<void> {
   const dropped = state.view.splice(position);
   for (const entry of dropped) state.originals.forget(entry.id);
   const projection = session.messages();
