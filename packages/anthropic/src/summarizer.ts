@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { renderTranscript, type CtxhostConfig, type Summarizer } from '@ctxhost/core';
+import { CORE_ERROR_CODES, CtxhostError, renderTranscript, type CtxhostConfig, type Summarizer } from '@ctxhost/core';
 
 export { renderTranscript };
 
@@ -31,11 +31,17 @@ export function createAnthropicSummarizer(client: Anthropic, options: AnthropicS
 }
 
 /**
- * The summarizer `auxiliary.compression` selects: its `model` (and `base_url`)
- * when set; otherwise the conversation's own client and model ("auto").
+ * The Anthropic summarizer `auxiliary.compression` selects: its `model`, `base_url`
+ * and `api_key_env` when set; otherwise the conversation's own client and model.
+ * Another provider (`openai`, `openrouter`…) needs the OpenAI SDK: use
+ * `summarizerFromConfig` from `ctxhost`, which serves every provider.
  */
 export function summarizerFromConfig(config: CtxhostConfig, main: { client: Anthropic; model: string }, env: NodeJS.ProcessEnv = process.env): Summarizer {
   const auxiliary = config.auxiliary.compression;
-  const client = auxiliary.baseUrl === undefined ? main.client : new Anthropic({ apiKey: env['ANTHROPIC_API_KEY'] ?? 'unused', baseURL: auxiliary.baseUrl });
+  if (auxiliary.provider !== 'auto' && auxiliary.provider !== 'anthropic') {
+    throw new CtxhostError(CORE_ERROR_CODES.configInvalid, `config auxiliary.compression.provider: "${auxiliary.provider}" is not Anthropic; use summarizerFromConfig from the ctxhost package, which builds an OpenAI-compatible summarizer`);
+  }
+  const own = auxiliary.baseUrl === undefined && auxiliary.apiKeyEnv === undefined;
+  const client = own ? main.client : new Anthropic({ apiKey: env[auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY'] ?? 'unused', ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }) });
   return createAnthropicSummarizer(client, { model: auxiliary.model ?? main.model });
 }

@@ -12,3 +12,14 @@ export { applyCacheControl, applyCacheBreakpoints, createPromptCachingPlugin, se
 export { readTranscript, parseTranscript } from '@ctxhost/transcripts';
 export { createAutoCompactPlugin, parseTokenLimitError, AUTO_COMPACT } from '@ctxhost/auto-compact';
 export { createAgent, createAnthropicModel, createAnthropicSummarizer, withContextManagement, toProviderError, createClientFromEnv, type Agent, type AgentTool, type AgentToolOutput, type TurnOutcome } from '@ctxhost/anthropic';
+export { summarizerFromConfig, type MainModel } from './summarizer-from-config.js';
+export {
+  createOpenAIModel,
+  createOpenAISummarizer,
+  createOpenAITokenCounter,
+  openAITokenCounterFor,
+  withContextManagement as withOpenAIContextManagement,
+  toProviderError as toOpenAIProviderError,
+  type OpenAIModelOptions,
+  type OpenAIContextManagementOptions,
+} from '@ctxhost/openai';
