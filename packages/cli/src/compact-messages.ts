@@ -13,6 +13,10 @@ export interface CompactMessagesOptions {
   window?: number;
   /** `--engine`: wins over `context.engine`; an engine that is not found is an error, not a fallback. */
   engine?: string;
+  /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
+  projectPlugins?: boolean;
+  /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
+  onPluginLoad?(info: { name: string; file: string }): void;
 }
 
 export interface CompactOutcome {
@@ -37,7 +41,14 @@ export async function compactMessages(messages: readonly Message[], options: Com
   const engineName = options.engine ?? options.config.context.engine;
   const config: CtxhostConfig = { ...options.config, context: { engine: engineName }, model: { ...options.config.model, contextLength: window }, store: { kind: 'memory' } };
   const warnings: string[] = [];
-  const host = await createDefaultHost({ config, cwd: options.cwd, store: createMemoryStore(), logger: warningCollector(warnings) });
+  const host = await createDefaultHost({
+    config,
+    cwd: options.cwd,
+    store: createMemoryStore(),
+    logger: warningCollector(warnings),
+    ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
+    ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
+  });
   try {
     const missing = warnings.find((warning) => warning.includes(`context.engine "${engineName}" was not found`));
     if (options.engine !== undefined && missing !== undefined) throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);

@@ -40,6 +40,10 @@ export interface DefaultHostOptions {
   plugins?: Plugin[];
   /** Built-in plugins configured your way: each replaces the default one of the same name (e.g. `createAutoCompactPlugin({ plan: false })`). */
   builtIns?: Plugin[];
+  /** Also look for engines in `<cwd>/.ctxhost/plugins` (off by default: plugin folders run code). */
+  projectPlugins?: boolean;
+  /** Told the file a plugin engine is about to be imported from. */
+  onPluginLoad?(info: { name: string; file: string }): void;
 }
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
@@ -63,6 +67,8 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
+    ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
   });
 }
 

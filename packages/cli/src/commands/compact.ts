@@ -18,6 +18,7 @@ interface CompactOptions {
   json?: boolean;
   strict?: boolean;
   run?: number;
+  projectPlugins?: boolean;
 }
 
 /** `ctxhost compact <transcript>`: runs the configured engine once, offline, and writes the compacted conversation as Anthropic JSON. */
@@ -30,6 +31,7 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
     .option('--out <file>', 'write the conversation here instead of stdout')
     .option('--config <file>', 'a config file read over the user and project config')
     .option('--engine <name>', 'the context engine (default: context.engine, else compressor)')
+    .option('--project-plugins', 'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)')
     .option('--json', 'print the compaction report (and the conversation, without --out) as one JSON document')
     .option('--strict', 'fail on a broken line instead of skipping it')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
@@ -47,6 +49,8 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
         const outcome = await compactMessages(seen, {
           config,
           cwd: process.cwd(),
+          projectPlugins: options.projectPlugins === true,
+          onPluginLoad: ({ name, file }) => io.err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
           ...(options.window === undefined ? {} : { window: options.window }),
           ...(options.engine === undefined ? {} : { engine: options.engine }),
         });

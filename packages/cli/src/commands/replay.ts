@@ -27,6 +27,8 @@ export interface ReplayCommandOptions {
   model?: string;
   /** commander's `--no-reconstruct`: false leaves the stand-in prefix out. */
   reconstruct?: boolean;
+  /** `--project-plugins`: also load engines from `./.ctxhost/plugins` (runs their code). */
+  projectPlugins?: boolean;
 }
 
 /** The window when neither `--window` nor `model.context_length` gives one: Claude's standard 200k. */
@@ -42,6 +44,7 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .option('--api-limit <tokens>', 'the limit the simulated API enforces (default: the window); lower it to see overflows the host did not foresee recovered', wholeNumberFlag(1_000))
     .option('--config <file>', 'a config file read over the user and project ones')
     .option('--engine <name>', 'the context engine (context.engine)')
+    .option('--project-plugins', 'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)')
     .option('--report <file>', 'write the HTML report (charts and a table of compactions) to this file')
     .option('--json', 'print the result as JSON instead of text')
     .option('--live', 'summarize with the real API (needs ANTHROPIC_API_KEY); the assistant is still played back offline')
@@ -80,6 +83,8 @@ export async function replayTranscript(path: string, options: ReplayCommandOptio
     window,
     config,
     cwd: process.cwd(),
+    projectPlugins: options.projectPlugins === true,
+    onPluginLoad: ({ name, file }) => err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
     ...(options.apiLimit === undefined ? {} : { contextLimit: options.apiLimit }),
     ...(options.engine === undefined ? {} : { engine: options.engine }),
     ...(summaryClient === undefined ? {} : { summaryClient }),

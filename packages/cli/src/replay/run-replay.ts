@@ -28,6 +28,10 @@ export interface ReplayOptions {
   engine?: string;
   /** Where plugin folders (`context_engine/NAME/`) are looked up. */
   cwd?: string;
+  /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
+  projectPlugins?: boolean;
+  /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
+  onPluginLoad?(info: { name: string; file: string }): void;
   /** Sends and prices every call as this model (`--model`, `model.name`); default each recorded turn's own model. */
   model?: string;
   /** A client for the real API: the summarizer uses it instead of the simulator. */
@@ -105,7 +109,13 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const summaryModel = config.auxiliary.compression.model ?? model;
   const summarizer = createAnthropicSummarizer(summaryClient, { model: summaryModel, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
   try {
-    const host = await createDefaultHost({ config, summarizer, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const host = await createDefaultHost({
+      config,
+      summarizer,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
+      ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
+    });
     const priceAs = (sessionId: string): string => options.model ?? responder.modelOf(sessionId) ?? model;
     const recording = recordReplay(host, priceAs, {
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

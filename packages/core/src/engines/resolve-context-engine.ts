@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import envPaths from 'env-paths';
 import { DEFAULT_CONFIG } from '../config/config-defaults.js';
@@ -18,6 +18,14 @@ export interface ResolveContextEngineOptions {
   summarizer?: Summarizer;
   /** Overrides the user plugins folder (tests). */
   userPluginDir?: string;
+  /**
+   * Also search the project's `<cwd>/.ctxhost/plugins` (off by default: a
+   * repository you cloned must not run code because you ran ctxhost in it).
+   * `plugin_dirs` in a config is the other way to opt in.
+   */
+  projectPlugins?: boolean;
+  /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
+  onPluginLoad?(info: { name: string; file: string }): void;
 }
 
 export type EngineSource = 'plugin-folder' | 'registry' | 'fallback';
@@ -29,29 +37,52 @@ export interface ResolvedContextEngine {
   searched: string[];
   /** Set when `context.engine` named an engine that was not found and the fallback was used. */
   notFound?: string;
+  /** The file a plugin-folder engine was imported from. */
+  file?: string;
 }
 
-/** The plugin directories, in the order they are searched. */
-export function pluginDirectories(config: Pick<CtxhostConfig, 'pluginDirs'>, options: Pick<ResolveContextEngineOptions, 'cwd' | 'userPluginDir'> = {}): string[] {
+/** What `context.engine` may be: one plain name, never a path (it becomes a folder name under each plugin directory). */
+const ENGINE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Throws CTXHOST_CONFIG_INVALID for an engine name that is not a plain name. */
+export function assertEngineName(name: string): void {
+  if (!ENGINE_NAME.test(name)) {
+    throw new CtxhostError(
+      CORE_ERROR_CODES.configInvalid,
+      `context.engine ${JSON.stringify(name)} is not an engine name: use up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit (a name, not a path)`,
+    );
+  }
+}
+
+/** The plugin directories, in the order they are searched: the user's, then `plugin_dirs`, then the project's when asked for. */
+export function pluginDirectories(config: Pick<CtxhostConfig, 'pluginDirs'>, options: Pick<ResolveContextEngineOptions, 'cwd' | 'userPluginDir' | 'projectPlugins'> = {}): string[] {
   const cwd = options.cwd ?? process.cwd();
   const user = options.userPluginDir ?? join(envPaths('ctxhost', { suffix: '' }).data, 'plugins');
-  return [join(cwd, '.ctxhost', 'plugins'), user, ...config.pluginDirs.map((dir) => resolve(cwd, dir))];
+  const project = options.projectPlugins === true ? [join(cwd, '.ctxhost', 'plugins')] : [];
+  return [...new Set([user, ...config.pluginDirs.map((dir) => resolve(cwd, dir)), ...project])];
 }
 
 /**
- * Finds the engine `context.engine` names, in the seeds' order: (1) a folder
- * `context_engine/<name>/` under each plugin directory, (2) the registry,
- * (3) the built-in fallback. A plugin engine is active only when named.
+ * Finds the engine `context.engine` names: (1) a built-in or registered
+ * engine of that name (the fallback's name, `none`, the registry, the
+ * `engines` given) — never looked up in a plugin folder, so no folder can
+ * stand in for one; (2) a folder `context_engine/<name>/` under each plugin
+ * directory (importing it runs its code); (3) the built-in fallback. A
+ * plugin engine is active only when named.
  */
 export async function resolveContextEngine(config: CtxhostConfig, options: ResolveContextEngineOptions = {}): Promise<ResolvedContextEngine> {
   const name = config.context.engine;
+  assertEngineName(name);
   const factoryOptions: EngineFactoryOptions = { config, ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }) };
+  if (isBuiltInName(name, options)) return { ...resolveRegisteredEngine(config, options), searched: [] };
   const searched = pluginDirectories(config, options).map((dir) => join(dir, 'context_engine', name));
   for (const folder of searched) {
-    if (existsSync(folder)) return { engine: await loadEngineFolder(folder, name, factoryOptions), source: 'plugin-folder', searched };
+    if (existsSync(folder)) {
+      const file = engineEntry(folder, name);
+      options.onPluginLoad?.({ name, file });
+      return { engine: await loadEngineFile(file, name, factoryOptions), source: 'plugin-folder', searched, file };
+    }
   }
-  const registered = options.engines?.[name] ?? registeredContextEngine(name);
-  if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry', searched };
   const fallback = resolveFallback(options.fallback, factoryOptions);
   return { engine: fallback, source: 'fallback', searched, ...(isMissing(name, options.fallback) ? { notFound: name } : {}) };
 }
@@ -59,6 +90,7 @@ export async function resolveContextEngine(config: CtxhostConfig, options: Resol
 /** The synchronous part of resolution (registry, then fallback), for `createHost`. */
 export function resolveRegisteredEngine(config: CtxhostConfig, options: ResolveContextEngineOptions = {}): Omit<ResolvedContextEngine, 'searched'> {
   const name = config.context.engine;
+  assertEngineName(name);
   const factoryOptions: EngineFactoryOptions = { config, ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }) };
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry' };
@@ -81,8 +113,12 @@ function resolveFallback(fallback: ResolveContextEngineOptions['fallback'], opti
   return noneEngine();
 }
 
-async function loadEngineFolder(folder: string, name: string, options: EngineFactoryOptions): Promise<ContextEngine> {
-  const entry = engineEntry(folder);
+/** A name the host already has an engine for (the fallback's, `none`, a registered one): never looked up in a plugin folder. */
+function isBuiltInName(name: string, options: ResolveContextEngineOptions): boolean {
+  return options.fallback?.name === name || name === 'none' || name === DEFAULT_CONFIG.context.engine || options.engines?.[name] !== undefined || registeredContextEngine(name) !== undefined;
+}
+
+async function loadEngineFile(entry: string, name: string, options: EngineFactoryOptions): Promise<ContextEngine> {
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
@@ -96,11 +132,17 @@ async function loadEngineFolder(folder: string, name: string, options: EngineFac
   return (factory as ContextEngineFactory)(options);
 }
 
-function engineEntry(folder: string): string {
+function engineEntry(folder: string, name: string): string {
   const manifest = join(folder, 'package.json');
   if (existsSync(manifest)) {
     const main = (JSON.parse(readFileSync(manifest, 'utf8')) as { main?: unknown }).main;
-    if (typeof main === 'string') return join(folder, main);
+    if (typeof main === 'string') {
+      const entry = resolve(folder, main);
+      if (!entry.startsWith(folder + sep)) {
+        throw new CtxhostError(CORE_ERROR_CODES.engineLoadFailed, `context engine "${name}": ${manifest} names "main": ${JSON.stringify(main)}, outside its folder; an engine is loaded only from inside its folder`, { plugin: name });
+      }
+      return entry;
+    }
   }
   for (const candidate of ['index.js', 'index.mjs']) if (existsSync(join(folder, candidate))) return join(folder, candidate);
   return join(folder, 'index.js');

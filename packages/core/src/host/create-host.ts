@@ -37,6 +37,10 @@ export interface CreateHostOptions {
   cwd?: string;
   /** The user plugins folder (default: the env-paths data folder of `ctxhost`, `/plugins`). */
   userPluginDir?: string;
+  /** Also search `<cwd>/.ctxhost/plugins` for engines (off by default: plugin folders run code). */
+  projectPlugins?: boolean;
+  /** Told the file a plugin engine is about to be imported from. */
+  onPluginLoad?(info: { name: string; file: string }): void;
   /** Core's engine plugin (runs the engine before each request); on unless false. */
   enginePlugin?: boolean;
 }
@@ -58,6 +62,7 @@ export function createHost(options: CreateHostOptions = {}): Host {
 export async function createHostAsync(options: CreateHostOptions = {}): Promise<Host> {
   if (options.engine !== undefined) return createHost(options);
   const resolved = await resolveContextEngine(withDefaults(options.config), engineOptions(options));
+  if (resolved.file !== undefined) options.logger?.info(`context engine "${resolved.engine.name}" loaded from ${resolved.file} (plugin folders run code)`);
   const notices = resolved.notFound === undefined ? [] : [missingEngineNotice(resolved.notFound, resolved.engine.name, resolved.searched)];
   return buildHost({ ...options, engine: resolved.engine }, notices);
 }
@@ -245,6 +250,8 @@ function engineOptions(options: CreateHostOptions): ResolveContextEngineOptions 
   return {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.userPluginDir === undefined ? {} : { userPluginDir: options.userPluginDir }),
+    ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
+    ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
     ...(options.engines === undefined ? {} : { engines: options.engines }),
     ...(options.fallbackEngine === undefined ? {} : { fallback: options.fallbackEngine }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
