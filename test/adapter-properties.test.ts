@@ -2,6 +2,7 @@ import { fromAnthropic, fromOpenAI, toAnthropic, toOpenAI } from '@ctxhost/core'
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationArbitrary } from './support/arbitrary-conversation.js';
+import { testSize } from './support/test-size.js';
 
 describe('adapters over the shared conversation arbitrary', () => {
   it('Anthropic: wire → ctxhost → wire gives back an equal value for every valid conversation', () => {
@@ -11,7 +12,7 @@ describe('adapters over the shared conversation arbitrary', () => {
         const again = toAnthropic(fromAnthropic(wire.messages, wire.system));
         expect(again).toEqual(wire);
       }),
-      { numRuns: 200, seed: 1801 },
+      { numRuns: testSize(200), seed: 1801 },
     );
   });
 
@@ -22,7 +23,7 @@ describe('adapters over the shared conversation arbitrary', () => {
         const wire = toOpenAI(withoutThinking);
         expect(toOpenAI(fromOpenAI(wire))).toEqual(wire);
       }),
-      { numRuns: 200, seed: 1802 },
+      { numRuns: testSize(200), seed: 1802 },
     );
   });
 });

@@ -35,7 +35,7 @@ describe('agent loop', () => {
     const host = createHost({ plugins: [createToolOutputTruncator({ maxTokens: 1000 })] });
     const idle: string[] = [];
     host.hooks.sessionIdle.tapPromise('t', async ({ sessionId }) => { idle.push(sessionId); });
-    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-5', contextWindow: 200_000 }), tools: [weather, readFile], system: 'You are helpful.' });
+    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-6', contextWindow: 200_000 }), tools: [weather, readFile], system: 'You are helpful.' });
     const first = await agent.send('s1', 'Weather in Oslo, and read log.txt');
     expect(first).toMatchObject({ status: 'done', turns: 2 });
     const second = await agent.send('s1', 'And again?');
@@ -58,7 +58,7 @@ describe('agent loop', () => {
     let error: SessionErrorEvent | undefined;
     host.hooks.sessionError.tapPromise('t', async (event) => { events.push('error'); error = event; });
     host.hooks.sessionIdle.tapPromise('t', async () => { events.push('idle'); });
-    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-5' }) });
+    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-6' }) });
     sim.faults.next(1, 'overloaded');
     const outcome = await agent.send('s2', 'hello');
     expect(outcome).toMatchObject({ status: 'error', error: { kind: 'overloaded' } });
@@ -73,14 +73,14 @@ describe('agent loop', () => {
   it('reports a successful stop at the window as an overflow', async () => {
     const { client } = await simulator({ contextLimit: 50, overflowStyle: 'stop_reason' });
     const host = createHost();
-    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-5' }) });
+    const agent = createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-6' }) });
     const outcome = await agent.send('s3', 'word '.repeat(200));
     expect(outcome).toMatchObject({ status: 'error', error: { kind: 'context_overflow' } });
   });
 
   it('streams as well', async () => {
     const { client } = await simulator();
-    const agent = createAgent({ host: createHost(), model: createAnthropicModel(client, { model: 'claude-sonnet-4-5', stream: true }) });
+    const agent = createAgent({ host: createHost(), model: createAnthropicModel(client, { model: 'claude-sonnet-4-6', stream: true }) });
     expect(await agent.send('s4', 'stream me')).toMatchObject({ status: 'done' });
   });
 });
@@ -96,7 +96,7 @@ describe('withContextManagement', () => {
       messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `output ${i} `.repeat(300) }] });
     }
     messages.push({ role: 'assistant', content: 'read them all' }, { role: 'user', content: 'now summarize' });
-    const reply = await safe.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 200, messages });
+    const reply = await safe.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 200, messages });
     expect(reply.type).toBe('message');
     expect(compactions).toContain('overflow');
     expect(sim.requests.some((request) => request.status === 400)).toBe(true);
@@ -107,7 +107,7 @@ describe('withContextManagement', () => {
   it('adds cache breakpoints and leaves small requests alone', async () => {
     const { sim, client } = await simulator();
     const safe = withContextManagement(client);
-    await safe.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 50, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
+    await safe.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 50, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
     expect(JSON.stringify(sim.requests[0]?.body)).toContain('"cache_control":{"type":"ephemeral"}');
   });
 });

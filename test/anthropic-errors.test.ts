@@ -35,7 +35,7 @@ describe('toProviderError: every error the simulator produces, through the real 
     client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
   });
   afterAll(() => sim.close());
-  const params = (content = 'hello') => ({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user' as const, content }] });
+  const params = (content = 'hello') => ({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user' as const, content }] });
   const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a failure'); }, (error: unknown) => toProviderError(error));
 
   it('overflow, with the numbers', async () => {

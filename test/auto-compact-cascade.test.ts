@@ -6,7 +6,7 @@ import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createHost, type Host, type Message, type ToastEvent } from '@ctxhost/core';
 import { startSimulator, type Simulator, type SimulatorFeature } from '@ctxhost/simulator';
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-4-6';
 let sim: Simulator | undefined;
 afterEach(async () => {
   vi.useRealTimers();

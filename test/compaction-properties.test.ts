@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildConversation, conversationShapeArbitrary, deepFreeze } from './support/arbitrary-conversation.js';
 import { projectionProblems } from './support/projection-invariants.js';
+import { testSize } from './support/test-size.js';
 
 const conversationArbitrary = conversationShapeArbitrary();
 
@@ -60,7 +61,7 @@ describe('compaction properties over random conversations', () => {
         for (const message of result.messages) if (!originalIds.has(message.id)) expect(message.meta?.summary).toBeDefined();
         expect(result.messages.length).toBe(result.report.messagesAfter);
       }),
-      { numRuns: 250, seed: 1301 },
+      { numRuns: testSize(250), seed: 1301 },
     );
   });
 
@@ -73,7 +74,7 @@ describe('compaction properties over random conversations', () => {
         const kept = result.messages.filter((message) => originalIds.has(message.id)).map((message) => message.id);
         expect(isSubsequence(kept, messages.map((message) => message.id))).toBe(true);
       }),
-      { numRuns: 150, seed: 1302 },
+      { numRuns: testSize(150), seed: 1302 },
     );
   });
 
@@ -92,7 +93,7 @@ describe('compaction properties over random conversations', () => {
         if (mustKeep <= budget) expect(result.report.tokensAfter).toBeLessThanOrEqual(budget);
         else expect(result.report.notes?.join(' ')).toMatch(/over the budget/);
       }),
-      { numRuns: 200, seed: 1303 },
+      { numRuns: testSize(200), seed: 1303 },
     );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationArbitrary, deepFreeze } from './support/arbitrary-conversation.js';
 import { projectionProblems } from './support/projection-invariants.js';
+import { testSize } from './support/test-size.js';
 
 const settingsArbitrary = fc.record({
   contextWindow: fc.integer({ min: 200, max: 40_000 }),
@@ -42,7 +43,7 @@ describe('compressor properties over random conversations', () => {
         const summaries = projection.filter((message) => message.meta?.summary?.engine === 'compressor');
         expect(summaries.length).toBeLessThanOrEqual(1);
       }),
-      { numRuns: 250, seed: 2601 },
+      { numRuns: testSize(250), seed: 2601 },
     );
   });
 
@@ -56,7 +57,7 @@ describe('compressor properties over random conversations', () => {
         expect(projectionProblems(conversation, twice.messages).join('\n')).toBe('');
         expect(twice.messages.filter((message) => message.meta?.summary?.engine === 'compressor').length).toBeLessThanOrEqual(1);
       }),
-      { numRuns: 120, seed: 2602 },
+      { numRuns: testSize(120), seed: 2602 },
     );
   });
 });

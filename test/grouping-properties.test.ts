@@ -2,6 +2,7 @@ import { estimateTokens, groupMessages } from '@ctxhost/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationArbitrary, deepFreeze } from './support/arbitrary-conversation.js';
+import { testSize } from './support/test-size.js';
 
 describe('groupMessages over the shared conversation arbitrary', () => {
   it('puts each call with exactly its results, every message in one group, no orphans, and counts every token once', () => {
@@ -23,7 +24,7 @@ describe('groupMessages over the shared conversation arbitrary', () => {
         expect(groups.filter((group) => group.kind === 'system').length).toBe(messages.filter((message) => message.role === 'system').length);
         expect(groups.reduce((sum, group) => sum + group.tokens, 0)).toBe(messages.reduce((sum, message) => sum + estimateTokens(message), 0));
       }),
-      { numRuns: 250, seed: 1701 },
+      { numRuns: testSize(250), seed: 1701 },
     );
   });
 });

@@ -147,7 +147,7 @@ describe('the host (createDefaultHost: append, the engine and the request waterf
     host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
     return host;
   };
-  const request = (messages: readonly Message[]) => ({ sessionId: 's', model: 'claude-sonnet-4-5', messages, maxTokens: 1024 });
+  const request = (messages: readonly Message[]) => ({ sessionId: 's', model: 'claude-sonnet-4-6', messages, maxTokens: 1024 });
   const callAndResult = (output: string, input: JsonValue = { path: 'big.log' }): [Message, ToolResultPart] => {
     const call = createMessage('assistant', [{ type: 'tool-call', callId: 'c1', name: 'read_file', input }]);
     return [call, { id: 'r1:0', type: 'tool-result', callId: 'c1', output }];
@@ -233,7 +233,7 @@ describe('the host (createDefaultHost: append, the engine and the request waterf
       current.hooks.toast.tapPromise('hostile-test', async (toast) => {
         toasts.push(toast);
       });
-      const agent = createAgent({ host: current, model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 }), { model: 'claude-sonnet-4-5', contextWindow: 5000 }) });
+      const agent = createAgent({ host: current, model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 }), { model: 'claude-sonnet-4-6', contextWindow: 5000 }) });
       const outcome = await agent.send('huge', 'word '.repeat(30_000));
       expect(outcome.status).toBe('error');
       await expect.poll(() => toasts.find((toast) => toast.level === 'error')?.text, { timeout: 5000 }).toMatch(/^A single user message \(.+\) is about 30,0\d\d tokens by itself, larger than the model's whole window of 5,000 tokens, so no compaction can make the request fit/);

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const MODEL = 'claude-sonnet-4-5';
+const MODEL = 'claude-sonnet-4-6';
 
 /** One turn as the agent loop does it: the request through the host's waterfall, then the real SDK. */
 async function turn(host: Host, client: Anthropic, sessionId: string, userText: string): Promise<Usage> {

@@ -16,7 +16,7 @@ async function clientFor(options: SimulatorOptions = {}) {
 }
 
 type Params = Anthropic.MessageCreateParamsNonStreaming;
-const base = (messages: Params['messages'], extra: Partial<Params> = {}): Params => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages, ...extra });
+const base = (messages: Params['messages'], extra: Partial<Params> = {}): Params => ({ model: 'claude-sonnet-4-6', max_tokens: 100, messages, ...extra });
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
@@ -41,7 +41,7 @@ describe('simulator: the Messages API through the real SDK', () => {
 
   it('counts tokens with its own tokenizer', async () => {
     const { client } = await clientFor();
-    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'one two three' }] });
+    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'one two three' }] });
     const message = await client.messages.create(base([{ role: 'user', content: 'one two three' }]));
     expect(counted.input_tokens).toBe(message.usage.input_tokens);
   });
@@ -73,7 +73,7 @@ describe('simulator: the Messages API through the real SDK', () => {
     expect(second.usage.cache_read_input_tokens).toBeGreaterThan(0);
     expect(second.usage.cache_creation?.ephemeral_1h_input_tokens).toBeGreaterThan(0);
     const total = second.usage.input_tokens + (second.usage.cache_read_input_tokens ?? 0) + (second.usage.cache_creation_input_tokens ?? 0);
-    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-5', system, messages: [{ role: 'user', content: 'first question' }, { role: 'assistant', content: 'an answer' }, { role: 'user', content: 'second' }] });
+    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-6', system, messages: [{ role: 'user', content: 'first question' }, { role: 'assistant', content: 'an answer' }, { role: 'user', content: 'second' }] });
     expect(total).toBe(counted.input_tokens);
   });
 
@@ -107,15 +107,15 @@ describe('simulator: the Messages API through the real SDK', () => {
     expect(record).toMatchObject({ method: 'POST', path: '/v1/messages', status: 200, stream: false, rejectedForShape: false, betas: ['context-management-2025-06-27', 'other-beta'], stopReason: 'end_turn' });
     expect(record?.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(record?.headers['user-agent']).toContain('Anthropic/JS');
-    expect(record?.body).toMatchObject({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }] });
+    expect(record?.body).toMatchObject({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }] });
     expect(record?.usage?.input_tokens).toBe(countTokens({ messages: [{ role: 'user', content: 'hi' }] }));
   });
 
   it('counts tokens with the exported tokenizer, and validates count_tokens bodies', async () => {
     const { client } = await clientFor();
-    const request = { model: 'claude-sonnet-4-5', system: 'be brief', messages: [{ role: 'user' as const, content: 'one two three' }], tools: [{ name: 'ls', input_schema: { type: 'object' as const } }] };
+    const request = { model: 'claude-sonnet-4-6', system: 'be brief', messages: [{ role: 'user' as const, content: 'one two three' }], tools: [{ name: 'ls', input_schema: { type: 'object' as const } }] };
     expect((await client.messages.countTokens(request)).input_tokens).toBe(countTokens(request));
-    const error = await rejection(client.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'assistant', content: 'x' }] }));
+    const error = await rejection(client.messages.countTokens({ model: 'claude-sonnet-4-6', messages: [{ role: 'assistant', content: 'x' }] }));
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
   });
 

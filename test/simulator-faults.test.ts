@@ -10,7 +10,7 @@ afterEach(async () => {
   simulator = undefined;
 });
 
-const params = { model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user' as const, content: 'hello' }] };
+const params = { model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{ role: 'user' as const, content: 'hello' }] };
 
 async function setUp(options: Parameters<typeof startSimulator>[0] = {}) {
   simulator = await startSimulator(options);

@@ -30,7 +30,7 @@ const user = (content: unknown) => ({ role: 'user', content });
 const assistant = (content: unknown) => ({ role: 'assistant', content });
 const call = (id: string) => ({ type: 'tool_use', id, name: 'ls', input: {} });
 const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' });
-const body = (messages: unknown[], extra: object = {}) => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages, ...extra });
+const body = (messages: unknown[], extra: object = {}) => ({ model: 'claude-sonnet-4-6', max_tokens: 100, messages, ...extra });
 const breakpoint = (n: number) => ({ type: 'text', text: `block ${n}`, cache_control: { type: 'ephemeral' } });
 
 const SHAPE_RULES: [string, object, string][] = [
@@ -46,7 +46,7 @@ const SHAPE_RULES: [string, object, string][] = [
 
 const FIELD_RULES: [string, object, string][] = [
   ['a missing model', { max_tokens: 10, messages: [user('x')] }, 'model: Field required'],
-  ['a missing max_tokens', { model: 'claude-sonnet-4-5', messages: [user('x')] }, 'max_tokens: Field required'],
+  ['a missing max_tokens', { model: 'claude-sonnet-4-6', messages: [user('x')] }, 'max_tokens: Field required'],
   ['a zero max_tokens', body([user('x')], { max_tokens: 0 }), 'max_tokens: Input should be greater than or equal to 1'],
 ];
 
@@ -69,7 +69,7 @@ describe.each([false, true])('simulator rules through the SDK (stream: %s)', (st
     const request = body([user('word '.repeat(200))]);
     simulator = await startSimulator({ contextLimit: 50 });
     const client = new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 });
-    const { input_tokens: tokens } = await client.messages.countTokens({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'word '.repeat(200) }] });
+    const { input_tokens: tokens } = await client.messages.countTokens({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'word '.repeat(200) }] });
     await simulator.close();
     const { error } = await send(request, stream, { contextLimit: 50 });
     expect(error.status).toBe(400);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError } from './errors.js';
 import { parseTranscript } from './parse-transcript.js';
+import { testSize } from '../../../test/support/test-size.js';
 
 const CODES: readonly string[] = Object.values(TRANSCRIPT_ERROR_CODES);
 
@@ -49,14 +50,14 @@ describe('transcript importers on arbitrary input (property)', () => {
   it('arbitrary strings and bytes (invalid UTF-8 included) import or fail with a TranscriptError', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes).toString('utf8'))), importsOrFailsCleanly),
-      { numRuns: 300, seed: 1401 },
+      { numRuns: testSize(300), seed: 1401 },
     );
   });
 
   it('arbitrary JSON documents, and JSONL lines of them, import or fail with a TranscriptError', () => {
     fc.assert(
       fc.property(fc.oneof(shaped.map(stringify), fc.array(shaped, { minLength: 1, maxLength: 6 }).map((lines) => lines.map(stringify).join('\n'))), importsOrFailsCleanly),
-      { numRuns: 400, seed: 1402 },
+      { numRuns: testSize(400), seed: 1402 },
     );
   });
 
@@ -67,6 +68,6 @@ describe('transcript importers on arbitrary input (property)', () => {
     const openhands = fc.oneof(fc.array(event, { minLength: 1, maxLength: 6 }).map(stringify), fc.array(event, { maxLength: 6 }).map((history) => stringify({ history, instance_id: 'i' })));
     const entry = fc.record({ role: fc.constantFrom('system', 'user', 'assistant', 'tool', '__proto__', 'constructor'), content: shaped, tool_calls: shaped, tool_call_ids: shaped, tool_call_id: shaped }, { requiredKeys: ['role'] });
     const sweAgent = fc.record({ history: fc.array(entry, { maxLength: 6 }), info: shaped }).map(stringify);
-    fc.assert(fc.property(fc.oneof(claude, openhands, sweAgent), importsOrFailsCleanly), { numRuns: 500, seed: 1403 });
+    fc.assert(fc.property(fc.oneof(claude, openhands, sweAgent), importsOrFailsCleanly), { numRuns: testSize(500), seed: 1403 });
   });
 });

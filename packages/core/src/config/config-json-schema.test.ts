@@ -7,7 +7,7 @@ import { CONFIG_JSON_SCHEMA_FILE, createConfigJsonSchema } from './config-json-s
 import { defineConfigSection } from './config-section.js';
 
 function validator(schema: Record<string, unknown>) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   return ajv.compile(schema);
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_ERROR_CODES } from '../errors.js';
 import { createFileStore } from './file-store.js';
 import type { StoredEvent } from './session-store.js';
+import { testSize } from '../../../../test/support/test-size.js';
 
 const fileStoreSource = fileURLToPath(new URL('./file-store.ts', import.meta.url));
 const SESSION = 'crash';
@@ -106,7 +107,7 @@ describe('file store: SIGKILL at random points, round after round, on one sessio
     const directory = join(workDirectory, 'kill-rounds');
     // Seeded, so a failing round can be replayed: when to kill, and the child's own seed for its append sizes.
     const roundPlan = fc.record({ killAfter: fc.integer({ min: 1, max: 12 }), killDelayMs: fc.integer({ min: 0, max: 11 }), childSeed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) });
-    const rounds = fc.sample(roundPlan, { seed: 20_261_122, numRuns: 20 });
+    const rounds = fc.sample(roundPlan, { seed: 20_261_122, numRuns: testSize(20, 6) });
     const everAcknowledged: Acknowledged[] = [];
     for (const [index, { killAfter, killDelayMs, childSeed }] of rounds.entries()) {
       const acknowledged = await appendUntilKilled(directory, index, childSeed, killAfter, killDelayMs);

@@ -8,7 +8,7 @@ async function post(url: string, body: object, betas: string[] = []): Promise<{ 
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-const base = { model: 'claude-sonnet-4-5', max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] };
+const base = { model: 'claude-sonnet-4-6', max_tokens: 20, messages: [{ role: 'user', content: 'hello' }] };
 const clear = { context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] } };
 const compact = { context_management: { edits: [{ type: 'compact_20260112' }] } };
 
