@@ -4,7 +4,8 @@
  * append the reply with its usage, idle) at 1k, 10k and 100k messages of
  * history — the model call itself excluded. Beside it, the seeds' monitor
  * behaviour as a baseline: re-estimating the whole history with chars/4 on every event.
- * Run alone: npx tsx --conditions=@ctxhost/source bench/turn-overhead.ts
+ * Run alone: node --expose-gc --import tsx --conditions=@ctxhost/source bench/turn-overhead.ts
+ * (without --expose-gc the per-session heap includes garbage not yet collected)
  */
 import { pathToFileURL } from 'node:url';
 import { createMemoryStore, messageChars, type Message } from '@ctxhost/core';
@@ -19,6 +20,8 @@ export interface TurnOverheadRow {
   fullRecountMs: number;
   /** Peak heap during the run, MB. */
   heapMb: number;
+  /** Heap the open session holds (its store, projection and every hook's per-session state), MB; after a GC when run with --expose-gc. */
+  sessionHeapMb: number;
 }
 
 const TURNS = 15;
@@ -28,6 +31,7 @@ export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000,
   const rows: TurnOverheadRow[] = [];
   for (const size of sizes) {
     const history = buildHistory(corpus, size);
+    const heapBefore = settledHeap();
     const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: 1_000_000_000 } }, store: createMemoryStore() });
     const session = await host.session('bench');
     // Load the history in one step (a restored projection) and report one usage, as a live session would have.
@@ -42,15 +46,22 @@ export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000,
       await host.emit('session.idle', { sessionId: 'bench' });
       timings.push(performance.now() - started);
     }
+    const sessionHeapMb = Math.round((settledHeap() - heapBefore) / 1e6);
     const recount = performance.now();
     let chars = 0;
     for (const message of session.messages()) chars += messageChars(message);
     void Math.ceil(chars / 4);
     const fullRecountMs = performance.now() - recount;
-    rows.push({ messages: size, hostMs: round(median(timings)), fullRecountMs: round(fullRecountMs), heapMb: Math.round(process.memoryUsage().heapUsed / 1e6) });
+    rows.push({ messages: size, hostMs: round(median(timings)), fullRecountMs: round(fullRecountMs), heapMb: Math.round(process.memoryUsage().heapUsed / 1e6), sessionHeapMb });
     await host.dispose();
   }
   return rows;
+}
+
+/** Heap in use, after a full collection when the process was started with --expose-gc. */
+function settledHeap(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
 }
 
 let ids = 0;
