@@ -1,5 +1,6 @@
 import { createMessage, detectSilentOverflow, isAbortError, resolveContextWindow, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
 import { overflowFromResponse } from './anthropic-model.js';
+import { countNearWindow } from './count-near-window.js';
 
 /** A tool the agent can run: its definition for the model and its handler. */
 export interface AgentTool {
@@ -77,8 +78,10 @@ export function createAgent(options: AgentOptions): Agent {
     for (let turn = 1; turn <= maxTurns; turn++) {
       let response: ModelResponse;
       try {
+        const draft = { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(), maxTokens: options.maxTokens ?? 4096 };
+        await countNearWindow(session, model, draft, session.contextWindow, signal);
         const request = await host.hooks.beforeRequest.promise(
-          { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(), maxTokens: options.maxTokens ?? 4096 },
+          draft,
           { sessionId: session.id, contextWindow: session.contextWindow, ...(signal === undefined ? {} : { signal }) },
         );
         response = await model.create(request, { ...(signal === undefined ? {} : { signal }), ...(options.stream === undefined ? {} : { stream: options.stream }) });

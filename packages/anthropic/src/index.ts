@@ -4,3 +4,4 @@ export { createAgent, AGENT, type Agent, type AgentOptions, type AgentTool, type
 export { withContextManagement, type ContextManagementOptions } from './with-context-management.js';
 export { createAnthropicSummarizer, summarizerFromConfig, renderTranscript, type AnthropicSummarizerOptions } from './summarizer.js';
 export { createClientFromEnv } from './client-from-env.js';
+export { countNearWindow, COUNT_NEAR_WINDOW_RATIO } from './count-near-window.js';

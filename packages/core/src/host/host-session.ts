@@ -146,6 +146,9 @@ export function createHostSession(context: HostSessionContext): HostSession {
       assertLive('report usage');
       await context.mutex.run(() => record({ type: 'usage.reported', usage, afterMessageId: projection.at(-1)?.id }));
     },
+    reportCount(tokens) {
+      tracker.report({ inputTokens: tokens, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, projection);
+    },
     messages: () => projection,
     history: () => history.slice(),
     promptSize: () => tracker.promptSize(projection),

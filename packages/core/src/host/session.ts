@@ -29,6 +29,12 @@ export interface Session {
   /** Records an API-reported usage for the current projection. */
   reportUsage(usage: Usage): Promise<void>;
   /**
+   * An exact size of the current projection from the provider's count-tokens
+   * endpoint: `promptSize()` answers it (source `reported`) until the projection
+   * changes. Not a usage: nothing is stored or billed.
+   */
+  reportCount?(tokens: number): void;
+  /**
    * What the model will see: a read-only view, not a copy (O(1) per call). The session only ever
    * appends to a list it handed out (appends extend it); any other change (update, revert,
    * compaction) gives a new list. Take `.slice()` for a snapshot to hold across an append.
