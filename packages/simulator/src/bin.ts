@@ -42,6 +42,8 @@ if (parsed.help) {
 const port = wholeNumber('port', parsed.port);
 const contextLimit = wholeNumber('context-limit', parsed['context-limit']);
 const options = {
+  // A simulator left running keeps only its newest requests: every body forever would grow without end.
+  maxRecordedRequests: 1_000,
   ...(port === undefined ? {} : { port }),
   ...(parsed.host === undefined ? {} : { host: parsed.host }),
   ...(contextLimit === undefined ? {} : { contextLimit }),

@@ -1,7 +1,7 @@
 import { apiError } from '../wire/api-error.js';
 import type { Exchange } from './exchange.js';
 import { FAULT_KINDS, type Fault, type FaultKind, type RandomFaults } from './fault-kinds.js';
-import { delay } from '../wire/http-io.js';
+import { delayUnlessClosed } from '../wire/http-io.js';
 import type { MessagesRequest } from '../wire/wire.js';
 
 interface Rule {
@@ -67,8 +67,8 @@ export function mulberry32(seed: number): () => number {
 export async function applyFault(fault: Fault, exchange: Exchange, stream: boolean): Promise<boolean> {
   switch (fault.kind) {
     case 'slow':
-      await delay(fault.delayMs ?? 2000);
-      return false;
+      // Over when the client leaves or the simulator closes: no timer outlives its exchange.
+      return !(await delayUnlessClosed(fault.delayMs ?? 2000, exchange.response));
     case 'drop':
       exchange.request.socket.destroy();
       exchange.record.status = 0;

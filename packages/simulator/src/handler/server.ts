@@ -10,6 +10,7 @@ import { createMessagesHandler } from './handle-messages.js';
 import { createChatCompletionsHandler } from './handle-chat-completions.js';
 import { chatErrorBody } from '../wire/chat-wire.js';
 import { headerMap, readBody, sendError } from '../wire/http-io.js';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../wire/json-depth.js';
 import { createPromptCache } from '../features/prompt-cache.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { createTurnQueue, type ScriptedTurn } from '../responders/scripted.js';
@@ -52,6 +53,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const headers = headerMap(request);
     const record: RecordedRequest = { requestId, method: request.method ?? '', path, headers, betas: [...parseBetas(headers['anthropic-beta'])], body: undefined, status: 200, stream: false, rejectedForShape: false };
     requests.push(record);
+    if (resolved.maxRecordedRequests !== undefined && requests.length > resolved.maxRecordedRequests) requests.splice(0, requests.length - resolved.maxRecordedRequests);
     response.once('close', () => tally(record));
     const fail = (error: ApiError) => {
       if (path === CHAT_COMPLETIONS) {
@@ -72,9 +74,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (raw === undefined) return fail(apiError(413, `Request exceeds the maximum allowed number of bytes (${resolved.maxBodyBytes}).`));
     try {
       record.body = JSON.parse(raw);
-    } catch {
+    } catch (error) {
+      if (error instanceof RangeError) return fail(apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`));
       return fail(apiError(400, 'There was an issue with the request body: it is not valid JSON.'));
     }
+    // Deeper bodies would overflow the stack of the checks that walk them (a 500); the API refuses them as invalid requests.
+    if (nestedDeeperThan(record.body, MAX_BODY_DEPTH)) return fail(apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`));
     const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
     if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange);
     if (path === CHAT_COMPLETIONS) return handleChat(exchange);

@@ -36,6 +36,7 @@ export const SimulatorOptionsSchema = z.strictObject({
   models: z.record(z.string(), ModelLimitsSchema).default(() => ({})),
   maxBodyBytes: positive.default(SIMULATOR_DEFAULTS.maxBodyBytes),
   defaultToolUse: z.boolean().default(SIMULATOR_DEFAULTS.defaultToolUse),
+  maxRecordedRequests: positive.optional(),
   replay: z.array(z.custom<ScriptedTurn | ScriptedTurn['content']>((turn) => typeof turn === 'string' || Array.isArray(turn) || (typeof turn === 'object' && turn !== null && 'content' in turn))).optional(),
   faults: z.strictObject({ probability: z.number().min(0).max(1), seed: z.number().int(), kinds: z.array(z.enum(FAULT_KINDS)).min(1).optional() }).optional(),
   now: z.custom<() => number>((value) => typeof value === 'function').optional(),
@@ -56,6 +57,8 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   /** With nothing scripted and tools offered, call the first tool once before answering in text. */
   defaultToolUse?: boolean;
+  /** Keep only the newest this many requests in `requests` (default: all; the `ctxhost-simulator` bin keeps 1,000, so a long-running one does not grow without end). */
+  maxRecordedRequests?: number;
   /** Assistant turns answered in order (a transcript's): turns, or bare content-block arrays. */
   replay?: (ScriptedTurn | ScriptedTurn['content'])[];
   /** Random faults with a seed. */

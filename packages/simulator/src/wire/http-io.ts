@@ -37,3 +37,19 @@ export function headerMap(request: IncomingMessage): Record<string, string> {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Waits `ms`, or less when the response closes first (client gone, simulator closed); resolves whether the time ran out. */
+export function delayUnlessClosed(ms: number, response: ServerResponse): Promise<boolean> {
+  if (response.destroyed || response.writableEnded) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.removeListener('close', onClose);
+      resolve(true);
+    }, ms);
+    response.once('close', onClose);
+  });
+}
