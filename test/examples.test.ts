@@ -5,6 +5,7 @@ import { main as customHook } from '../examples/custom-hook/src/index.js';
 import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
 import { main as quickstart } from '../examples/quickstart/src/index.js';
 import { main as wrapClient } from '../examples/wrap-client/src/index.js';
+import { main as openaiWrapClient } from '../examples/openai-wrap-client/src/index.js';
 
 const quiet = () => undefined;
 const offline = process.env['ANTHROPIC_API_KEY'] === undefined;
@@ -18,6 +19,14 @@ describe.runIf(offline)('examples run offline against the simulator', () => {
     const lines: string[] = [];
     expect(await wrapClient((line) => lines.push(line))).toBe(24);
     expect(lines.some((line) => line.startsWith('compacted'))).toBe(true);
+  });
+
+  it('openai-wrap-client: a Chat Completions tool loop learns an unknown window from one overflow, then compacts before sending', async () => {
+    const lines: string[] = [];
+    expect(await openaiWrapClient((line) => lines.push(line))).toBe(25);
+    expect(lines.filter((line) => line.startsWith('compacted (overflow)'))).toHaveLength(1);
+    expect(lines.some((line) => line.startsWith('compacted (preflight)'))).toBe(true);
+    expect(lines.at(-1)!.match(/400/g)).toHaveLength(1);
   });
 
   it('ai-sdk: a streamText chat loop survives a window it overflows, the history mapped every turn', async () => {
