@@ -1,4 +1,4 @@
-import { createMessage, detectSilentOverflow, isAbortError, resolveContextWindow, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import { createMessage, detectSilentOverflow, isAbortError, ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, readOriginal, resolveContextWindow, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
 import { overflowFromResponse } from './anthropic-model.js';
 import { countNearWindow } from './count-near-window.js';
 
@@ -24,6 +24,8 @@ export interface AgentOptions {
   maxTurns?: number;
   maxTokens?: number;
   stream?: boolean;
+  /** Offer the model `ctxhost_original`, which reads back what a marker or summary names, once the session shows one (default true). */
+  originalTool?: boolean;
 }
 
 export type TurnOutcome =
@@ -78,7 +80,7 @@ export function createAgent(options: AgentOptions): Agent {
     for (let turn = 1; turn <= maxTurns; turn++) {
       let response: ModelResponse;
       try {
-        const draft = { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(), maxTokens: options.maxTokens ?? 4096 };
+        const draft = { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(session), maxTokens: options.maxTokens ?? 4096 };
         await countNearWindow(session, model, draft, session.contextWindow, signal);
         const request = await host.hooks.beforeRequest.promise(
           draft,
@@ -111,8 +113,15 @@ export function createAgent(options: AgentOptions): Agent {
     return { status: 'max_turns', turns: maxTurns };
   }
 
-  function toolDefinitions(): ToolDefinition[] {
-    return [...(options.tools ?? []).map((tool) => tool.definition), ...(host.engine.tools?.() ?? [])];
+  function toolDefinitions(session: Session): ToolDefinition[] {
+    const definitions = [...(options.tools ?? []).map((tool) => tool.definition), ...(host.engine.tools?.() ?? [])];
+    if (!offersOriginalTool() || definitions.some((definition) => definition.name === ORIGINAL_TOOL_NAME)) return definitions;
+    // Offered once something was shortened (a marker or a summary names a handle): no tokens spent on it before.
+    return shortenedAnything(session.messages()) ? [...definitions, ORIGINAL_TOOL] : definitions;
+  }
+
+  function offersOriginalTool(): boolean {
+    return options.originalTool !== false;
   }
 
   async function runTools(session: Session, message: Message, signal: AbortSignal | undefined): Promise<void> {
@@ -142,6 +151,7 @@ export function createAgent(options: AgentOptions): Agent {
         const session = await host.session(sessionId);
         return await host.engine.callTool(name, input, { ...context, history: () => session.history() });
       }
+      if (name === ORIGINAL_TOOL_NAME && offersOriginalTool()) return await readOriginal(await host.session(sessionId), input);
       return { output: `Unknown tool "${name}".`, isError: true };
     } catch (error) {
       return { output: `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
@@ -152,4 +162,9 @@ export function createAgent(options: AgentOptions): Agent {
     send: (sessionId, input, call = {}) => run(sessionId, input, call.signal),
     retry: (sessionId, call = {}) => run(sessionId, undefined, call.signal),
   };
+}
+
+/** Whether the projection shows a marker or a summary: something `ctxhost_original` can read back. */
+function shortenedAnything(messages: readonly Message[]): boolean {
+  return messages.some((message) => message.meta?.summary !== undefined || message.parts.some((part) => part.type === 'tool-result' && part.compacted !== undefined));
 }

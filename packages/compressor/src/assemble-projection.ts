@@ -1,4 +1,4 @@
-import { createMessage, type Message, type Part, type SummarySource } from '@ctxhost/core';
+import { createMessage, ORIGINAL_TOOL_NAME, type Message, type Part, type SummarySource } from '@ctxhost/core';
 import { COMPRESSOR } from './constants.js';
 
 export interface AssembleOptions {
@@ -19,7 +19,10 @@ export interface AssembleOptions {
 export function assembleProjection(options: AssembleOptions): Message[] {
   const head = options.head.map((message, index) => (index === 0 && message.role === 'system' ? withSystemNote(message) : message));
   const role = summaryRole(head.at(-1), options.tail[0]);
-  const summary = createMessage(role, [{ type: 'text', text: `${COMPRESSOR.summaryPrefix}\n\n${options.summaryText}` }], {
+  const id = `summary-${crypto.randomUUID().slice(0, 8)}`;
+  const handles = options.covers.length === 0 ? '' : `\n(Covered messages: ${ORIGINAL_TOOL_NAME} handle ${id}#1 … ${id}#${options.covers.length}, oldest first.)`;
+  const summary = createMessage(role, [{ type: 'text', text: `${COMPRESSOR.summaryPrefix}${handles}\n\n${options.summaryText}` }], {
+    id,
     meta: { summary: { covers: options.covers, engine: COMPRESSOR.name, source: options.source as 'model' | 'chunked' | 'extractive', iteration: options.iteration } },
   });
   return sanitizeToolPairs([...head, summary, ...options.tail]);

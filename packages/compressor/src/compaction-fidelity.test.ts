@@ -173,6 +173,14 @@ describe('boundaries and options', () => {
     expect(messages.slice(-4)).toEqual(conversation.slice(-4));
   });
 
+  it('names the part in the marker of a pruned output, so the model can read it back with ctxhost_original', async () => {
+    const read = pair('read_file', { file_path: 'big.ts' }, filler(60));
+    const conversation = [text('system', 's'), text('user', 'task'), text('assistant', 'ok'), ...Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `old ${i} ${filler(40)}`)), ...read, ...Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `t${i}`))];
+    const { messages } = await createCompressor({ compression: { protectLastN: 4 } }).compress(conversation, context({ contextWindow: 2_000 }));
+    const partId = read[1]!.parts[0]!.id;
+    expect(JSON.stringify(messages)).toContain(`[Old tool output cleared to save context space] (ctxhost_original ${partId})`);
+  });
+
   it('keeps a tail cut right after a complete tool group aligned', async () => {
     const conversation = [text('system', 's'), text('user', 'task'), text('assistant', 'ok'), ...Array.from({ length: 10 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `t${i} ${filler(40)}`)), ...pair('bash', { command: 'ls' }, 'a.ts'), text('user', 'next'), text('assistant', 'fine')];
     const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 2_000 }));

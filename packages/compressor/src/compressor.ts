@@ -122,6 +122,8 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     redactor: run.redactor,
     cooldown: run.cooldown,
     ...(currentRequest === undefined ? {} : { currentRequest }),
+    ...(context.focus === undefined ? {} : { focus: context.focus }),
+    ...(context.instructions === undefined ? {} : { instructions: context.instructions }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
   const workingState = run.redactor.redactText(renderWorkingState(state));
@@ -166,7 +168,7 @@ function unchanged(messages: readonly Message[], context: CompressContext, token
 /** A summary message's own summary: without the prefix and without the working-state block (re-collected on every compaction). */
 function summaryBody(message: Message): string {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  const body = text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text;
+  const body = (text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text).replace(/^\(Covered messages: [^\n]*\)\s*/, '');
   const stateAt = body.indexOf(WORKING_STATE_HEADING);
   return (stateAt >= 0 ? body.slice(0, stateAt) : body).trim();
 }

@@ -1,10 +1,11 @@
-import type { Message, ToolResultPart } from '@ctxhost/core';
+import { ORIGINAL_TOOL_NAME, type Message, type ToolResultPart } from '@ctxhost/core';
 import { COMPRESSOR } from './constants.js';
 
 /**
  * Phase 1: tool results longer than 200 characters before `protectFrom` are
  * replaced by a short notice in the projection. The originals stay in the
- * store (`session.original(partId)`). Returns the messages and how many were cleared.
+ * store (`session.original(partId)`); the notice names the part, so the model can
+ * read it back with `ctxhost_original`. Returns the messages and how many were cleared.
  */
 export function pruneToolOutputs(messages: readonly Message[], protectFrom: number): { messages: Message[]; pruned: number } {
   let pruned = 0;
@@ -17,7 +18,7 @@ export function pruneToolOutputs(messages: readonly Message[], protectFrom: numb
       if (chars <= COMPRESSOR.pruneMinChars) return part;
       changed = true;
       pruned++;
-      return { ...part, output: COMPRESSOR.prunedToolOutput, compacted: { by: COMPRESSOR.name, reason: 'old tool output cleared (phase 1)', originalChars: chars } } satisfies ToolResultPart;
+      return { ...part, output: `${COMPRESSOR.prunedToolOutput} (${ORIGINAL_TOOL_NAME} ${part.id})`, compacted: { by: COMPRESSOR.name, reason: 'old tool output cleared (phase 1)', originalChars: chars } } satisfies ToolResultPart;
     });
     return changed ? { ...message, parts } : message;
   });

@@ -22,6 +22,9 @@ export interface SummarizeMiddleOptions {
   cooldown?: SummarizerCooldown;
   /** The newest user request, named in the update instruction as the one open ask. */
   currentRequest?: string;
+  /** A manual compaction's focus and extra instructions (`compact()`, `compaction.before`). */
+  focus?: string;
+  instructions?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -39,7 +42,8 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
   const redact = (text: string) => options.redactor?.redactText(text) ?? text;
   const span = options.redactor === undefined ? [...middle] : redactMessages(middle, options.redactor);
   const previousSummary = options.previousSummary === undefined ? undefined : redact(options.previousSummary);
-  const fallback = (why: string, failed = false): MiddleSummary => ({ text: redact(extractiveSummary(span, previousSummary, options.currentRequest)), source: 'extractive', notes: [why], ...(failed ? { failed } : {}) });
+  const steered = options.focus !== undefined || (options.instructions?.length ?? 0) > 0 ? ['the extractive summary cannot follow a focus or instructions: they were not applied'] : [];
+  const fallback = (why: string, failed = false): MiddleSummary => ({ text: redact(extractiveSummary(span, previousSummary, options.currentRequest)), source: 'extractive', notes: [why, ...steered], ...(failed ? { failed } : {}) });
   const summarizer = options.summarizer;
   if (summarizer === undefined) return fallback('no summarizer configured: extractive summary');
   const resting = options.cooldown?.resting();
@@ -50,7 +54,7 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
     for (const piece of pieces) {
       const text = await summarizer.summarize({
         messages: piece,
-        instructions: summaryInstructions(options.budgetTokens, summary !== undefined, options.currentRequest === undefined ? undefined : redact(options.currentRequest)),
+        instructions: summaryInstructions(options.budgetTokens, summary !== undefined, options.currentRequest === undefined ? undefined : redact(options.currentRequest), steering(options)),
         maxOutputTokens: options.budgetTokens,
         ...(summary === undefined ? {} : { previousSummary: summary }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -75,9 +79,13 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
  */
 function pieceRoom(window: number | undefined, options: SummarizeMiddleOptions, previousSummary: string | undefined): number | undefined {
   if (window === undefined) return undefined;
-  const instructions = options.counter.countText(summaryInstructions(options.budgetTokens, true, options.currentRequest));
+  const instructions = options.counter.countText(summaryInstructions(options.budgetTokens, true, options.currentRequest, steering(options)));
   const running = Math.max(options.budgetTokens, previousSummary === undefined ? 0 : options.counter.countText(previousSummary));
   return Math.max(1, Math.floor(window * (1 - WINDOW_MARGIN) - instructions - running - options.budgetTokens));
+}
+
+function steering(options: SummarizeMiddleOptions): { focus?: string; instructions?: readonly string[] } {
+  return { ...(options.focus === undefined ? {} : { focus: options.focus }), ...(options.instructions === undefined ? {} : { instructions: options.instructions }) };
 }
 
 /** Pieces of whole messages that each fit `room` tokens; one piece when there is no limit. */

@@ -1,4 +1,4 @@
-import type { JsonValue, Message, ToolCallPart } from '@ctxhost/core';
+import { originalHandleNote, type JsonValue, type Message, type ToolCallPart } from '@ctxhost/core';
 
 /** What the agent was doing when its turns were summarized away, re-injected beside the summary. */
 export interface WorkingState {
@@ -47,8 +47,8 @@ export function collectWorkingState(messages: readonly Message[], headEnd: numbe
   const summarized = (index: number) => index >= headEnd && index < tailStart;
   const { first, newest } = requestIndexes(messages);
   const state: WorkingState = { recentFiles: [] };
-  if (first >= 0 && summarized(first)) state.task = quote(requestText(messages[first]!)!);
-  if (newest >= 0 && newest !== first && summarized(newest)) state.currentRequest = quote(requestText(messages[newest]!)!);
+  if (first >= 0 && summarized(first)) state.task = quote(messages[first]!);
+  if (newest >= 0 && newest !== first && summarized(newest)) state.currentRequest = quote(messages[newest]!);
   else if (newest >= 0 && newest === first && summarized(newest)) state.currentRequest = state.task!;
   const todoCall = lastCall(messages, 0, messages.length, (call) => TODO_TOOL.test(call.name));
   if (todoCall !== undefined && summarized(todoCall.index)) state.todos = renderTodos(todoCall.call.input);
@@ -74,9 +74,10 @@ export function renderWorkingState(state: WorkingState): string {
   return sections.length === 0 ? '' : `${WORKING_STATE_HEADING}\n${sections.join('\n\n')}`;
 }
 
-function quote(text: string): string {
+function quote(message: Message): string {
+  const text = requestText(message) ?? '';
   if (text.length <= MAX_QUOTE_CHARS) return text;
-  return `${text.slice(0, MAX_QUOTE_CHARS)}\n[… ${text.length - MAX_QUOTE_CHARS} more characters: read the whole message with ctxhost_original]`;
+  return `${text.slice(0, MAX_QUOTE_CHARS)}\n[… ${text.length - MAX_QUOTE_CHARS} more characters: ${originalHandleNote(message.id)}]`;
 }
 
 function lastCall(messages: readonly Message[], from: number, to: number, match: (call: ToolCallPart) => boolean): { call: ToolCallPart; index: number } | undefined {

@@ -22,6 +22,10 @@ export interface CompressContext {
   counter: TokenCounter;
   reason: CompactionReason;
   summarizer?: Summarizer;
+  /** What the summary should concentrate on (a manual compaction's focus). */
+  focus?: string;
+  /** Extra instructions for the summarizer (from `compact()` and `compaction.before` taps). */
+  instructions?: string[];
   /** Tokens the result should fit under, when the caller needs a specific size (recovery). */
   targetTokens?: number;
   /** Fetches an original part (before truncation) from the store. */

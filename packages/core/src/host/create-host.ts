@@ -7,6 +7,7 @@ import { createHostHooks, WIRE_EVENTS, type HookFailedEvent, type ToastEvent, ty
 import { createHostSession, type HostSession } from './host-session.js';
 import { createHostTasks } from './host-tasks.js';
 import { createIdleSessions, SESSION_RELEASE_DEFAULTS } from './idle-sessions.js';
+import { runCompaction } from './run-compaction.js';
 import type { Host, HostLogger } from './host.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import type { Plugin } from './plugin.js';
@@ -211,6 +212,10 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     },
     releaseSession,
     toast: (toast) => host.emit('toast', toast),
+    async compact(sessionId, options = {}) {
+      assertLive(`compact session ${sessionId}`);
+      return runCompaction(host, await host.session(sessionId), options);
+    },
     use(plugin) {
       assertLive(`add plugin "${plugin.name}"`);
       if (started) {

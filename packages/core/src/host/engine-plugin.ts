@@ -2,13 +2,15 @@ import { CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted } from './comp
 import { contextWindowOf } from './context-usage.js';
 import { REQUEST_STAGE } from './host-hooks.js';
 import type { Plugin } from './plugin.js';
+import { runCompaction } from './run-compaction.js';
 
 export const ENGINE_PLUGIN = 'context-engine';
 
 /**
  * Core's built-in plugin that runs the active context engine before each
  * request: when `engine.shouldCompress` says so, the session's projection is
- * compressed, applied (`compaction.completed`), and sent.
+ * compressed through `runCompaction` (`compaction.before`, `compaction.started`,
+ * then `compaction.completed` or `compaction.failed`), and sent.
  */
 export function createEnginePlugin(): Plugin {
   return {
@@ -28,25 +30,21 @@ export function createEnginePlugin(): Plugin {
         if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) return request;
         // No two threshold compactions on consecutive requests unless the prompt grew by a tenth of the window since.
         if (state.last?.request === state.requests - 1 && size.tokens - state.last.tokensAfter < CONSECUTIVE_REGROWTH * contextWindow) return request;
-        const result = await host.engine.compress(session.messages().slice(), {
-          sessionId: session.id,
-          contextWindow,
-          counter: host.counter,
+        const outcome = await runCompaction(host, session, {
           reason: 'threshold',
+          contextWindow,
           // The low-water mark: well under the line, so the next requests append to a stable prefix.
           targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
-          original: (partId) => session.original(partId),
-          ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
-        if (result.report.tokensAfter >= result.report.tokensBefore) {
+        if (outcome.status === 'unchanged') {
           // Not done: say why when the engine said (a compaction that would have saved under a tenth), so the moved threshold is not hidden.
-          if ((result.report.notes ?? []).length > 0) await host.toast({ sessionId: session.id, level: 'info', title: 'Compaction not done', text: result.report.notes!.join('; '), source: ENGINE_PLUGIN });
+          if ((outcome.report.notes ?? []).length > 0) await host.toast({ sessionId: session.id, level: 'info', title: 'Compaction not done', text: outcome.report.notes!.join('; '), source: ENGINE_PLUGIN });
           return request;
         }
-        await session.applyCompaction(result.messages, result.report);
-        state.last = { request: state.requests, tokensAfter: result.report.tokensAfter };
-        return markRequestCompacted({ ...request, messages: result.messages }, 'threshold');
+        if (outcome.status !== 'completed') return request;
+        state.last = { request: state.requests, tokensAfter: outcome.report.tokensAfter };
+        return markRequestCompacted({ ...request, messages: outcome.messages }, 'threshold');
       });
       host.hooks.messageUpdated.tapPromise(ENGINE_PLUGIN, async ({ sessionId, usage }) => {
         if (usage !== undefined) host.engine.updateFromUsage?.(usage, sessionId);

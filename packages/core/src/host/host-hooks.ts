@@ -1,5 +1,5 @@
 import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable';
-import type { CompactionReport } from '../model/compaction-report.js';
+import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
 import type { Message, ToolResultPart } from '../model/message.js';
 import type { ModelRequest } from '../model/model-client.js';
 import type { ProviderError } from '../model/provider-error.js';
@@ -35,6 +35,47 @@ export interface SessionDeletedEvent {
 export interface CompactionCompletedEvent {
   sessionId: string;
   report: CompactionReport;
+}
+
+/**
+ * What a compaction is about to do, before it starts: `compaction.before` taps
+ * transform it. A tap adds `instructions` for the summarizer (a focus, things
+ * to keep) or sets `veto` to stop this compaction; a later tap sees both.
+ */
+export interface CompactionPlan {
+  sessionId: string;
+  reason: CompactionReason;
+  /** What the summary should concentrate on (`compact(id, { focus })`, Hermes `/compress <focus>`). */
+  focus?: string;
+  /** Extra instructions for the summarizer, in order. */
+  instructions: string[];
+  /** Set by a tap to stop this compaction: who and why. Reported as `compaction.failed` with `vetoed: true`. */
+  veto?: { by: string; why: string };
+}
+
+/** A compaction started (after `compaction.before`). Kept in the store as `compaction.started`. */
+export interface CompactionStartedEvent {
+  sessionId: string;
+  reason: CompactionReason;
+  engine: string;
+  focus?: string;
+  tokensBefore: number;
+  messagesBefore: number;
+}
+
+/**
+ * A compaction did not change the session: vetoed, the engine threw, or it
+ * saved nothing. Kept in the store as `compaction.failed`.
+ */
+export interface CompactionFailedEvent {
+  sessionId: string;
+  reason: CompactionReason;
+  engine: string;
+  /** From `compaction.started` to the failure (0 for a veto: nothing started). */
+  durationMs: number;
+  /** What went wrong, in words. */
+  error: string;
+  vetoed?: boolean;
 }
 
 export type ToastLevel = 'info' | 'success' | 'warning' | 'error';
@@ -104,6 +145,12 @@ export function createHostHooks() {
     sessionDeleted: new AsyncSeriesHook<[SessionDeletedEvent]>(['event']),
     /** `compaction.completed`: observers (the monitor re-arms, reports). */
     compactionCompleted: new AsyncSeriesHook<[CompactionCompletedEvent]>(['event']),
+    /** `compaction.before`: transforms the plan of a compaction (adds instructions, or vetoes it). Returns the plan to carry out. */
+    compactionBefore: new AsyncSeriesWaterfallHook<[CompactionPlan]>(['plan']),
+    /** `compaction.started`: observers (timing, progress). */
+    compactionStarted: new AsyncSeriesHook<[CompactionStartedEvent]>(['event']),
+    /** `compaction.failed`: observers; the compaction was vetoed, threw, or saved nothing, and the session is unchanged. */
+    compactionFailed: new AsyncSeriesHook<[CompactionFailedEvent]>(['event']),
     /** `toast`: observers that show the person a message (CLI, logger). */
     toast: new AsyncSeriesHook<[ToastEvent]>(['event']),
     /** `hook.failed`: observers; a tap threw and the host carried on. */
@@ -131,6 +178,9 @@ export const WIRE_EVENTS = {
   'session.idle': 'sessionIdle',
   'session.deleted': 'sessionDeleted',
   'compaction.completed': 'compactionCompleted',
+  'compaction.before': 'compactionBefore',
+  'compaction.started': 'compactionStarted',
+  'compaction.failed': 'compactionFailed',
   toast: 'toast',
   'hook.failed': 'hookFailed',
 } as const satisfies Record<string, HostHookKey>;
@@ -139,4 +189,4 @@ export type WireEventName = keyof typeof WIRE_EVENTS;
 
 /** The payload type of a wire event. */
 export type WireEventPayload<N extends WireEventName> =
-  HostHooks[(typeof WIRE_EVENTS)[N]] extends AsyncSeriesHook<[infer P]> | SyncHook<[infer P]> ? P : never;
+  HostHooks[(typeof WIRE_EVENTS)[N]] extends AsyncSeriesHook<[infer P]> | SyncHook<[infer P]> | AsyncSeriesWaterfallHook<[infer P]> ? P : never;

@@ -2,6 +2,7 @@ import type { CtxhostConfig } from '../config/config-schema.js';
 import type { ContextEngine } from '../engines/context-engine.js';
 import type { HostHooks, ToastEvent, WireEventName, WireEventPayload } from './host-hooks.js';
 import type { Plugin } from './plugin.js';
+import type { CompactOptions, CompactOutcome } from './run-compaction.js';
 import type { Session } from './session.js';
 import type { SessionStore } from '../stores/session-store.js';
 import type { Summarizer } from '../model/summarizer.js';
@@ -45,6 +46,12 @@ export interface Host {
   releaseSession(id: string): Promise<boolean>;
   /** Emits a wire event to its hook; a throwing tap is reported as `hook.failed`, never rethrown. */
   emit<N extends WireEventName>(name: N, payload: WireEventPayload<N>): Promise<void>;
+  /**
+   * Compacts a session now with the active engine (`reason: manual` unless given):
+   * `focus` and `instructions` reach the summarizer; `compaction.before` taps can
+   * add to them or veto. Resolves with how it ended; only `completed` changed the session.
+   */
+  compact(sessionId: string, options?: CompactOptions): Promise<CompactOutcome>;
   /** Shorthand for emitting a `toast`. */
   toast(toast: ToastEvent): Promise<void>;
   /** Adds a plugin; an error after the first event. */

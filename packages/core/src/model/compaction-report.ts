@@ -19,4 +19,6 @@ export interface CompactionReport {
   /** Steps taken, in order, for cascades and pipelines. */
   steps?: string[];
   notes?: string[];
+  /** How long the compaction took, from `compaction.started` to the result (set by core's compaction runner). */
+  durationMs?: number;
 }

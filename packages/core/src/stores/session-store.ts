@@ -1,4 +1,4 @@
-import type { CompactionReport } from '../model/compaction-report.js';
+import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
 import type { Message, Part } from '../model/message.js';
 import type { Usage } from '../model/usage.js';
 
@@ -9,6 +9,10 @@ export type StoreEvent =
   | { type: 'part.updated'; messageId: string; partId: string; part: Part; reason: string }
   | { type: 'reverted'; toMessageId: string; removedMessageIds: string[] }
   | { type: 'compaction.applied'; projection: Message[]; report: CompactionReport }
+  /** A compaction started (observability only: replaying it changes nothing). */
+  | { type: 'compaction.started'; reason: CompactionReason; engine: string; focus?: string; instructions?: string[]; tokensBefore: number; messagesBefore: number }
+  /** A compaction was vetoed, threw, or saved nothing (observability only). */
+  | { type: 'compaction.failed'; reason: CompactionReason; engine: string; durationMs: number; error: string; vetoed?: boolean }
   | { type: 'usage.reported'; usage: Usage; afterMessageId: string | undefined };
 
 export type StoredEvent = StoreEvent & { seq: number; at: string; eventId: string };

@@ -1,0 +1,102 @@
+import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
+import type { Message } from '../model/message.js';
+import type { CompressResult } from '../engines/context-engine.js';
+import { contextWindowOf } from './context-usage.js';
+import { isAbortError } from './host-tasks.js';
+import type { CompactionPlan } from './host-hooks.js';
+import type { Host } from './host.js';
+import type { Session } from './session.js';
+
+export interface CompactOptions {
+  /** What the summary should concentrate on (Hermes `/compress <focus>`, Claude Code `/compact [instructions]`). */
+  focus?: string;
+  /** Extra instructions for the summarizer. */
+  instructions?: string;
+  /** Why (default `manual`). */
+  reason?: CompactionReason;
+  /** Tokens the result should fit under (a recovery). */
+  targetTokens?: number;
+  /** The window to compress for; default: the session's. */
+  contextWindow?: number;
+  /** The messages to compress; default: the session's projection. */
+  messages?: readonly Message[];
+  signal?: AbortSignal;
+}
+
+/** How a compaction ended. Only `completed` changed the session. */
+export type CompactOutcome =
+  | { status: 'completed'; report: CompactionReport; messages: Message[] }
+  | { status: 'vetoed'; by: string; why: string }
+  | { status: 'unchanged'; report: CompactionReport }
+  | { status: 'failed'; error: string }
+  | { status: 'no-window' };
+
+/**
+ * Runs the active engine on a session with every compaction hook:
+ * `compaction.before` (instructions, veto), `compaction.started`, then either
+ * the applied result (`compaction.completed`, with its duration) or
+ * `compaction.failed` with the reason. Started and failed are kept in the
+ * store beside `compaction.applied`. An abort is rethrown, never reported as a failure.
+ */
+export async function runCompaction(host: Host, session: Session, options: CompactOptions = {}): Promise<CompactOutcome> {
+  const reason = options.reason ?? 'manual';
+  const engine = host.engine.name;
+  const contextWindow = options.contextWindow ?? contextWindowOf(session, host.config);
+  if (contextWindow === undefined) return { status: 'no-window' };
+  const plan = await host.hooks.compactionBefore.promise(initialPlan(session.id, reason, options));
+  const record = (event: Parameters<Host['store']['append']>[1]) => host.store.append(session.id, event);
+  if (plan.veto !== undefined) {
+    const error = `vetoed by ${plan.veto.by}: ${plan.veto.why}`;
+    await record({ type: 'compaction.failed', reason, engine, durationMs: 0, error, vetoed: true });
+    await host.hooks.compactionFailed.promise({ sessionId: session.id, reason, engine, durationMs: 0, error, vetoed: true });
+    return { status: 'vetoed', by: plan.veto.by, why: plan.veto.why };
+  }
+  const messages = options.messages ?? session.messages().slice();
+  const tokensBefore = host.counter.countAll(messages);
+  const started = { reason, engine, ...(plan.focus === undefined ? {} : { focus: plan.focus }), tokensBefore, messagesBefore: messages.length };
+  await record({ type: 'compaction.started', ...started, ...(plan.instructions.length === 0 ? {} : { instructions: plan.instructions }) });
+  await host.hooks.compactionStarted.promise({ sessionId: session.id, ...started });
+  const startedAt = performance.now();
+  const fail = async (error: string): Promise<void> => {
+    const durationMs = Math.round(performance.now() - startedAt);
+    await record({ type: 'compaction.failed', reason, engine, durationMs, error });
+    await host.hooks.compactionFailed.promise({ sessionId: session.id, reason, engine, durationMs, error });
+  };
+  let result: CompressResult;
+  try {
+    result = await host.engine.compress(messages, {
+      sessionId: session.id,
+      contextWindow,
+      counter: host.counter,
+      reason,
+      original: (partId) => session.original(partId),
+      ...(plan.focus === undefined ? {} : { focus: plan.focus }),
+      ...(plan.instructions.length === 0 ? {} : { instructions: plan.instructions }),
+      ...(options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens }),
+      ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    if (isAbortError(error) || options.signal?.aborted) throw error;
+    const message = `engine ${engine} threw: ${error instanceof Error ? error.message : String(error)}`;
+    await fail(message);
+    return { status: 'failed', error: message };
+  }
+  const report: CompactionReport = { ...result.report, durationMs: Math.round(performance.now() - startedAt) };
+  // Nothing to gain (a session too short for the engine's protected head and tail): the session is left as it was.
+  if (report.tokensAfter >= report.tokensBefore) {
+    await fail(`saved nothing (${report.tokensBefore} → ${report.tokensAfter} tokens)${report.notes?.length ? `: ${report.notes.join('; ')}` : ''}`);
+    return { status: 'unchanged', report };
+  }
+  await session.applyCompaction(result.messages, report);
+  return { status: 'completed', report, messages: result.messages };
+}
+
+function initialPlan(sessionId: string, reason: CompactionReason, options: CompactOptions): CompactionPlan {
+  return {
+    sessionId,
+    reason,
+    ...(options.focus === undefined ? {} : { focus: options.focus }),
+    instructions: options.instructions === undefined ? [] : [options.instructions],
+  };
+}
