@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCacheAwareCompaction } from './cache-aware-compaction.js';
+import { runCompactionFidelity } from './compaction-fidelity.js';
 import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   integrations: { title: 'Overflows through the framework integrations (AI SDK, …): model calls, tokens sent, whether the caller saw an error', run: () => runIntegrations() },
   opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },
   'replay-fidelity': { title: 'Replay fidelity: Claude Code sessions replayed at a 1M window, peak prompt and uncached price against the recorded ones', run: () => runReplayFidelity() },
+  'compaction-fidelity': { title: 'Compaction fidelity: long sessions cut at 8 points, 16k and 32k, extractive and simulator summaries; what survived and secrets leaked', run: () => runCompactionFidelity() },
   'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },
 };
 

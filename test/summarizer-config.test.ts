@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, SUMMARY_HEADINGS, type Simulator } from '@ctxhost/simulator';
-import { CtxhostError, fromOpenAI, summarizerFromConfig, withDefaults, type Summarizer } from 'ctxhost';
+import { CtxhostError, fromOpenAI, getModelInfo, summarizerFromConfig, withDefaults, type Summarizer } from 'ctxhost';
+import { createAnthropicSummarizer, summarizerFromConfig as anthropicSummarizerFromConfig } from '@ctxhost/anthropic';
 
 // Hermes's auxiliary.compression: the summary model on another provider than the conversation's.
 const simulators: Simulator[] = [];
@@ -51,6 +52,14 @@ describe('summarizerFromConfig', () => {
     expect(summarizer.name).toBe('openai:gpt-4o-mini');
     await summarize(summarizer);
     expect(main.requests[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'gpt-4o-mini' } });
+  });
+
+  it('knows the summary model\'s window whenever it can, so the compressor chunks by default', () => {
+    const client = new Anthropic({ apiKey: 'unused' });
+    expect(createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }).maxInputTokens).toBe(getModelInfo('claude-haiku-4-5')?.contextWindow);
+    expect(createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }).maxInputTokens).toBeGreaterThan(0);
+    expect(anthropicSummarizerFromConfig(withDefaults({ model: { contextLength: 64_000 } }), { client, model: 'claude-sonnet-4-6' }).maxInputTokens).toBe(64_000);
+    expect(createAnthropicSummarizer(client, { model: 'some-unknown-model' }).maxInputTokens).toBeUndefined();
   });
 
   it('says which key is missing when a hosted provider has none', () => {

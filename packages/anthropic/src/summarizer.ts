@@ -1,19 +1,20 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { CORE_ERROR_CODES, CtxhostError, renderTranscript, type CtxhostConfig, type Summarizer } from '@ctxhost/core';
+import { CORE_ERROR_CODES, CtxhostError, getModelInfo, renderTranscript, type CtxhostConfig, type Summarizer } from '@ctxhost/core';
 
 export { renderTranscript };
 
 export interface AnthropicSummarizerOptions {
   model: string;
-  /** The summary model's window: larger spans are chunked by the caller. */
+  /** The summary model's window: larger spans are chunked by the caller. Default: the model registry's window for `model`, so chunking is on whenever the window is known. */
   maxInputTokens?: number;
 }
 
 /** The summarizer contract over the SDK: the instructions as the system prompt, the span as a transcript. */
 export function createAnthropicSummarizer(client: Anthropic, options: AnthropicSummarizerOptions): Summarizer {
+  const maxInputTokens = options.maxInputTokens ?? getModelInfo(options.model)?.contextWindow;
   return {
     name: `anthropic:${options.model}`,
-    ...(options.maxInputTokens === undefined ? {} : { maxInputTokens: options.maxInputTokens }),
+    ...(maxInputTokens === undefined ? {} : { maxInputTokens }),
     async summarize(request) {
       const previous = request.previousSummary === undefined ? '' : `Previous summary (update it):\n${request.previousSummary}\n\n`;
       const reply = await client.messages.create(
@@ -43,5 +44,8 @@ export function summarizerFromConfig(config: CtxhostConfig, main: { client: Anth
   }
   const own = auxiliary.baseUrl === undefined && auxiliary.apiKeyEnv === undefined;
   const client = own ? main.client : new Anthropic({ apiKey: env[auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY'] ?? 'unused', ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }) });
-  return createAnthropicSummarizer(client, { model: auxiliary.model ?? main.model });
+  const model = auxiliary.model ?? main.model;
+  // The summary model's window: the config's own window when it summarizes with the main model, else the registry's (with the config's `models:`).
+  const window = auxiliary.model === undefined && config.model.contextLength !== undefined ? config.model.contextLength : getModelInfo(model, config.models)?.contextWindow;
+  return createAnthropicSummarizer(client, { model, ...(window === undefined ? {} : { maxInputTokens: window }) });
 }

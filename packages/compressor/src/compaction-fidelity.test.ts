@@ -227,6 +227,20 @@ describe('continuity: the working state is re-injected beside the summary', () =
     expect(summary).toMatch(/### Files touched most recently\n- src\/c\.ts\n- src\/b\.ts\n- src\/a\.ts/);
   });
 
+  it('adds beside a model summary the constraints, failed commands and paths it did not name', async () => {
+    const summarizer = recording(() => '## Goal\nport it');
+    const conversation: Message[] = [text('system', 's'), text('user', 'task'), text('assistant', 'ok'), text('user', `You must never touch vendor/legacy/. ${filler(20)}`)];
+    conversation.push(...pair('bash', { command: 'pnpm test --filter billing' }, 'FAILED tests/invoice.test.ts\nError: expected 10.00'));
+    conversation.push(...pair('read_file', { file_path: 'src/billing/invoice.ts' }, filler(30)));
+    conversation.push(...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `t${i} ${filler(40)}`)));
+    const { messages } = await createCompressor({ compression: { protectLastN: 2 }, summarizer }).compress(conversation, context({ contextWindow: 2_000 }));
+    const summary = summaryOf(messages);
+    expect(summary).toContain('### Also in the summarized turns (not named in the summary above)');
+    expect(summary).toContain('- user constraint: You must never touch vendor/legacy/.');
+    expect(summary).toContain('- failed: bash: pnpm test --filter billing');
+    expect(summary).toMatch(/- files: .*src\/billing\/invoice\.ts/);
+  });
+
   it('names the newest request as the one open ask in the update instruction', async () => {
     const summarizer = recording();
     const conversation = sessionWithBusyLastTurn(3);

@@ -2,6 +2,7 @@ import { createSecretRedactor, secretRedactorFromConfig, type CompressContext, t
 import { assembleProjection } from './assemble-projection.js';
 import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 import { COMPRESSOR } from './constants.js';
+import { missingFacts } from './extractive-summary.js';
 import { findBoundaries } from './find-boundaries.js';
 import { planTail } from './plan-tail.js';
 import { createIneffectiveCompactionBackoff } from './ineffective-compaction-backoff.js';
@@ -126,6 +127,8 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     ...(context.instructions === undefined ? {} : { instructions: context.instructions }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   });
+  // A model summary that dropped a constraint, a failed command or a path does not make the compaction silently lossy.
+  if (summary.source !== 'extractive') state.notInSummary = missingFacts(span, summary.text);
   const workingState = run.redactor.redactText(renderWorkingState(state));
   const covers = middle.flatMap((message) => message.meta?.summary?.covers ?? [message.id]);
   const projection = assembleProjection({

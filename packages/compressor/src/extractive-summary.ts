@@ -27,6 +27,18 @@ export function extractiveSummary(messages: readonly Message[], previousSummary?
   ].join('\n\n');
 }
 
+/**
+ * What a model summary left out that the extractive one would keep: the user's
+ * stated constraints, the commands that failed, the file paths touched — each
+ * only when the summary does not name it. Appended beside a model summary so a
+ * summarizer that drops them does not make the compaction silently lossy.
+ */
+export function missingFacts(messages: readonly Message[], summary: string): { constraints: string[]; failed: string[]; files: string[] } {
+  const facts = collectFacts(messages);
+  const absent = (items: readonly string[], limit: number) => unique(items).filter((item) => !summary.includes(item)).slice(-limit);
+  return { constraints: absent(facts.constraints, 12), failed: absent(facts.failed, 15), files: absent(facts.files, 40) };
+}
+
 interface Facts {
   requests: string[];
   constraints: string[];

@@ -10,6 +10,8 @@ export interface WorkingState {
   todos?: string[];
   /** Paths of the files touched most recently in the summarized span, newest first. */
   recentFiles: string[];
+  /** Facts of the summarized span a model summary did not name (see `missingFacts`). */
+  notInSummary?: { constraints: string[]; failed: string[]; files: string[] };
 }
 
 /** Marks the start of the working-state block in a summary message; a later compaction strips it before updating the summary. */
@@ -71,6 +73,11 @@ export function renderWorkingState(state: WorkingState): string {
   if (state.currentRequest !== undefined) sections.push(`### Current request (verbatim; the one open ask — earlier requests that were answered are done)\n${state.currentRequest}`);
   if (state.todos !== undefined) sections.push(`### Todo list (latest)\n${state.todos.join('\n')}`);
   if (state.recentFiles.length > 0) sections.push(`### Files touched most recently\n${state.recentFiles.map((path) => `- ${path}`).join('\n')}`);
+  const missing = state.notInSummary;
+  if (missing !== undefined) {
+    const lines = [...missing.constraints.map((item) => `- user constraint: ${item}`), ...missing.failed.map((item) => `- failed: ${item}`), ...(missing.files.length > 0 ? [`- files: ${missing.files.join(', ')}`] : [])];
+    if (lines.length > 0) sections.push(`### Also in the summarized turns (not named in the summary above)\n${lines.join('\n')}`);
+  }
   return sections.length === 0 ? '' : `${WORKING_STATE_HEADING}\n${sections.join('\n\n')}`;
 }
 
