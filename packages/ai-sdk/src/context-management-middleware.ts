@@ -1,5 +1,5 @@
 import { createDefaultHost } from 'ctxhost';
-import { createPromptMirror, resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
+import { createPromptMirror, isRecoverableOverflow as isRecoverable, normalizeProviderError as toProviderError, resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiGenerateResult, AiModel, AiStreamResult, AiUsage, AiContent } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
@@ -8,7 +8,6 @@ import { replyMessage, toUsage } from './reply-message.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
 import { sessionIdOf } from './session-id.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
-import { isRecoverable, toProviderError } from './to-provider-error.js';
 import { throwOnWindowStop, WindowStop } from './window-stop.js';
 
 export const AI_SDK_MIDDLEWARE = 'ai-sdk-middleware';

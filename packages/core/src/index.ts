@@ -55,6 +55,7 @@ export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './m
 export { getModelInfo, createModelRegistry, defaultModelRegistry, type ModelRegistry, type CreateModelRegistryOptions } from './model-registry/model-registry.js';
 export { canonicalModelId, modelIdCandidates, PROVIDER_ALIASES } from './model-registry/model-id.js';
 export { ModelsSectionSchema, toModelOverrides, type ModelsSection } from './model-registry/models-config-schema.js';
+export { normalizeProviderError, isRecoverableOverflow } from './model/normalize-provider-error.js';
 export { parseTokenLimitError, type ParsedTokenLimitError, type TokenLimitErrorKind } from './model/parse-token-limit-error.js';
 export { TOKEN_LIMIT_SAMPLES, type TokenLimitSample } from './model/token-limit-samples.js';
 export { detectSilentOverflow, SILENT_OVERFLOW_FILL, type SilentOverflow, type SilentOverflowInput } from './model/silent-overflow.js';

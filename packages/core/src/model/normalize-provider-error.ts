@@ -1,16 +1,17 @@
-import { parseTokenLimitError, type ProviderError, type ProviderErrorKind } from '@ctxhost/core';
+import { parseTokenLimitError } from './parse-token-limit-error.js';
+import type { ProviderError, ProviderErrorKind } from './provider-error.js';
 
 /** True when the error is one the recovery cascade can act on (an overflow of any provider, or empty content). */
-export function isRecoverable(error: unknown): boolean {
+export function isRecoverableOverflow(error: unknown): boolean {
   return parseTokenLimitError(error) !== null;
 }
 
 /**
- * Whatever a provider of the AI SDK threw, normalised for `session.error`:
+ * Whatever a provider SDK or framework threw (the AI SDK's APICallError, the openai SDK's APIError, …), normalised for `session.error`:
  * overflows through the shared parser (every provider's wording), the rest by
  * HTTP status (`APICallError.statusCode`).
  */
-export function toProviderError(error: unknown): ProviderError {
+export function normalizeProviderError(error: unknown): ProviderError {
   const message = error instanceof Error ? error.message : String(error);
   const status = statusOf(error);
   const parsed = parseTokenLimitError(error);

@@ -1,0 +1,112 @@
+import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool, type AgentInputItem } from '@openai/agents';
+import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
+import OpenAI from 'openai';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createContextManagement } from './index.js';
+
+const MODEL = 'gpt-4o';
+const INSTRUCTIONS = 'You are a careful engineer.';
+
+/** A build investigation: ten file reads whose outputs grow, then the question. */
+function conversation(): AgentInputItem[] {
+  const items: AgentInputItem[] = [{ role: 'user', content: 'Investigate the failing build.' }];
+  for (let index = 0; index < 10; index++) {
+    const callId = `call_${index}`;
+    items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }] });
+    items.push({ type: 'function_call', callId, name: 'read_file', arguments: JSON.stringify({ path: `src/file${index}.ts` }), status: 'completed' });
+    items.push({ type: 'function_call_result', callId, name: 'read_file', status: 'completed', output: { type: 'text', text: `source line ${index}\n`.repeat(60 + index * 40) } });
+  }
+  items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Read everything.' }] }, { role: 'user', content: 'What failed?' });
+  return items;
+}
+
+const opened: { sim: Simulator; host: Host }[] = [];
+beforeAll(() => setTracingDisabled(true));
+afterEach(async () => {
+  for (const { sim, host } of opened.splice(0)) {
+    await host.dispose();
+    await sim.close();
+  }
+});
+
+async function rig(options: { contextLimit?: number; contextWindow: number }) {
+  const sim = await startSimulator({ models: { [MODEL]: { contextLimit: options.contextLimit ?? 1_000_000, overflowStyle: 'openai' } } });
+  const warnings: string[] = [];
+  const logger: HostLogger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger });
+  opened.push({ sim, host });
+  const toasts: ToastEvent[] = [];
+  host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+  const client = new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 });
+  const ctx = createContextManagement({ host, contextWindow: options.contextWindow, model: MODEL });
+  const agent = new Agent({ name: 'engineer', instructions: INSTRUCTIONS, model: ctx.wrapModel(new OpenAIChatCompletionsModel(client, MODEL)), modelSettings: { maxTokens: 100 } });
+  const plain = new Agent({ name: 'engineer', instructions: INSTRUCTIONS, model: new OpenAIChatCompletionsModel(client, MODEL), modelSettings: { maxTokens: 100 } });
+  return { sim, host, toasts, warnings, ctx, agent, plain };
+}
+
+const chatCalls = (sim: Simulator) => sim.requests.filter((request) => request.path === '/v1/chat/completions');
+
+async function promptTokens(): Promise<number> {
+  const { sim, plain } = await rig({ contextWindow: 1_000_000 });
+  await run(plain, conversation());
+  return sim.requests[0]!.usage!.input_tokens + (sim.requests[0]!.usage!.cache_read_input_tokens ?? 0);
+}
+
+describe('createContextManagement with the OpenAI Agents SDK runner against the simulator (Chat Completions)', () => {
+  it('recovers a run 50% over the window: the run returns the answer, not the error', async () => {
+    const real = await promptTokens();
+    const { sim, agent, ctx, toasts } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
+    const result = await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    expect(chatCalls(sim).map((call) => call.status)).toEqual([400, 200]);
+    expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
+  });
+
+  it('recovers a streamed run', async () => {
+    const real = await promptTokens();
+    const { sim, agent, ctx } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
+    const result = await run(agent, conversation(), { stream: true, callModelInputFilter: ctx.callModelInputFilter });
+    await result.completed;
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    expect(chatCalls(sim).map((call) => call.status)).toEqual([400, 200]);
+  });
+
+  it('compacts in the input filter when the window is known: one call, no 400', async () => {
+    const real = await promptTokens();
+    const limit = Math.floor(real / 1.5);
+    const { sim, agent, ctx } = await rig({ contextLimit: limit, contextWindow: limit });
+    await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(chatCalls(sim).map((call) => call.status)).toEqual([200]);
+  });
+
+  it('passes an error that is not an overflow through unchanged', async () => {
+    const { sim, agent, plain, ctx } = await rig({ contextWindow: 200_000 });
+    sim.faults.next(2, { kind: 'server_error' });
+    const direct = await run(plain, 'hello').catch((error: unknown) => error);
+    const wrapped = await run(agent, 'hello', { callModelInputFilter: ctx.callModelInputFilter }).catch((error: unknown) => error);
+    expect((wrapped as Error).constructor).toBe((direct as Error).constructor);
+    expect((wrapped as Error).message).toBe((direct as Error).message);
+    expect(chatCalls(sim)).toHaveLength(2);
+  });
+
+  it('mirrors a tool-calling run into one session without storing an item twice', async () => {
+    const { sim, host, agent, ctx, warnings } = await rig({ contextWindow: 200_000 });
+    sim.script(
+      { content: [{ type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'a.ts' } }] },
+      { content: [{ type: 'tool_use', id: 'call_b', name: 'read_file', input: { path: 'b.ts' } }] },
+      'Both files read.',
+    );
+    const readFile = tool({ name: 'read_file', description: 'Reads a file', parameters: z.object({ path: z.string() }), execute: async ({ path }) => `contents of ${path}\n`.repeat(20) });
+    const created: string[] = [];
+    host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
+    const result = await run(agent.clone({ tools: [readFile] }), 'Read a.ts and b.ts.', { callModelInputFilter: ctx.callModelInputFilter });
+    expect(result.finalOutput).toBe('Both files read.');
+    expect(chatCalls(sim)).toHaveLength(3);
+    expect(new Set(created).size).toBe(1);
+    const history = (await host.session(created[0]!)).history();
+    expect(history.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(warnings).toEqual([]);
+  });
+});
