@@ -25,7 +25,7 @@ export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
     if (mapped === undefined) return { ok: false, unmappedType: describe(part) };
     parts.push(mapped);
   }
-  return { ok: true, message: { id, role: source.role, parts }, sourceParts: source.content as readonly AiPart[] };
+  return { ok: true, message: { id, role: source.role, parts }, sourceParts: source.content };
 }
 
 function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part | undefined {

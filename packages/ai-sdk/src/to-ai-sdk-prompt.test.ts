@@ -22,7 +22,7 @@ function mapAll(source: AiPrompt): Message[] {
 
 function remembered(messages: Message[], source: AiPrompt) {
   const originals = createPromptOriginals<AiMessage, AiPart>();
-  messages.forEach((message, index) => originals.remember(message, source[index]!, typeof source[index]!.content === 'string' ? [] : (source[index]!.content as AiPart[])));
+  messages.forEach((message, index) => originals.remember(message, source[index]!, typeof source[index]!.content === 'string' ? [] : (source[index]!.content)));
   return originals;
 }
 

@@ -84,7 +84,7 @@ function fileData(source: MediaSource, kind: 'image' | 'file'): { data: Extract<
 
 function withCacheControl(part: AiPart, cacheControl: CacheControl | undefined): AiPart {
   if (cacheControl === undefined) return part;
-  return { ...part, providerOptions: anthropicCache(part.providerOptions, cacheControl) } as AiPart;
+  return { ...part, providerOptions: anthropicCache(part.providerOptions, cacheControl) };
 }
 
 function anthropicCache(options: AiProviderOptions | undefined, cacheControl: CacheControl): AiProviderOptions {

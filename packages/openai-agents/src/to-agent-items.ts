@@ -18,7 +18,7 @@ export function toAgentItems(messages: readonly Message[], originals: PromptOrig
       continue;
     }
     const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
-    if (unchanged) input.push(source as AgentInputItem);
+    if (unchanged) input.push(source);
     else input.push(...rebuild(message, source));
   }
   return { instructions, input };

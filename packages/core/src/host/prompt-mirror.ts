@@ -1,4 +1,4 @@
-import type { Message, Part } from '../model/message.js';
+import type { Message } from '../model/message.js';
 import { newMessageId } from '../model/part-ids.js';
 import { createPromptOriginals, type PromptOriginals } from './prompt-originals.js';
 import type { Session } from './session.js';
@@ -92,7 +92,7 @@ async function rewind<S, P>(session: Session, state: MirrorState<S, P>, position
 }
 
 function withId(message: Message, id: string): Message {
-  return { ...message, id, parts: message.parts.map((part, index) => ({ ...part, id: `${id}:${index}` }) as Part) };
+  return { ...message, id, parts: message.parts.map((part, index) => ({ ...part, id: `${id}:${index}` })) };
 }
 
 /** What a message says, without ids or cache markers: a reply recorded here and the caller's copy of it have the same key. */
