@@ -16,6 +16,9 @@ interface SessionState {
   budget: StepBudget;
 }
 
+/** Summaries per attempt at most while each one gets the session at least 5% smaller. */
+const MAX_SUMMARY_ROUNDS = 3;
+
 type Step = 'aggressive truncation' | 'truncation' | 'empty-content fix' | 'revert' | 'summarize';
 
 /**
@@ -128,17 +131,39 @@ async function recover(host: Host, config: AutoCompactConfig, sessionId: string,
   state.exhausted = true;
   const size = session.promptSize().tokens;
   const tooLarge = messageLargerThanWindow(host, session, lastError);
+  const mustStay = tooLarge === undefined ? whatMustStay(host, session, lastError) : undefined;
   const after = `after ${tried.length === 0 ? 'finding nothing to shorten' : tried.join(' → ')}`;
   await host.toast({
     sessionId,
     level: 'error',
     title: 'Manual intervention needed',
     text:
-      tooLarge === undefined
+      mustStay !== undefined
+        ? `What must stay does not fit: ${mustStay.parts.join(' and ')} take about ${formatTokens(mustStay.tokens)} tokens of the API's ${formatTokens(mustStay.window)}-token limit, leaving no room for the rest and the reply (the context is still over the limit ${after}, about ${formatTokens(size)} tokens estimated). Shorten the system prompt or the last message, or use a model with a larger window. ctxhost will not retry this overflow again until a turn succeeds.`
+        : tooLarge === undefined
         ? `The context is still over the model's limit ${after} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`
         : `A single ${tooLarge.role} message (${tooLarge.id}) is about ${formatTokens(tooLarge.tokens)} tokens by itself, larger than the model's whole window of ${formatTokens(tooLarge.window)} tokens, so no compaction can make the request fit (the context is still over the limit ${after}). Shorten or split that message, or start a new session without it. ctxhost will not retry this overflow again until a turn succeeds.`,
     source: AUTO_COMPACT,
   });
+}
+
+/**
+ * What a recovery can never remove: the system prompt and the newest user turn. When they alone take
+ * 85% of the window or more (the reply needs the rest), no compaction can help; named with their sizes.
+ */
+function whatMustStay(host: Host, session: Session, error: ParsedTokenLimitError | undefined): { parts: string[]; tokens: number; window: number } | undefined {
+  const window = error?.maxTokens ?? contextWindowOf(session, host.config);
+  if (window === undefined) return undefined;
+  const messages = session.messages();
+  const system = host.counter.countAll(messages.filter((message) => message.role === 'system'));
+  const newestUser = messages.findLast((message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'));
+  const user = newestUser === undefined ? 0 : host.counter.count(newestUser);
+  const estimate = session.promptSize().tokens;
+  const scale = error?.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
+  const tokens = Math.round((system + user) * Math.max(scale, 1));
+  if (tokens < window * 0.85) return undefined;
+  const parts = [...(system > 0 ? [`the system prompt (about ${formatTokens(Math.round(system * Math.max(scale, 1)))} tokens)`] : []), ...(user > 0 ? [`the newest user turn (about ${formatTokens(Math.round(user * Math.max(scale, 1)))} tokens)`] : [])];
+  return { parts, tokens, window };
 }
 
 /** The largest message still over the whole window by itself once the cascade has done what it can (tool outputs are truncated first), if any. */
@@ -184,8 +209,15 @@ async function plannedSteps(host: Host, config: AutoCompactConfig, session: Sess
   const point = tried.length > 0 ? undefined : revertPoint(session);
   const revertable = point === undefined ? 0 : host.counter.countAll(session.messages().slice(point + 1));
   if (revertable >= need && (await revertLastResponse(session, state.budget, config))) return ['revert'];
+  // Escalate until the target is met: summarize (the engine's recovery path: a size to reach, a short tail, chunked or
+  // extractive summary), again while each round makes progress, then truncate what is still too big in the kept tail.
   const steps: Step[] = [];
-  if (await summarizeSession(host, session, window, target, signal)) steps.push('summarize');
+  for (let round = 0; round < MAX_SUMMARY_ROUNDS && session.promptSize().tokens > target; round++) {
+    const before = session.promptSize().tokens;
+    if (!(await summarizeSession(host, session, window, target, signal))) break;
+    if (!steps.includes('summarize')) steps.push('summarize');
+    if (session.promptSize().tokens > before * 0.95) break;
+  }
   const left = session.promptSize().tokens - target;
   if (left > 0 && (await truncateOutputs(host, session, state.budget, config, left, config.max_truncate_attempts)) > 0) steps.push('truncation');
   return steps;
