@@ -18,7 +18,7 @@ beforeAll(async () => {
 /** The prompt the simulator will count for the history plus the next user message (no tools are offered). */
 function promptSize(history: readonly Message[], next: string): number {
   const wire = toAnthropic([...history, { id: 'next', role: 'user', parts: [{ id: 'next:0', type: 'text', text: next }] }]);
-  return countTokens({ messages: wire.messages as never, ...(wire.system === undefined ? {} : { system: wire.system as never }) });
+  return countTokens({ messages: wire.messages, ...(wire.system === undefined ? {} : { system: wire.system }) });
 }
 
 /**
