@@ -53,6 +53,26 @@ describe('lcm engine', () => {
   });
 
 
+  it('redacts secrets before the summarizer and in its node summaries; the original stays behind lcm_expand', async () => {
+    const host = createHost({ config: { model: { contextLength: 2_000 } }, enginePlugin: false });
+    const key = 'sk-ant-api03-LcmPlantedKey0123456789abcdefghij';
+    const turns: Message[] = Array.from({ length: 12 }, (_, index) => ({ id: `k${index}`, role: index % 2 ? 'assistant' : 'user', parts: [{ id: `k${index}:0`, type: 'text', text: `step ${index}: export ANTHROPIC_API_KEY=${key} ${'and ran the tests '.repeat(8)}` }] }));
+    const context = { sessionId: 'secrets', contextWindow: 2_000, counter: host.counter, reason: 'threshold' as const };
+    const extractive = await lcmEngineFactory({ config: host.config }).compress(turns, context);
+    const node = extractive.messages.find((message) => message.meta?.summary?.engine === 'lcm')!;
+    expect(text(node)).not.toContain(key);
+    expect(text(node)).toContain('[REDACTED:anthropic-key]');
+    const sim = await startSimulator();
+    try {
+      const summarizer = createAnthropicSummarizer(new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 }), { model: 'claude-sonnet-4-6' });
+      const written = await lcmEngineFactory({ config: host.config }).compress(turns, { ...context, sessionId: 'secrets-model', summarizer });
+      expect(JSON.stringify(written.messages.filter((message) => message.meta?.summary !== undefined))).not.toContain(key);
+      expect(JSON.stringify(sim.requests.map((request) => request.body))).not.toContain(key);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('is found in the registry only when context.engine names it', () => {
     registerContextEngine('lcm', lcmEngineFactory);
     try {

@@ -33,6 +33,18 @@ describe('summarization', () => {
     expect(validateProjection(result.messages)).toEqual([]);
   });
 
+  it('redacts secrets before the summarizer sees the span and in the summary it writes', async () => {
+    const calls: SummaryRequest[] = [];
+    const token = 'ghp_SummarizationPlanted0123456789abcdefgh';
+    const planted = messages.map((message, index) => (index === 3 ? { ...message, parts: [{ id: `${message.id}:0`, type: 'text' as const, text: `clone with ${token}` }] } : message));
+    const echoing = async (request: SummaryRequest) => (await createFirstLineSummarizer(calls)(request)) + '\nalso sk-proj-InventedByTheSummarizer0123456789';
+    const result = await applyCompaction(planted, summarization({ summarizer: echoing, trigger: triggers.always, target: triggers.never }));
+    expect(JSON.stringify(calls)).not.toContain(token);
+    const summary = JSON.stringify(result.messages[1]);
+    expect(summary).toContain('[REDACTED:github-token]');
+    expect(summary).not.toContain('InventedByTheSummarizer');
+  });
+
   it('Python form: keeps the newest targetCount messages when more than targetCount + threshold', async () => {
     const quiet = await applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), targetCount: 16, threshold: 4 }));
     expect(quiet.changed).toBe(false);

@@ -1,5 +1,7 @@
-import type { Message, Summarizer, SummaryRequest, SummarySource } from '@ctxhost/core';
+import { createSecretRedactor, redactMessages, type Message, type SecretRedactor, type Summarizer, type SummaryRequest, type SummarySource } from '@ctxhost/core';
 import type { CompactionGroup } from './compaction-index.js';
+
+const DEFAULT_REDACTOR = createSecretRedactor();
 
 /** A plain function is a summarizer too. */
 export type SummarizeFunction = (request: SummaryRequest) => Promise<string>;
@@ -12,20 +14,23 @@ export interface SpanSummary {
 /**
  * Summarizes the span's groups. When the summarizer declares `maxInputTokens`
  * and the span is larger, the span is cut at group boundaries into chunks that
- * fit, each summarized with the previous chunk's summary to update.
+ * fit, each summarized with the previous chunk's summary to update. Secrets
+ * are redacted on the way in and in the summary (core's secret redactor, every
+ * built-in pattern unless another `redactor` is given); the originals stay in the store.
  */
 export async function summarizeSpan(
   summarizer: Summarizer | SummarizeFunction,
   span: readonly CompactionGroup[],
   request: Omit<SummaryRequest, 'messages' | 'previousSummary'>,
+  redactor: SecretRedactor = DEFAULT_REDACTOR,
 ): Promise<SpanSummary> {
   const summarize = typeof summarizer === 'function' ? summarizer : (input: SummaryRequest) => summarizer.summarize(input);
   const limit = typeof summarizer === 'function' ? undefined : summarizer.maxInputTokens;
   const chunks = chunkSpan(span, limit);
   let previousSummary: string | undefined;
   for (const chunk of chunks) {
-    const text = await summarize({ ...request, messages: chunk, ...(previousSummary === undefined ? {} : { previousSummary }) });
-    previousSummary = text;
+    const text = await summarize({ ...request, messages: redactMessages(chunk, redactor), ...(previousSummary === undefined ? {} : { previousSummary }) });
+    previousSummary = redactor.redactText(text);
   }
   return { text: previousSummary ?? '', source: chunks.length > 1 ? 'chunked' : 'model' };
 }

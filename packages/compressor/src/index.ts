@@ -10,5 +10,4 @@ export { assembleProjection, sanitizeToolPairs, summaryRole } from './assemble-p
 export { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 export { COMPRESSOR_ERROR_CODES, CompressorError, type CompressorErrorCode } from './errors.js';
 export { createSummarizerCooldown, type SummarizerCooldown } from './summarizer-cooldown.js';
-export { redactMessages } from './redact-messages.js';
 export { collectWorkingState, renderWorkingState, WORKING_STATE_HEADING, type WorkingState } from './working-state.js';

@@ -1,6 +1,5 @@
-import type { Message, SecretRedactor, SummarySource, Summarizer, TokenCounter } from '@ctxhost/core';
+import { redactMessages, type Message, type SecretRedactor, type SummarySource, type Summarizer, type TokenCounter } from '@ctxhost/core';
 import { extractiveSummary } from './extractive-summary.js';
-import { redactMessages } from './redact-messages.js';
 import type { SummarizerCooldown } from './summarizer-cooldown.js';
 import { summaryInstructions } from './summary-template.js';
 

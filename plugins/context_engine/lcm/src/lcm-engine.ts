@@ -1,4 +1,4 @@
-import type { CompactionReport, ContextEngine, ContextEngineFactory, EngineToolContext, JsonValue, Message, Summarizer, SummarySource, ToolDefinition } from '@ctxhost/core';
+import { createSecretRedactor, redactMessages, secretRedactorFromConfig, type CompactionReport, type ContextEngine, type ContextEngineFactory, type EngineToolContext, type JsonValue, type Message, type SecretRedactor, type Summarizer, type SummarySource, type ToolDefinition } from '@ctxhost/core';
 import { extractSummary, messageText } from './node-summary.js';
 import { addNode, coveringNodes, createSummaryDag, expandNode, type SummaryDag } from './summary-dag.js';
 
@@ -12,6 +12,8 @@ export interface LcmOptions {
   /** Summary nodes in view at most; beyond, the oldest are merged into a parent node (default 4). */
   maxNodesInView?: number;
   summarizer?: Summarizer;
+  /** Applied to what reaches the summarizer and to every node summary (default: core's built-in patterns). The originals stay in the DAG and the store. */
+  redactor?: SecretRedactor;
 }
 
 const TOOLS: ToolDefinition[] = [
@@ -56,16 +58,19 @@ export function createLcmEngine(options: LcmOptions = {}): ContextEngine {
         const nodeIds = span.map((message) => (message.meta?.summary?.engine === LCM ? nodeIdOf(message) : undefined));
         const summarizer = context.summarizer ?? options.summarizer;
         let source: SummarySource = 'extractive';
-        const text =
+        const redactor = options.redactor ?? DEFAULT_REDACTOR;
+        const shown = redactMessages(leaves, redactor);
+        const written =
           summarizer === undefined
-            ? extractSummary(leaves)
+            ? extractSummary(shown)
             : await summarizer
-                .summarize({ messages: leaves, instructions: 'Summarize these turns in a few lines: requests, actions, files, results, errors.', maxOutputTokens: 800, ...(context.signal === undefined ? {} : { signal: context.signal }) })
+                .summarize({ messages: shown, instructions: 'Summarize these turns in a few lines: requests, actions, files, results, errors.', maxOutputTokens: 800, ...(context.signal === undefined ? {} : { signal: context.signal }) })
                 .then((written) => {
                   source = 'model';
                   return written;
                 })
-                .catch(() => extractSummary(leaves));
+                .catch(() => extractSummary(shown));
+        const text = redactor.redactText(written);
         const covers = [...nodeIds.filter((id): id is string => id !== undefined), ...leaves.map((message) => message.id)];
         const node = addNode(dag, 0, covers, text);
         view = [...head, nodeMessage(node.id, covers.length, text), ...messages.slice(tailStart)];
@@ -87,7 +92,9 @@ export function createLcmEngine(options: LcmOptions = {}): ContextEngine {
 }
 
 /** The factory a plugin folder exports (default export) and `registerContextEngine` takes. */
-export const lcmEngineFactory: ContextEngineFactory = ({ summarizer }) => createLcmEngine(summarizer === undefined ? {} : { summarizer });
+export const lcmEngineFactory: ContextEngineFactory = ({ summarizer, config }) => createLcmEngine({ redactor: secretRedactorFromConfig(config.redaction), ...(summarizer === undefined ? {} : { summarizer }) });
+
+const DEFAULT_REDACTOR = createSecretRedactor();
 
 function tailStartOf(messages: readonly Message[], count: (message: Message) => number, budget: number): number {
   let start = messages.length;

@@ -1,4 +1,5 @@
-import type { JsonValue, Message, Part, SecretRedactor } from '@ctxhost/core';
+import type { JsonValue, Message, Part } from '../model/message.js';
+import type { SecretRedactor } from './secret-redactor.js';
 
 /**
  * A copy of the messages with every secret replaced by its typed placeholder:
