@@ -14,6 +14,7 @@ import { runCostReplay } from './cost-replay.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
 import { runIntegrations } from './integrations.js';
 import { runOpencode } from './opencode.js';
+import { runLongSessionReplay } from './long-session-replay.js';
 import { runRecovery } from './recovery.js';
 import { runReplayFidelity } from './replay-fidelity.js';
 import { runTurnOverhead } from './turn-overhead.js';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'estimator-accuracy': { title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)', run: () => runEstimatorAccuracy() },
   'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
   'cache-aware-compaction': { title: 'Cache-aware compaction: the demo session at 18k with the compressor as shipped and with each cache-relevant choice undone', run: () => runCacheAwareCompaction() },
+  'long-session-replay': { title: 'Long sessions (hundreds of requests) replayed at an 18k window and several API limits: turns answered, failed recoveries, weak compactions, cache reads, dollars (held-out sessions marked)', run: () => runLongSessionReplay() },
   recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
   integrations: { title: 'Overflows through the framework integrations (AI SDK, …): model calls, tokens sent, whether the caller saw an error', run: () => runIntegrations() },
   opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },

@@ -36,11 +36,36 @@ describe('tool-output-truncator', () => {
     expect((await truncate(big, { maxTokens: 2000, exempt: ['lcm_expand'] }, 'lcm_expand')).shortened).toBe(big);
   });
 
-  it('never lets one output take more than a quarter of the session window, whatever max_tokens says (found with hostile inputs)', async () => {
+  it('caps one output at half the room left in the window, whatever max_tokens says (found with hostile inputs)', async () => {
     const host = createHost({ config: { model: { contextLength: 8000 } }, plugins: [createToolOutputTruncator()] });
     const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 's', toolName: 'bash', messageId: 'm1' });
-    expect(shortened.compacted?.reason).toBe('over the 2,000-token cap for one tool output');
-    expect(host.counter.countText(shortened.output as string)).toBeLessThanOrEqual(2000);
+    expect(shortened.compacted?.reason).toBe('over the 4,000-token cap for one tool output');
+    expect(host.counter.countText(shortened.output as string)).toBeLessThanOrEqual(4000);
+  });
+
+  it.each([
+    ['an empty session', 0, 10_000],
+    ['a session at 60% of its window', 12_000, 4_000],
+    ['a session with only 300 tokens left', 19_700, 150],
+    ['a session over its window (never admitted whole)', 25_000, 100],
+  ])('sizes the cap by the room left: %s', async (_name, filler, cap) => {
+    const host = createHost({ config: { model: { contextLength: 20_000 } }, plugins: [createToolOutputTruncator()] });
+    const session = await host.session('room');
+    if (filler > 0) await session.append({ id: 'u', role: 'user', parts: [{ id: 'u:0', type: 'text', text: 'x' }] }, { usage: { inputTokens: filler, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 'room', toolName: 'bash', messageId: 'm1' });
+    // The room is the window less the prompt so far: the reported usage plus the estimate of the message appended after it.
+    const shown = Number(/over the ([\d,]+)-token cap/.exec(shortened.compacted?.reason ?? '')?.[1]?.replace(/,/g, ''));
+    expect(shown).toBeLessThanOrEqual(cap);
+    expect(shown).toBeGreaterThanOrEqual(cap === 100 ? 100 : cap - 20);
+  });
+
+  it('lets parallel outputs of one message share the room', async () => {
+    const host = createHost({ config: { model: { contextLength: 20_000 } }, plugins: [createToolOutputTruncator()] });
+    const first = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 'p', toolName: 'bash', messageId: 'm1' });
+    const second = await host.hooks.toolResult.promise({ ...resultPart(buildLog), id: 'm1:1', callId: 'c2' }, { sessionId: 'p', toolName: 'bash', messageId: 'm1' });
+    const firstTokens = host.counter.countText(first.output as string);
+    expect(firstTokens).toBeLessThanOrEqual(10_000);
+    expect(host.counter.countText(second.output as string)).toBeLessThanOrEqual(Math.floor((20_000 - firstTokens) / 2));
   });
 
   it('keeps whole blocks at both ends of an output of thousands of text blocks, so the cut output is never larger (found with hostile inputs)', async () => {

@@ -5,12 +5,16 @@ import { truncateMiddle } from './truncate-middle.js';
 export const TOOL_OUTPUT_TRUNCATOR = 'tool-output-truncator';
 
 /**
- * One output never takes more than this share of the session's window, whatever
- * `max_tokens` says: the seed's 50k cap is a quarter of a 200k window, and on a
- * 20k model it would be more than the whole window.
+ * One output never takes more than this share of the room left in the window
+ * (window − the prompt so far − outputs of the same message already admitted),
+ * whatever `max_tokens` says: oh-my-opencode's `min(remaining × 0.5, 50k)`. An
+ * output that cannot fit is never admitted whole.
  */
-const WINDOW_SHARE = 0.25;
-const MIN_CAP_TOKENS = 100;
+export const ROOM_SHARE = 0.5;
+/** The cap never goes below this, so even a full window keeps a head, a tail and the marker. */
+export const MIN_CAP_TOKENS = 100;
+/** Messages whose admitted outputs are remembered (parallel calls of one message share the room). */
+const MESSAGES_TRACKED = 64;
 
 export interface ToolOutputTruncatorOptions {
   maxTokens?: number;
@@ -29,11 +33,20 @@ export function createToolOutputTruncator(options: ToolOutputTruncatorOptions = 
     name: TOOL_OUTPUT_TRUNCATOR,
     apply(host) {
       const config = resolveConfig(host, options);
+      const admitted = new Map<string, number>();
       host.hooks.toolResult.tapPromise(TOOL_OUTPUT_TRUNCATOR, async (part, context) => {
         if (config.exempt.includes(context.toolName)) return part;
-        const window = contextWindowOf(await host.session(context.sessionId), host.config);
-        const cap = Math.min(config.per_tool[context.toolName] ?? config.max_tokens, window === undefined ? Infinity : Math.max(MIN_CAP_TOKENS, Math.floor(window * WINDOW_SHARE)));
-        return capToolResult(host, part, cap, config.head_ratio);
+        const session = await host.session(context.sessionId);
+        const window = contextWindowOf(session, host.config);
+        const key = `${context.sessionId}\u0000${context.messageId}`;
+        const used = admitted.get(key) ?? 0;
+        const room = window === undefined ? Infinity : window - session.promptSize().tokens - used;
+        const cap = Math.min(config.per_tool[context.toolName] ?? config.max_tokens, Math.max(MIN_CAP_TOKENS, Math.floor(room * ROOM_SHARE)));
+        const shown = capToolResult(host, part, cap, config.head_ratio);
+        admitted.delete(key);
+        admitted.set(key, used + outputTokens(host, shown));
+        if (admitted.size > MESSAGES_TRACKED) admitted.delete(admitted.keys().next().value as string);
+        return shown;
       });
     },
   };
@@ -47,6 +60,10 @@ function resolveConfig(host: Host, options: ToolOutputTruncatorOptions): Truncat
     per_tool: { ...section.per_tool, ...options.perTool },
     exempt: [...section.exempt, ...(options.exempt ?? [])],
   });
+}
+
+function outputTokens(host: Pick<Host, 'counter'>, part: ToolResultPart): number {
+  return typeof part.output === 'string' ? host.counter.countText(part.output) : part.output.reduce((sum, block) => sum + (block.type === 'text' ? host.counter.countText(block.text) : 0), 0);
 }
 
 /** The part with every text in its output shortened so the whole stays under `capTokens`. */
