@@ -12,6 +12,8 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runModelRegistry } from './model-registry.js';
+import { runTokenCounter } from './token-counter.js';
 import { runIntegrations } from './integrations.js';
 import { runOpencode } from './opencode.js';
 import { runLongSessionReplay } from './long-session-replay.js';
@@ -23,6 +25,8 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'compaction-throughput': { title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify', run: () => runCompactionThroughput() },
   'turn-overhead': { title: 'Per-turn overhead of the host (all default hooks) vs history length; baseline: a full chars/4 re-count per event', run: () => runTurnOverhead() },
   'estimator-accuracy': { title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)', run: () => runEstimatorAccuracy() },
+  'token-counter': { title: 'Exact tokens on the OpenAI-format corpus (OpenHands, SWE-agent): the OpenAI counter vs gpt-tokenizer encodeChat, the estimator and chars/4 vs exact (o200k_base)', run: () => runTokenCounter() },
+  'model-registry': { title: 'Model registry: models per provider, data source, lookup time', run: () => runModelRegistry() },
   'cost-replay': { title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction', run: () => runCostReplay() },
   'cache-aware-compaction': { title: 'Cache-aware compaction: the demo session at 18k with the compressor as shipped and with each cache-relevant choice undone', run: () => runCacheAwareCompaction() },
   'long-session-replay': { title: 'Long sessions (hundreds of requests) replayed at an 18k window and several API limits: turns answered, failed recoveries, weak compactions, cache reads, dollars (held-out sessions marked)', run: () => runLongSessionReplay() },
