@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokens, messageChars, toOpenAI, type Message } from '@ctxhost/core';
-import { chatMessageText, countChatMessage, createOpenAITokenCounter, loadOpenAIEncoding } from '@ctxhost/openai';
+import { chatMessageText, createOpenAITokenCounter, loadOpenAIEncoding } from '@ctxhost/openai';
 import { readTranscript } from '@ctxhost/transcripts';
 
 export interface TokenCounterRow {
@@ -58,7 +58,7 @@ export async function runTokenCounter(): Promise<TokenCounterRow[]> {
 function referenceCount(messages: readonly Message[], countText: (text: string) => number): number {
   let total = 0;
   for (const chat of toOpenAI(messages.map((message) => ({ ...message, parts: message.parts.filter((part) => part.type !== 'image' && part.type !== 'file') })).filter((message) => message.parts.length > 0))) {
-    total += encodeChat([{ role: chat.role === 'developer' ? 'system' : (chat.role as 'system' | 'user' | 'assistant'), content: chatMessageText(chat) }], 'gpt-4o').length - 3;
+    total += encodeChat([{ role: chat.role === 'developer' ? 'system' : (chat.role), content: chatMessageText(chat) }], 'gpt-4o').length - 3;
     if (chat.role === 'assistant') for (const call of chat.tool_calls ?? []) total += 3 + countText(call.function.name) + countText(call.function.arguments);
   }
   return total;

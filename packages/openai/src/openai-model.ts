@@ -47,7 +47,7 @@ export function toChatParams(request: ModelRequest, options: Pick<OpenAIModelOpt
   return {
     ...(extra as Record<string, unknown>),
     model: request.model,
-    messages: toOpenAI(request.messages) as OpenAI.Chat.ChatCompletionMessageParam[],
+    messages: toOpenAI(request.messages),
     ...(options.legacyMaxTokens === true ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }),
     ...(request.tools === undefined || request.tools.length === 0
       ? {}

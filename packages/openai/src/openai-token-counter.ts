@@ -44,7 +44,7 @@ function importEncoding(name: OpenAIEncodingName): Promise<{ countTokens(text: s
  */
 export function createOpenAITokenCounter(encoding: OpenAIEncoding): CachingTokenCounter {
   const counter = createTokenCounter({ name: `tiktoken:${encoding.name}`, estimate: (message) => countMessage(encoding, message) });
-  return { ...counter, countText: encoding.countText };
+  return { ...counter, countText: (text) => encoding.countText(text) };
 }
 
 /** The exact counter for a model whose encoding the registry knows (`gpt-4o`, `openai/gpt-5`, …); undefined otherwise. */

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Summarizer } from '@ctxhost/core';
 import { renderTranscript } from '@ctxhost/core';
 

@@ -75,14 +75,19 @@ function parse(error: unknown): Parsed {
   if (error instanceof OpenAI.APIError) {
     const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as Record<string, unknown>;
     const message = typeof body['message'] === 'string' ? body['message'] : error.message;
+    const code: unknown = error.code;
+    const type: unknown = error.type;
+    const param: unknown = error.param;
+    const status: unknown = error.status;
+    const headers: unknown = error.headers;
     return {
       message,
-      ...(error.status === undefined ? {} : { status: error.status }),
-      ...(error.code === undefined || error.code === null ? {} : { code: String(error.code) }),
-      ...(typeof error.type === 'string' ? { type: error.type } : {}),
-      ...(typeof error.param === 'string' ? { param: error.param } : {}),
+      ...(typeof status === 'number' ? { status } : {}),
+      ...(typeof code === 'string' || typeof code === 'number' ? { code: String(code) } : {}),
+      ...(typeof type === 'string' ? { type } : {}),
+      ...(typeof param === 'string' ? { param } : {}),
       ...(error.requestID ? { requestId: error.requestID } : {}),
-      ...(error.headers === undefined ? {} : { headers: error.headers }),
+      ...(headers instanceof Headers ? { headers } : {}),
     };
   }
   const body = bodyOf(typeof error === 'string' ? (tryJson(error) ?? error) : error);

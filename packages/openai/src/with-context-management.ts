@@ -65,7 +65,7 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
     const strategy = tokenBudget({ budget: targetTokens, strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })] });
     const { messages: projection } = await applyCompaction(messages, strategy, { counter });
     options.onCompaction?.({ model: params.model, tokensBefore: before, tokensAfter: counter.countAll(projection), reason });
-    return { ...params, messages: toOpenAI(projection) as OpenAI.Chat.ChatCompletionMessageParam[] };
+    return { ...params, messages: toOpenAI(projection) };
   }
 
   function preflightTarget(params: CreateParams | StreamingParams): number | undefined {
@@ -102,9 +102,9 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
           params.stream === true
             ? prepare(params, preflightTarget(params), 'preflight').then((prepared) => target.create(prepared, requestOptions))
             : create(params, requestOptions);
-      return Reflect.get(target, property, receiver);
+      return Reflect.get(target, property, receiver) as unknown;
     },
   });
-  const chat = new Proxy(client.chat, { get: (target, property, receiver) => (property === 'completions' ? completions : Reflect.get(target, property, receiver)) });
-  return new Proxy(client, { get: (target, property, receiver) => (property === 'chat' ? chat : Reflect.get(target, property, receiver)) });
+  const chat = new Proxy(client.chat, { get: (target, property, receiver) => (property === 'completions' ? completions : (Reflect.get(target, property, receiver) as unknown)) });
+  return new Proxy(client, { get: (target, property, receiver) => (property === 'chat' ? chat : (Reflect.get(target, property, receiver) as unknown)) });
 }

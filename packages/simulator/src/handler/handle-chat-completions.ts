@@ -24,7 +24,7 @@ interface Dependencies {
   cache: ReturnType<typeof createPromptCache>;
   turns: ReturnType<typeof createTurnQueue>;
   /** Model requests so far, shared with /v1/messages so `faults.at(k)` counts both. */
-  nextRequestNumber(): number;
+  nextRequestNumber: () => number;
 }
 
 /**

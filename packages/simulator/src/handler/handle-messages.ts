@@ -1,4 +1,4 @@
-import { apiError, type ApiError } from '../wire/api-error.js';
+import { apiError } from '../wire/api-error.js';
 import { contextLimitError, exceedsWindowSilently } from './context-limit.js';
 import { applyFault, type createFaultPlan } from './faults.js';
 import { createContextEditingFeature } from '../features/context-editing.js';
@@ -9,7 +9,6 @@ import { sendJson } from '../wire/http-io.js';
 import type { createPromptCache } from '../features/prompt-cache.js';
 import { defaultTurn } from '../responders/default.js';
 import type { createTurnQueue } from '../responders/scripted.js';
-import type { RecordedRequest } from './recorded-request.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
 import { createServerCompactionFeature } from '../features/server-compaction.js';
 import { streamMessage } from '../wire/sse.js';
@@ -24,7 +23,7 @@ interface Dependencies {
   cache: ReturnType<typeof createPromptCache>;
   turns: ReturnType<typeof createTurnQueue>;
   /** Model requests so far, shared with /v1/chat/completions so `faults.at(k)` counts both. */
-  nextRequestNumber(): number;
+  nextRequestNumber: () => number;
 }
 
 /**
