@@ -7,10 +7,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { runAiSdkRecovery } from '../packages/ai-sdk/bench/recovery.js';
+import { runOpenaiAgentsRecovery } from '../packages/openai-agents/bench/recovery.js';
 import type { IntegrationRow } from './integration-scenarios.js';
 
 export async function runIntegrations(): Promise<IntegrationRow[]> {
-  return [...(await runAiSdkRecovery())];
+  return [...(await runAiSdkRecovery()), ...(await runOpenaiAgentsRecovery())];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
