@@ -73,6 +73,6 @@ export {
 } from './engines/secret-redactor.js';
 export { renderTranscript } from './model/render-transcript.js';
 export { COMPACTION_LOW_WATER, CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted, requestCompactedBy } from './host/compaction-decision.js';
-export { ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, originalHandleNote, readOriginal, type OriginalToolInput } from './engines/original-tool.js';
+export { ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, originalHandleNote, readOriginal, type OriginalToolInput } from './host/original-tool.js';
 export { runCompaction, type CompactOptions, type CompactOutcome } from './host/run-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';

@@ -1,5 +1,13 @@
 import type { ModelOverride } from '../model-registry/model-info.js';
-import type { RedactionConfig } from '../engines/secret-redactor.js';
+
+/** The `redaction` config section (camelCase side). */
+export interface RedactionConfig {
+  enabled: boolean;
+  /** Built-in pattern types to leave out. */
+  disable: string[];
+  /** Extra patterns: a type (the placeholder label), a regex source, and optionally the capture group to redact. */
+  patterns: { type: string; regex: string; group?: number }[];
+}
 
 /**
  * The shape of ctxhost's configuration as TypeScript sees it (camelCase).

@@ -1,3 +1,5 @@
+import type { RedactionConfig } from '../config/config-schema.js';
+
 /**
  * Secret redaction for everything that leaves the store towards a summarizer
  * or lands in a summary: API keys and tokens of the common providers, bearer
@@ -122,16 +124,9 @@ export function secretPatternFromConfig(entry: { type: string; regex: string; gr
 }
 
 /** What `redaction` in the config file selects: the built-ins minus `disable`, plus the configured `patterns`; nothing at all when not enabled. */
+export type { RedactionConfig };
+
 export function secretRedactorFromConfig(redaction: RedactionConfig): SecretRedactor {
   if (!redaction.enabled) return { redact: (text) => ({ text, found: {} }), redactText: (text) => text };
   return createSecretRedactor([...DEFAULT_SECRET_PATTERNS.filter((pattern) => !redaction.disable.includes(pattern.type)), ...redaction.patterns.map(secretPatternFromConfig)]);
-}
-
-/** The `redaction` config section (camelCase side). */
-export interface RedactionConfig {
-  enabled: boolean;
-  /** Built-in pattern types to leave out. */
-  disable: string[];
-  /** Extra patterns: a type (the placeholder label), a regex source, and optionally the capture group to redact. */
-  patterns: { type: string; regex: string; group?: number }[];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../host/create-host.js';
+import { createHost } from './create-host.js';
 import { createMessage } from '../model/part-ids.js';
 import { ORIGINAL_TOOL, readOriginal } from './original-tool.js';
 

@@ -1,7 +1,7 @@
-import type { Session } from '../host/session.js';
+import type { Session } from './session.js';
 import type { JsonValue, Message, Part } from '../model/message.js';
 import type { ToolDefinition } from '../model/model-client.js';
-import type { EngineToolResult } from './context-engine.js';
+import type { EngineToolResult } from '../engines/context-engine.js';
 
 /** The tool's name, the same for every engine and agent (opencode registers it too). */
 export const ORIGINAL_TOOL_NAME = 'ctxhost_original';
