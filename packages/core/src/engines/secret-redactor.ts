@@ -53,7 +53,7 @@ export const DEFAULT_SECRET_PATTERNS: readonly SecretPattern[] = [
   { type: 'stripe-key', regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}/g },
   { type: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
   { type: 'bearer-token', regex: /\b(Bearer\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi, group: 2 },
-  { type: 'connection-password', regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"\[\]]{1,256}:)([^\s@/'"]{1,256})@/gi, group: 2 },
+  { type: 'connection-password', regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"[\]]{1,256}:)([^\s@/'"]{1,256})@/gi, group: 2 },
   {
     type: 'password',
     regex: new RegExp(`(?<![A-Za-z0-9])((?:password|passwd|pwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token)["']?\\s{0,5}[:=]\\s{0,5}["']?)(${VALUE_STOP}{4,500})`, 'gi'),
