@@ -26,6 +26,7 @@ function parse() {
       host: { type: 'string' },
       'context-limit': { type: 'string' },
       'overflow-style': { type: 'string' },
+      'accept-any-model': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }).values;
@@ -48,6 +49,7 @@ const options = {
   ...(parsed.host === undefined ? {} : { host: parsed.host }),
   ...(contextLimit === undefined ? {} : { contextLimit }),
   ...(parsed['overflow-style'] === undefined ? {} : { overflowStyle: parsed['overflow-style'] as 'prompt_too_long' }),
+  acceptAnyModel: parsed['accept-any-model'],
 };
 const simulator = await startSimulator(options).catch((error: unknown) => fail(SimulatorError.isInstance(error) ? error.message : String(error)));
 console.log(`ctxhost simulator listening on ${simulator.url} (context limit ${contextLimit ?? 200_000} tokens)`);

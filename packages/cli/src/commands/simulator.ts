@@ -10,6 +10,7 @@ interface SimulatorCommandOptions {
   host: string;
   window: number;
   overflowStyle: OverflowStyle;
+  acceptAnyModel?: boolean;
 }
 
 /** The recorded requests are dropped this often, so a long-running agent does not grow the process (the totals stay). */
@@ -23,6 +24,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     .option('--port <n>', 'the port; 0 picks a free one', wholeNumberFlag(0, 65_535), 0)
     .option('--host <address>', 'the address to listen on', '127.0.0.1')
     .option('--window <tokens>', 'the context window the simulator enforces', wholeNumberFlag(1), 200_000)
+    .option('--accept-any-model', "answer any model name (default: as the API does, a model it does not serve gets a 404 not_found_error)")
     .addOption(new Option('--overflow-style <style>', 'how a prompt over the window fails').choices(['prompt_too_long', 'input_plus_max_tokens', 'stop_reason']).default('prompt_too_long'))
     .addHelpText('after', '\nExample:\n  ctxhost simulator --port 8787 --window 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent')
     .action(async (options: SimulatorCommandOptions) => {
@@ -43,7 +45,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
 
 async function start(options: SimulatorCommandOptions): Promise<Simulator> {
   try {
-    return await startSimulator({ port: options.port, host: options.host, contextLimit: options.window, overflowStyle: options.overflowStyle });
+    return await startSimulator({ port: options.port, host: options.host, contextLimit: options.window, overflowStyle: options.overflowStyle, acceptAnyModel: options.acceptAnyModel === true });
   } catch (error) {
     // The simulator wraps a listen error in a SimulatorError; its cause carries the system code.
     const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown }).cause);

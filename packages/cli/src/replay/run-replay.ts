@@ -102,7 +102,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const responder = createReplayResponder(plan.turns);
   const contextLimit = options.contextLimit ?? options.window;
   // The responder first, so the server's own context management (when configured) acts on the recorded turn it picked.
-  const simulator = await startSimulator({ contextLimit, features: [responder.feature, ...builtInFeatures()] });
+  // Any model name: a transcript may name models the registry does not know.
+  const simulator = await startSimulator({ contextLimit, acceptAnyModel: true, features: [responder.feature, ...builtInFeatures()] });
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
   const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
   const summaryClient = options.summaryClient ?? new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0, defaultHeaders: { [SUMMARIZER_CALLER_HEADER]: SUMMARIZER_CALLER } });

@@ -4,7 +4,7 @@ import { COMPACTION_BETA } from './server-compaction.js';
 import { startSimulator } from '../handler/server.js';
 
 async function post(url: string, body: object, betas: string[] = []): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...(betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {}) }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...(betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {}) }, body: JSON.stringify(body) });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 

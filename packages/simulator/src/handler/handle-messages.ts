@@ -15,6 +15,7 @@ import { streamMessage } from '../wire/sse.js';
 import { countTokens } from '../wire/tokenizer.js';
 import { buildUsage } from './usage.js';
 import { validateRequest } from './validate-request.js';
+import { checkModel, checkVersionHeader } from './check-model.js';
 import type { AssistantTurn, MessagesRequest, WireUsage } from '../wire/wire.js';
 
 interface Dependencies {
@@ -44,7 +45,11 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
       if (handled) return;
     }
     const features = activeFeatures(configured, new Set(record.betas));
-    const problem = validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) }) ?? validateContextManagement(received, features);
+    const problem =
+      checkVersionHeader(record.headers) ??
+      validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) }) ??
+      checkModel(received.model, received.max_tokens, options) ??
+      validateContextManagement(received, features);
     if (problem) return exchange.fail(problem);
     const limits = limitsFor(options, received.model);
     const context: FeatureContext = { requestId, model: received.model, betas: new Set(record.betas), limits, response: {}, state: new Map() };

@@ -81,7 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     // Deeper bodies would overflow the stack of the checks that walk them (a 500); the API refuses them as invalid requests.
     if (nestedDeeperThan(record.body, MAX_BODY_DEPTH)) return fail(apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`));
     const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
-    if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange);
+    if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange, resolved);
     if (path === CHAT_COMPLETIONS) return handleChat(exchange);
     return handleMessages(exchange);
   }

@@ -17,6 +17,7 @@ export const SIMULATOR_DEFAULTS = {
   models: {} as Record<string, ModelLimits>,
   maxBodyBytes: 32 * 1024 * 1024,
   defaultToolUse: false,
+  acceptAnyModel: false,
 };
 
 const positive = z.number().int().positive();
@@ -37,6 +38,7 @@ export const SimulatorOptionsSchema = z.strictObject({
   maxBodyBytes: positive.default(SIMULATOR_DEFAULTS.maxBodyBytes),
   defaultToolUse: z.boolean().default(SIMULATOR_DEFAULTS.defaultToolUse),
   maxRecordedRequests: positive.optional(),
+  acceptAnyModel: z.boolean().default(SIMULATOR_DEFAULTS.acceptAnyModel),
   replay: z.array(z.custom<ScriptedTurn | ScriptedTurn['content']>((turn) => typeof turn === 'string' || Array.isArray(turn) || (typeof turn === 'object' && turn !== null && 'content' in turn))).optional(),
   faults: z.strictObject({ probability: z.number().min(0).max(1), seed: z.number().int(), kinds: z.array(z.enum(FAULT_KINDS)).min(1).optional() }).optional(),
   now: z.custom<() => number>((value) => typeof value === 'function').optional(),
@@ -59,6 +61,8 @@ export interface SimulatorOptions {
   defaultToolUse?: boolean;
   /** Keep only the newest this many requests in `requests` (default: all; the `ctxhost-simulator` bin keeps 1,000, so a long-running one does not grow without end). */
   maxRecordedRequests?: number;
+  /** Answer any model name. Default false: as the API does, a model it does not serve (not an Anthropic model of core's registry, nor in `models`) gets a 404. */
+  acceptAnyModel?: boolean;
   /** Assistant turns answered in order (a transcript's): turns, or bare content-block arrays. */
   replay?: (ScriptedTurn | ScriptedTurn['content'])[];
   /** Random faults with a seed. */
