@@ -21,8 +21,8 @@ const cases: { file: string; options?: TranscriptOptions; format: string; messag
   { file: 'openhands/multi-swe-bench-output.jsonl', options: { run: 1 }, format: 'openhands', messages: 68, calls: 33, results: 32, orphanCalls: 1 },
   { file: 'openhands/multi-swe-bench-output.jsonl', options: { run: 2 }, format: 'openhands', messages: 101, calls: 49, results: 49, orphanCalls: 0 },
   { file: 'swe-agent/marshmallow-code__marshmallow-1867.traj', format: 'swe-agent', messages: 24, calls: 11, results: 11, orphanCalls: 0 },
-  { file: 'swe-agent/pydicom__pydicom-1458.traj', format: 'swe-agent', messages: 26, calls: 0, results: 0, orphanCalls: 0 },
-  { file: 'swe-agent/swe-agent__test-repo-i1.traj', format: 'swe-agent', messages: 12, calls: 0, results: 0, orphanCalls: 0 },
+  { file: 'swe-agent/pydicom__pydicom-1458.traj', format: 'swe-agent', messages: 26, calls: 11, results: 11, orphanCalls: 0 },
+  { file: 'swe-agent/swe-agent__test-repo-i1.traj', format: 'swe-agent', messages: 12, calls: 4, results: 4, orphanCalls: 0 },
 ];
 
 function callIds(messages: readonly Message[], type: 'tool-call' | 'tool-result'): string[] {

@@ -18,8 +18,8 @@ const LINES_TRIED = 5;
  * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code.
  */
 export function detectFormat(text: string): FormatDetection {
-  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '' } satisfies Record<TranscriptFormat, string>;
-  if (text.trim() === '') return { format: undefined, reasons: { 'claude-code': 'the file is empty', openhands: 'the file is empty', 'swe-agent': 'the file is empty' } };
+  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '' } satisfies Record<TranscriptFormat, string>;
+  if (text.trim() === '') return { format: undefined, reasons: { 'claude-code': 'the file is empty', openhands: 'the file is empty', 'swe-agent': 'the file is empty', pi: 'the file is empty' } };
   const json = parseOrUndefined(text);
   const lines = firstJsonLines(text);
   const sample = json !== undefined && !isRecord(json) ? [] : lines;
@@ -27,6 +27,7 @@ export function detectFormat(text: string): FormatDetection {
   if (json === undefined) reasons['swe-agent'] = 'the file is not one JSON document';
   if (isOpenHands(json, sample, reasons)) return { format: 'openhands', reasons, json };
   if (isClaudeCode(sample, reasons)) return { format: 'claude-code', reasons };
+  if (isPi(sample, reasons)) return { format: 'pi', reasons };
   return { format: undefined, reasons };
 }
 
@@ -81,5 +82,17 @@ function isClaudeCode(lines: unknown[], reasons: Record<TranscriptFormat, string
   const matches = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && ['uuid', 'leafUuid', 'sessionId'].some((key) => typeof line[key] === 'string'));
   if (lines.length > 0 && matches.length === lines.length) return true;
   reasons['claude-code'] = lines.length === 0 ? 'no JSON line found' : 'lines are not objects with "type" and "uuid"/"sessionId"';
+  return false;
+}
+
+const PI_ENTRY_TYPES = new Set(['session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
+
+/** pi: a `session` header line (`id`, `cwd`), or entries with `id` and `parentId` of pi's entry types. */
+function isPi(lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
+  const first = lines[0];
+  if (isRecord(first) && first.type === 'session' && typeof first.id === 'string') return true;
+  const entries = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && PI_ENTRY_TYPES.has(line.type) && typeof line.id === 'string' && 'parentId' in line);
+  if (lines.length > 0 && entries.length === lines.length) return true;
+  reasons.pi = lines.length === 0 ? 'no JSON line found' : 'no "session" header line and no entries with "id" and "parentId"';
   return false;
 }

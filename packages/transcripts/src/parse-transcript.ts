@@ -3,6 +3,7 @@ import { parseClaudeCode } from './claude-code.js';
 import { detectFormat } from './detect-format.js';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError, formatLocation } from './errors.js';
 import { parseOpenHands } from './openhands.js';
+import { parsePi } from './pi.js';
 import { createParseContext, isRecord } from './parse-context.js';
 import { parseSweAgent } from './swe-agent.js';
 import { TRANSCRIPT_FORMATS, type Transcript, type TranscriptOptions } from './transcript.js';
@@ -25,7 +26,9 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
       ? parseClaudeCode(text, context, options)
       : detection.format === 'openhands'
         ? parseOpenHands(text, context, options)
-        : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
+        : detection.format === 'pi'
+          ? parsePi(text, context)
+          : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
   validateMessages(result.messages, file);
   return { ...result, skipped: context.skipped };
 }

@@ -33,3 +33,27 @@ describe('SWE-agent', () => {
     expect(parseTranscript(trajectory([entry, { role: 'user', content: 'ok' }]), { skipInvalid: true })).toMatchObject({ skipped: 1, messages: [{ id: 'swe-1' }] });
   });
 });
+
+describe('SWE-agent observations (non-function-calling runs)', () => {
+  const traj = JSON.stringify({
+    history: [
+      { role: 'system', content: 'You are an autonomous programmer.' },
+      { role: 'user', content: 'Fix the bug.' },
+      { role: 'assistant', content: 'Let me look.\n```\nls -a\n```', action: 'ls -a\n' },
+      { role: 'user', content: 'setup.py\nsrc', message_type: 'observation' },
+      { role: 'assistant', content: 'Done.\n```\nsubmit\n```', action: 'submit' },
+    ],
+  });
+
+  it('makes the action a tool call and its observation the tool result, so pruning and truncation apply to it', () => {
+    const { messages } = parseTranscript(traj);
+    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
+    expect(messages[2]?.parts).toEqual([
+      { id: 'swe-2.0', type: 'text', text: 'Let me look.' },
+      { id: 'swe-2.action', type: 'tool-call', callId: 'swe-2.action', name: 'ls', input: { command: 'ls -a' } },
+    ]);
+    expect(messages[3]?.parts).toEqual([{ id: 'swe-3.result', type: 'tool-result', callId: 'swe-2.action', output: 'setup.py\nsrc' }]);
+    // The last action has no observation: it stays text, not a call left unanswered.
+    expect(messages[4]?.parts).toEqual([{ id: 'swe-4.0', type: 'text', text: 'Done.\n```\nsubmit\n```' }]);
+  });
+});

@@ -23,14 +23,20 @@ export function parseSweAgent(value: Record<string, unknown>, context: ParseCont
   const callIds: CallIds = new Map();
   const seen = new Map<string, number>();
   const messages: Message[] = [];
+  let pendingAction: string | undefined;
   history.forEach((entry, index) => {
     try {
-      messages.push(convertEntry(entry, index, callIds, seen));
+      const message = convertEntry(entry, index, callIds, seen);
+      // The observation that answers an action (non-function-calling runs): a tool result of that action.
+      if (pendingAction !== undefined && message.role === 'user' && message.meta?.isDemo !== true) messages.push(observationResult(message, pendingAction));
+      else messages.push(message);
+      pendingAction = message.role === 'assistant' ? actionCallId(message) : undefined;
     } catch (error) {
       if (!(error instanceof BlockProblem)) throw error;
       context.invalid(undefined, `history[${index}]: ${error.message}`, error);
     }
   });
+  if (pendingAction !== undefined) unanswered(messages, history);
   const renamed = [...seen.values()].reduce((sum, count) => sum + count - 1, 0);
   const info = isRecord(value.info) ? value.info : {};
   return {
@@ -58,11 +64,44 @@ function convertEntry(entry: unknown, index: number, callIds: CallIds, seen: Map
     ...(typeof entry.message_type === 'string' ? { messageType: entry.message_type } : {}),
   };
   if (role === 'tool') return { id, role: 'tool', parts: [toolResult(entry, id, text, callIds)], meta };
-  const parts: Part[] = text === '' && role === 'assistant' ? [] : [{ id: `${id}.0`, type: 'text', text }];
+  const action = role === 'assistant' && !Array.isArray(entry.tool_calls) && entry.is_demo !== true && typeof entry.action === 'string' && entry.action.trim() !== '' ? entry.action.trim() : undefined;
+  const shown = action === undefined ? text : withoutActionBlock(text, action);
+  const parts: Part[] = shown === '' && role === 'assistant' ? [] : [{ id: `${id}.0`, type: 'text', text: shown }];
   if (role === 'assistant' && Array.isArray(entry.tool_calls)) {
     entry.tool_calls.forEach((call, callIndex) => parts.push(toolCall(call, `${id}.call${callIndex}`, callIds, seen)));
   }
-  return { id, role: role as Role, parts, meta };
+  // A non-function-calling run writes its command in the text (`action`): the command becomes a tool call, so its output can be a tool result.
+  if (action !== undefined) parts.push({ id: `${id}.action`, type: 'tool-call', callId: `${id}.action`, name: action.split(/\s/, 1)[0]!, input: { command: action } });
+  return { id, role: role as Role, parts, meta: action === undefined ? meta : { ...meta, actionInText: true } };
+}
+
+/** The action's fenced block at the end of the text, taken out: the tool call carries it now. */
+function withoutActionBlock(text: string, action: string): string {
+  const fence = text.lastIndexOf('```');
+  const open = fence <= 0 ? -1 : text.lastIndexOf('```', fence - 1);
+  if (open === -1 || text.slice(open + 3, fence).trim() !== action) return text;
+  return `${text.slice(0, open)}${text.slice(fence + 3)}`.trim();
+}
+
+/** The last action had no observation (a `submit`): it stays the assistant's text, not a call left unanswered. */
+function unanswered(messages: Message[], history: unknown[]): void {
+  const last = messages.at(-1);
+  if (last === undefined) return;
+  const index = Number(last.id.slice('swe-'.length));
+  const original = history[index];
+  const text = isRecord(original) ? contentText(original.content) : '';
+  const { actionInText: _actionInText, ...meta } = last.meta ?? {};
+  messages[messages.length - 1] = { ...last, parts: text === '' ? [] : [{ id: `${last.id}.0`, type: 'text', text }], meta };
+}
+
+function actionCallId(message: Message): string | undefined {
+  const call = message.parts.find((part) => part.type === 'tool-call' && part.id.endsWith('.action'));
+  return call?.type === 'tool-call' ? call.callId : undefined;
+}
+
+function observationResult(message: Message, callId: string): Message {
+  const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return { id: message.id, role: 'tool', parts: [{ id: `${message.id}.result`, type: 'tool-result', callId, output: text }], meta: { ...message.meta, observation: true } };
 }
 
 function contentText(content: unknown): string {
