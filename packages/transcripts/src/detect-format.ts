@@ -54,7 +54,7 @@ function isSweAgent(json: unknown, reasons: Record<TranscriptFormat, string>): b
     reasons['swe-agent'] = 'no top-level object with a "history" array';
     return false;
   }
-  const first = json.history[0];
+  const first: unknown = json.history[0];
   if (json.history.length > 0 && !(isRecord(first) && typeof first.role === 'string')) {
     reasons['swe-agent'] = '"history" entries have no "role"';
     return false;

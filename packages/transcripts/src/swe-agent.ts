@@ -135,7 +135,7 @@ function parseArguments(value: unknown, callId: string): JsonValue {
 
 function toolResult(entry: Record<string, unknown>, id: string, text: string, callIds: CallIds): Part {
   const ids = Array.isArray(entry.tool_call_ids) ? entry.tool_call_ids : [entry.tool_call_id];
-  const original = ids[0];
+  const original: unknown = ids[0];
   if (typeof original !== 'string' || original === '') throw new BlockProblem('tool entry has no tool_call_ids');
   return { id: `${id}.result`, type: 'tool-result', callId: callIds.get(original) ?? original, output: text };
 }

@@ -31,7 +31,7 @@ export interface ReplayOptions {
   /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
   projectPlugins?: boolean;
   /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
-  onPluginLoad?(info: { name: string; file: string }): void;
+  onPluginLoad?: (info: { name: string; file: string }) => void;
   /** Sends and prices every call as this model (`--model`, `model.name`); default each recorded turn's own model. */
   model?: string;
   /** A client for the real API: the summarizer uses it instead of the simulator. */

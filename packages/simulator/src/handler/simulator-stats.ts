@@ -12,7 +12,7 @@ export interface SimulatorStats {
   faults: Record<string, number>;
 }
 
-export function createSimulatorStats(): { stats: SimulatorStats; tally(record: RecordedRequest): void } {
+export function createSimulatorStats(): { stats: SimulatorStats; tally: (record: RecordedRequest) => void } {
   const stats: SimulatorStats = { requests: 0, rejectedForShape: 0, byStatus: {}, faults: {} };
   return {
     stats,
