@@ -1,34 +1,34 @@
 import { countTextTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
 import type { ToolPart } from '@opencode-ai/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL, startOpencodeServer, waitFor, type OpencodeServer } from './opencode-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL, startOpencodeServer, waitFor, type OpencodeProject, type OpencodeServer } from './opencode-server.js';
 
 const WINDOW = 60_000;
+const DISABLED_HOOKS_YAML = 'store:\n  kind: memory\ndisabled_hooks: [context-window-monitor, preemptive-compaction, tool-output-truncator]\nhooks:\n  tool-output-truncator:\n    max_tokens: 300\n';
 let sim: Simulator;
-let server: OpencodeServer | undefined;
+let server: OpencodeServer;
 
+// One opencode process for the file: each config is a project (directory) of its own, with its own plugin instance.
 beforeAll(async () => {
   sim = await startSimulator({ contextLimit: WINDOW });
-});
+  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => DISABLED_HOOKS_YAML });
+}, 120_000);
 
-afterEach(async () => {
+afterAll(async () => {
   await server?.close();
-  server = undefined;
+  await sim?.close();
 }, 60_000);
 
-afterAll(() => sim?.close());
-
-async function start(ctxhostYaml: string, opencodeCompaction = false): Promise<OpencodeServer> {
-  server = await startOpencodeServer({ simulatorUrl: sim.url, contextLimit: WINDOW, ctxhostYaml: () => ctxhostYaml, opencodeCompaction });
-  return server;
+function start(ctxhostYaml: string, opencodeCompaction = false): Promise<OpencodeProject> {
+  return server.openProject({ ctxhostYaml: () => ctxhostYaml, opencodeCompaction });
 }
 
-async function ask(running: OpencodeServer, sessionId: string, text: string): Promise<void> {
+async function ask(running: OpencodeProject, sessionId: string, text: string): Promise<void> {
   const result = await running.client.session.prompt({ path: { id: sessionId }, body: { model: MODEL, parts: [{ type: 'text', text }] } });
   if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
 }
 
-async function newSession(running: OpencodeServer): Promise<string> {
+async function newSession(running: OpencodeProject): Promise<string> {
   const id = (await running.client.session.create({ body: {} })).data?.id;
   if (id === undefined) throw new Error('session.create failed');
   await ask(running, id, 'hello');
@@ -38,7 +38,8 @@ async function newSession(running: OpencodeServer): Promise<string> {
 
 describe('the plugin’s config inside the real opencode', () => {
   it('leaves out the hooks listed in disabled_hooks: no usage toast, no truncation', async () => {
-    const running = await start('store:\n  kind: memory\ndisabled_hooks: [context-window-monitor, tool-output-truncator]\nhooks:\n  tool-output-truncator:\n    max_tokens: 300\n');
+    // The server's first project has this config.
+    const running = server;
     const sessionId = await newSession(running);
     const unit = 'the quick brown fox jumps over the lazy dog while reading logs ';
     await ask(running, sessionId, unit.repeat(Math.round((WINDOW * 0.85) / countTextTokens(unit)) - 400));

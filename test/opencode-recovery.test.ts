@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { TRUNCATION_MESSAGE } from '@ctxhost/auto-compact';
 import { countTextTokens, type Simulator } from '@ctxhost/simulator';
 import type { EventTuiToastShow, ToolPart } from '@opencode-ai/sdk';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,6 @@ import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
 // compaction is off (OPENCODE_DISABLE_AUTOCOMPACT, set by the server helper), so on "prompt is too long"
 // opencode only marks the reply failed and publishes session.error; every step after that is ctxhost's.
 const WINDOW = 30_000;
-const TRUNCATION_MESSAGE = '[TOOL RESULT TRUNCATED - Context limit exceeded.';
 let sim: Simulator;
 let server: OpencodeServer;
 
@@ -126,6 +126,8 @@ describe('an overflow inside the real opencode, recovered by the plugin’s casc
     expect(modelCallsSince(from)).toEqual(['400', '200']);
     const bash = (await messagesOf(sessionId)).flatMap((message) => message.parts).find((part): part is ToolPart => part.type === 'tool' && part.tool === 'bash');
     expect(bash?.state.status === 'completed' && bash.state.output.startsWith(TRUNCATION_MESSAGE)).toBe(true);
+    // The marker leads back to the original: it names the part and the tool that reads it.
+    expect(bash?.state.status === 'completed' && bash.state.output).toContain(`The full output is kept as part ${bash?.id}: to read it, call the ctxhost_original tool with partId "${bash?.id}"`);
 
     // The original is still in ctxhost's store: the model can read it back.
     sim.script({ content: [{ type: 'tool_use', id: 'toolu_back', name: 'ctxhost_original', input: { partId: bash?.id, fromLine: 1000, toLine: 1002 } }] });

@@ -11,25 +11,39 @@ const pluginEntry = join(root, 'packages/opencode/dist/index.js');
 
 export const MODEL = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5' } as const;
 
-export interface OpencodeServerOptions {
-  /** The simulator's base URL (`sim.url`). */
-  simulatorUrl: string;
-  /** The model's window as opencode (and so ctxhost) sees it. */
-  contextLimit: number;
+/** One opencode project (a directory with its own `opencode.json` and `.opencode/ctxhost.yaml`, so its own plugin instance). */
+export interface OpencodeProjectOptions {
   /** `.opencode/ctxhost.yaml`, as YAML text; given the scratch folder. */
   ctxhostYaml: (scratch: string) => string;
   /** Leave opencode's own compaction on (default: off, so ctxhost is the one that recovers). */
   opencodeCompaction?: boolean;
 }
 
-export interface OpencodeServer {
-  url: string;
+export interface OpencodeServerOptions extends OpencodeProjectOptions {
+  /** The simulator's base URL (`sim.url`). */
+  simulatorUrl: string;
+  /** The model's window as opencode (and so ctxhost) sees it. */
+  contextLimit: number;
+}
+
+export interface OpencodeProject {
   directory: string;
   /** Where the test keeps files of its own (the ctxhost store, …). */
   scratch: string;
+  /** A client for this project (opencode serves each directory as its own instance). */
   client: OpencodeClient;
-  /** Every event opencode published since start. */
+  /** Every event this project's instance published since it was opened. */
   events: Event[];
+}
+
+export interface OpencodeServer extends OpencodeProject {
+  url: string;
+  /**
+   * Another project on the same `opencode serve`: one process serves many
+   * directories, each with its own config and plugin instance, so a test file
+   * with several configs starts opencode once.
+   */
+  openProject(options: OpencodeProjectOptions): Promise<OpencodeProject>;
   /** The lines opencode wrote to its log for `service` (ctxhost's logger writes as `ctxhost`). */
   logLines(service: string): Promise<string[]>;
   close(): Promise<void>;
@@ -49,26 +63,33 @@ function opencodeBinary(): string {
  */
 export async function startOpencodeServer(options: OpencodeServerOptions): Promise<OpencodeServer> {
   const base = await mkdtemp(join(tmpdir(), 'ctxhost-opencode-'));
-  const directory = join(base, 'project');
-  const scratch = join(base, 'scratch');
-  await mkdir(join(directory, '.opencode'), { recursive: true });
-  await mkdir(scratch, { recursive: true });
-  await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options), null, 2));
-  await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), options.ctxhostYaml(scratch));
-  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: directory, env: isolatedEnv(base, options.opencodeCompaction === true), stdio: ['ignore', 'pipe', 'pipe'] });
+  let projects = 0;
+  const createProject = async (project: OpencodeProjectOptions) => {
+    const folder = join(base, `project-${projects++}`);
+    const directory = join(folder, 'project');
+    const scratch = join(folder, 'scratch');
+    await mkdir(join(directory, '.opencode'), { recursive: true });
+    await mkdir(scratch, { recursive: true });
+    await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options, project), null, 2));
+    await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), project.ctxhostYaml(scratch));
+    return { directory, scratch };
+  };
+  const first = await createProject(options);
+  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: first.directory, env: isolatedEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await listeningUrl(child);
-  const client = createOpencodeClient({ baseUrl: url, directory });
-  const events: Event[] = [];
-  const subscription = await client.event.subscribe();
-  void (async () => {
-    for await (const event of subscription.stream) events.push(event as Event);
-  })().catch(() => undefined);
+  const connect = async ({ directory, scratch }: { directory: string; scratch: string }): Promise<OpencodeProject> => {
+    const client = createOpencodeClient({ baseUrl: url, directory });
+    const events: Event[] = [];
+    const subscription = await client.event.subscribe();
+    void (async () => {
+      for await (const event of subscription.stream) events.push(event as Event);
+    })().catch(() => undefined);
+    return { directory, scratch, client, events };
+  };
   return {
+    ...(await connect(first)),
     url,
-    directory,
-    scratch,
-    client,
-    events,
+    openProject: async (project) => connect(await createProject(project)),
     logLines: (service) => logLinesOf(join(base, 'xdg', 'data', 'opencode', 'log'), service),
     async close() {
       await stop(child);
@@ -83,7 +104,11 @@ async function logLinesOf(folder: string, service: string): Promise<string[]> {
   return texts.flatMap((text) => text.split('\n')).filter((line) => line.includes(`service=${service} `));
 }
 
-function opencodeConfig(options: OpencodeServerOptions) {
+/** Models the provider offers besides the session's: a cheaper one, for a compaction model per agent. */
+export const COMPACTION_MODEL = { providerID: 'anthropic', modelID: 'claude-haiku-4-5' } as const;
+
+function opencodeConfig(options: OpencodeServerOptions, project: OpencodeProjectOptions) {
+  const limit = { limit: { context: options.contextLimit, output: 4_000 } };
   return {
     $schema: 'https://opencode.ai/config.json',
     model: `${MODEL.providerID}/${MODEL.modelID}`,
@@ -91,17 +116,19 @@ function opencodeConfig(options: OpencodeServerOptions) {
     share: 'disabled',
     plugin: [pathToFileURL(pluginEntry).href],
     permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+    // opencode's own compaction stays off unless asked for, so ctxhost is the one that recovers (per project, so one server serves both).
+    compaction: { auto: project.opencodeCompaction === true },
     provider: {
       anthropic: {
         options: { baseURL: `${options.simulatorUrl}/v1`, apiKey: 'sk-ant-simulator' },
-        models: { [MODEL.modelID]: { limit: { context: options.contextLimit, output: 4_000 } } },
+        models: { [MODEL.modelID]: limit, [COMPACTION_MODEL.modelID]: limit },
       },
     },
   };
 }
 
-function isolatedEnv(base: string, opencodeCompaction: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
+function isolatedEnv(base: string): NodeJS.ProcessEnv {
+  return {
     PATH: process.env.PATH,
     HOME: join(base, 'home'),
     XDG_CONFIG_HOME: join(base, 'xdg', 'config'),
@@ -116,9 +143,6 @@ function isolatedEnv(base: string, opencodeCompaction: boolean): NodeJS.ProcessE
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     OPENCODE_DISABLE_CLAUDE_CODE: '1',
   };
-  // opencode's own compaction stays off unless asked for, so ctxhost is the one that recovers.
-  if (!opencodeCompaction) env.OPENCODE_DISABLE_AUTOCOMPACT = '1';
-  return env;
 }
 
 function listeningUrl(child: ChildProcess): Promise<string> {

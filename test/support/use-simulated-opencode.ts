@@ -1,4 +1,4 @@
-import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { startSimulator, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
 import { afterAll, beforeAll } from 'vitest';
 import { startOpencodeServer, type OpencodeServer, type OpencodeServerOptions } from '../opencode-server.js';
 
@@ -7,11 +7,14 @@ import { startOpencodeServer, type OpencodeServer, type OpencodeServerOptions } 
  * server pointed at it (before all its tests), hands both to `started`, and
  * closes them after.
  */
-export function useSimulatedOpencode(options: Omit<OpencodeServerOptions, 'simulatorUrl'>, started: (running: { sim: Simulator; server: OpencodeServer }) => void): void {
+export function useSimulatedOpencode(
+  options: Omit<OpencodeServerOptions, 'simulatorUrl'> & Pick<SimulatorOptions, 'overflowStyle'>,
+  started: (running: { sim: Simulator; server: OpencodeServer }) => void,
+): void {
   let sim: Simulator | undefined;
   let server: OpencodeServer | undefined;
   beforeAll(async () => {
-    sim = await startSimulator({ contextLimit: options.contextLimit });
+    sim = await startSimulator({ contextLimit: options.contextLimit, ...(options.overflowStyle === undefined ? {} : { overflowStyle: options.overflowStyle }) });
     server = await startOpencodeServer({ ...options, simulatorUrl: sim.url });
     started({ sim, server });
   }, 120_000);

@@ -1,8 +1,22 @@
 import { formatTokens, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
 import type { AutoCompactConfig } from './config.js';
 
-export const TRUNCATION_MESSAGE =
-  '[TOOL RESULT TRUNCATED - Context limit exceeded. Original output was too large and has been truncated to recover the session. Please re-run this tool if you need the full output.]';
+/** How every marker of a tool output the cascade removed begins (the rest names the part and how to read it back). */
+export const TRUNCATION_MESSAGE = '[Tool output removed by ctxhost to recover from a context overflow';
+
+/**
+ * The marker that replaces a removed tool output: it names the part and the
+ * tool that reads the original back (`ctxhost_original`), in words a model acts
+ * on, instead of asking it to re-run the tool (oh-my-opencode's text).
+ */
+export function truncationMarker(partId: string, tokens: number): string {
+  return `${TRUNCATION_MESSAGE} (about ${formatTokens(tokens)} tokens). The full output is kept as part ${partId}: to read it, call the ctxhost_original tool with partId "${partId}" and the line range you need.]`;
+}
+
+/** True for an output the cascade already replaced by its marker. */
+export function isTruncationMarker(output: ToolResultPart['output']): boolean {
+  return typeof output === 'string' && output.startsWith(TRUNCATION_MESSAGE);
+}
 export const EMPTY_PLACEHOLDER = '[user interrupted]';
 export const AUTO_COMPACT = 'anthropic-auto-compact';
 
@@ -24,7 +38,7 @@ export function largestOutputs(host: Host, session: Session, budget: StepBudget,
   const outputs: Output[] = [];
   for (const message of session.messages()) {
     for (const part of message.parts) {
-      if (part.type !== 'tool-result' || budget.truncated.has(part.id) || part.output === TRUNCATION_MESSAGE) continue;
+      if (part.type !== 'tool-result' || budget.truncated.has(part.id) || isTruncationMarker(part.output)) continue;
       const text = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
       if (text.length < minChars) continue;
       outputs.push({ part, chars: text.length, tokens: host.counter.countText(text) });
@@ -37,10 +51,11 @@ export function largestOutputs(host: Host, session: Session, budget: StepBudget,
 export async function truncateOutputs(host: Host, session: Session, budget: StepBudget, config: AutoCompactConfig, tokensToCut: number, maxOutputs: number): Promise<number> {
   let cut = 0;
   let count = 0;
-  const marker = host.counter.countText(TRUNCATION_MESSAGE);
   for (const output of largestOutputs(host, session, budget, config.min_output_size)) {
     if (cut >= tokensToCut || count >= maxOutputs || budget.truncated.size >= config.max_truncate_attempts) break;
-    await session.update(output.part.id, { output: TRUNCATION_MESSAGE, compacted: { by: AUTO_COMPACT, reason: 'context limit exceeded', originalChars: output.chars, originalTokens: output.tokens } }, 'auto-compact truncation');
+    const text = truncationMarker(output.part.id, output.tokens);
+    const marker = host.counter.countText(text);
+    await session.update(output.part.id, { output: text, compacted: { by: AUTO_COMPACT, reason: 'context limit exceeded', originalChars: output.chars, originalTokens: output.tokens } }, 'auto-compact truncation');
     budget.truncated.add(output.part.id);
     cut += Math.max(0, output.tokens - marker);
     count++;

@@ -109,5 +109,7 @@ function reassuringText(usage: KnownUsage): string {
 }
 
 function criticalText(usage: KnownUsage): string {
-  return `${formatPercent(usage.ratio)} of the ${formatTokens(usage.window)}-token window is in use (${formatTokens(usage.tokens)} tokens, ${usage.source}). Compaction will run before the window overflows; summarizing old tool outputs now keeps more detail.`;
+  // What is true now, never a promise: whether a compaction runs depends on hooks this monitor does not know about.
+  const left = Math.max(0, usage.window - usage.tokens);
+  return `${formatPercent(usage.ratio)} of the ${formatTokens(usage.window)}-token window is in use (${formatTokens(usage.tokens)} tokens, ${usage.source}); ${formatTokens(left)} tokens are left before it overflows. Summarizing old tool outputs now keeps more detail than a compaction later.`;
 }

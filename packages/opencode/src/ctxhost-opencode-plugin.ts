@@ -1,9 +1,9 @@
-import { createFileStore, createHost, createMemoryStore, type CtxhostConfig, type Host, type Plugin as HostPlugin, type SessionStore } from '@ctxhost/core';
+import { createFileStore, createHost, createMemoryStore, readHookSection, type CtxhostConfig, type Host, type Plugin as HostPlugin, type SessionStore } from '@ctxhost/core';
 import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
-import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import type { Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
+import { createCompactionBriefHandler } from './compaction-brief-handler.js';
 import { OPENCODE_ERROR_CODES, OpencodeBridgeError } from './errors.js';
 import { createEventBridge } from './event-bridge.js';
 import { createHostLogger } from './host-logger.js';
@@ -11,6 +11,9 @@ import { loadOpencodeConfig } from './load-opencode-config.js';
 import { createMirrorRegistry } from './mirror-registry.js';
 import { createOpencodeActions } from './opencode-actions.js';
 import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
+import { OPENCODE_SECTION, OpencodeConfigSchema } from './opencode-config.js';
+import { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
+import { createOpencodeResummary } from './opencode-resummary.js';
 import { createOpencodeSummaryEngine } from './opencode-summary-engine.js';
 import { createOpencodeSyncStore } from './opencode-sync-store.js';
 import { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
@@ -45,16 +48,17 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
   const { config } = await loadOpencodeConfig({ directory: input.directory, ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }) });
   const registry = createMirrorRegistry();
   const actions = createOpencodeActions(input.client, input.serverUrl, input.directory);
+  const opencode = readHookSection(config, OPENCODE_SECTION, OpencodeConfigSchema);
   const host = createHost({
     config,
-    store: createOpencodeSyncStore(storeFor(config), actions, registry),
+    store: createOpencodeSyncStore(storeFor(config), actions, registry, opencode),
     logger: createHostLogger(input.client),
     cwd: input.directory,
     // opencode builds its own requests: ctxhost's request-side engine never runs here. A compaction is
     // opencode's summarize, so the recovery cascade plans with an engine shaped like it.
     enginePlugin: false,
     engine: createOpencodeSummaryEngine(),
-    plugins: [...builtInHooks(), createOpencodeBridgePlugin(actions, registry)],
+    plugins: [...builtInHooks(registry, opencode.max_resummaries), createOpencodeBridgePlugin(actions, registry)],
   });
   let opencodeCompacts = false;
   const bridge = createEventBridge(host, registry, { opencodeCompacts: () => opencodeCompacts });
@@ -71,6 +75,7 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     'chat.params': async ({ sessionID, model }) => {
       await learnContextWindow(host, sessionID, model.limit.context).catch((error: unknown) => host.logger.error('ctxhost could not record the context window', { error: String(error) }));
     },
+    'experimental.session.compacting': createCompactionBriefHandler(input.client, registry, (error) => host.logger.error('ctxhost could not add its brief to opencode\'s summary prompt', { error: String(error) })),
     tool: { [ORIGINAL_OUTPUT_TOOL]: createOriginalOutputTool(host) },
     dispose: async () => {
       await bridge.settled();
@@ -85,9 +90,9 @@ function compactsItself(opencodeConfig: object): boolean {
   return compaction?.auto !== false;
 }
 
-/** The hooks that act on events opencode emits. */
-function builtInHooks(): HostPlugin[] {
-  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createAutoCompactPlugin()];
+/** The hooks that act on events opencode emits; preemptive compaction is opencode's own version, under the same name and config. */
+function builtInHooks(registry: ReturnType<typeof createMirrorRegistry>, maxResummaries: number): HostPlugin[] {
+  return [createContextWindowMonitor(), createOpencodePreemptiveCompaction(registry), createToolOutputTruncator(), createAutoCompactPlugin(), createOpencodeResummary(registry, maxResummaries)];
 }
 
 function storeFor(config: CtxhostConfig): SessionStore {

@@ -1,8 +1,9 @@
-import type { Host } from '@ctxhost/core';
+import { contextWindowOf, type Host } from '@ctxhost/core';
 import type { AssistantMessage, Event, Part as OpencodePart, UserMessage } from '@opencode-ai/sdk';
 import type { MirrorRegistry, MirrorState } from './mirror-registry.js';
 import { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
-import { toCtxhostMessages } from './to-ctxhost-messages.js';
+import { isEmptyReply, silentOverflowError } from './empty-reply.js';
+import { toCtxhostMessages, usageOf } from './to-ctxhost-messages.js';
 
 export interface EventBridge {
   /** Takes one opencode event; processed in order, in the background. */
@@ -64,6 +65,13 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
         void idle.finally(() => inFlight.delete(idle));
         return;
       }
+      case 'session.compacted': {
+        const after = registry.stateOf(event.properties.sessionID).afterCompaction;
+        // A compaction ctxhost made to answer an empty reply keeps the count, so re-summaries stay bounded.
+        if (!after.resummarizing) after.resummaries = 0;
+        after.watching = true;
+        return;
+      }
       case 'session.deleted': {
         const sessionId = event.properties.info.id;
         registry.drop(sessionId);
@@ -117,10 +125,15 @@ async function mirrorAssistant(host: Host, registry: MirrorRegistry, info: Assis
   state.model = { providerID: info.providerID, modelID: info.modelID };
   await flushUsers(host, state, info.sessionID);
   if (state.mirrored.has(info.id) || (info.time.completed === undefined && info.error === undefined)) return;
-  state.failedPrompt = info.error === undefined ? undefined : info.parentID;
   const parts = [...(state.parts.get(info.id)?.values() ?? [])];
   state.parts.delete(info.id);
   state.mirrored.add(info.id);
+  // opencode's summary stands in for what ctxhost's mirror already replaced with its own estimate when it asked for the summary;
+  // its usage is the summary call's (the whole history), not the session's. It answers no prompt, so a failed one stays failed.
+  if (info.summary === true) return;
+  state.failedPrompt = info.error === undefined ? undefined : info.parentID;
+  if (isEmptyReply(info, parts)) await onEmptyReply(host, state, info);
+  state.afterCompaction.watching = false;
   const mirrored = toCtxhostMessages(info, parts, state.shortened);
   const [assistant, tools] = mirrored.messages;
   if (assistant === undefined || (assistant.parts.length === 0 && tools === undefined)) return;
@@ -128,6 +141,25 @@ async function mirrorAssistant(host: Host, registry: MirrorRegistry, info: Assis
   const session = await host.session(info.sessionID);
   await session.append(assistant, mirrored.usage === undefined ? {} : { usage: mirrored.usage });
   if (tools !== undefined) await session.append(tools, mirrored.originals.length === 0 ? {} : { originals: mirrored.originals });
+}
+
+/**
+ * A reply with nothing in it. At the window it is a silent overflow, recovered
+ * like a 400 (forwarded as `session.error`); as the first reply after a
+ * compaction it waits for a re-summary on `session.idle`. Either way the
+ * prompt counts as failed, so nothing else compacts the session meanwhile.
+ */
+async function onEmptyReply(host: Host, state: MirrorState, info: AssistantMessage): Promise<void> {
+  const session = await host.session(info.sessionID);
+  const overflow = silentOverflowError(usageOf(info), contextWindowOf(session, host.config));
+  if (overflow !== undefined) {
+    state.failedPrompt = info.parentID;
+    await host.emit('session.error', { sessionId: info.sessionID, error: overflow, raw: info });
+    return;
+  }
+  if (!state.afterCompaction.watching) return;
+  state.failedPrompt = info.parentID;
+  state.afterCompaction.emptyReplyTo = info.parentID;
 }
 
 /** User messages are mirrored once their reply starts: by then opencode has sent all their parts. */

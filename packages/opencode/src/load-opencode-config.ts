@@ -4,6 +4,7 @@ import { loadConfig, type LoadedConfig } from '@ctxhost/core';
 import { monitorConfigSection } from '@ctxhost/context-window-monitor';
 import { preemptiveConfigSection } from '@ctxhost/preemptive-compaction';
 import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
+import { opencodeConfigSection } from './opencode-config.js';
 
 /** The project file read after `.ctxhost/config.yaml`, for people who keep everything under `.opencode/`. */
 export const OPENCODE_CONFIG_FILE = join('.opencode', 'ctxhost.yaml');
@@ -24,7 +25,7 @@ export interface LoadOpencodeConfigOptions {
 export function loadOpencodeConfig(options: LoadOpencodeConfigOptions): Promise<LoadedConfig> {
   return loadConfig({
     cwd: options.directory,
-    sections: [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, autoCompactConfigSection],
+    sections: [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, autoCompactConfigSection, opencodeConfigSection],
     extraFiles: [join(options.directory, OPENCODE_CONFIG_FILE)],
     ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }),
     ...(options.env === undefined ? {} : { env: options.env }),

@@ -22,6 +22,21 @@ export interface MirrorState {
   shortened: Map<string, ShortenedOutput>;
   /** A re-sent prompt's turn being waited for: started when its text arrives in a new message, ended on the next `session.idle`. */
   turnEnd: TurnEnd | undefined;
+  /** True while ctxhost has opencode summarize the session outside a recovery (preemptive, re-summary). */
+  compacting: boolean;
+  /** After opencode's compaction: the first reply is checked for coming back empty. */
+  afterCompaction: AfterCompaction;
+}
+
+export interface AfterCompaction {
+  /** The next completed reply is the first one after a compaction. */
+  watching: boolean;
+  /** Re-summaries made since the last compaction ctxhost did not cause itself. */
+  resummaries: number;
+  /** The prompt whose first reply after a compaction came back empty, until a re-summary is decided on `session.idle`. */
+  emptyReplyTo: string | undefined;
+  /** True while ctxhost's own re-summary (and its re-sent turn) runs. */
+  resummarizing: boolean;
 }
 
 export interface TurnEnd {
@@ -46,7 +61,7 @@ export function createMirrorRegistry(): MirrorRegistry {
     stateOf(sessionId) {
       let state = states.get(sessionId);
       if (state === undefined) {
-        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, failedPrompt: undefined, withdrawnPrompt: undefined, model: undefined, shortened: new Map(), turnEnd: undefined };
+        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, failedPrompt: undefined, withdrawnPrompt: undefined, model: undefined, shortened: new Map(), turnEnd: undefined, compacting: false, afterCompaction: { watching: false, resummaries: 0, emptyReplyTo: undefined, resummarizing: false } };
         states.set(sessionId, state);
       }
       return state;

@@ -1,5 +1,7 @@
 import type { Message, SessionStore, StoreEvent } from '@ctxhost/core';
+import { compactionModelFor } from './compaction-model.js';
 import type { MirrorRegistry } from './mirror-registry.js';
+import type { OpencodeConfig } from './opencode-config.js';
 import type { OpencodeActions } from './opencode-actions.js';
 import { TOOL_RESULTS_SUFFIX } from './to-ctxhost-messages.js';
 
@@ -11,7 +13,7 @@ import { TOOL_RESULTS_SUFFIX } from './to-ctxhost-messages.js';
  * opencode refuses, the error propagates and nothing is recorded: ctxhost
  * never believes a change opencode did not make.
  */
-export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeActions, registry: MirrorRegistry): SessionStore {
+export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeActions, registry: MirrorRegistry, config: Pick<OpencodeConfig, 'compaction_model'> = { compaction_model: {} }): SessionStore {
   const carryOut = async (sessionId: string, event: StoreEvent): Promise<void> => {
     switch (event.type) {
       case 'part.updated':
@@ -36,13 +38,14 @@ export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeAc
    */
   const summarize = async (sessionId: string): Promise<void> => {
     const state = registry.peek(sessionId);
-    if (state?.model === undefined) return;
+    const model = compactionModelFor(config, state?.lastPrompt?.agent, state?.model);
+    if (state === undefined || model === undefined) return;
     const failed = state.failedPrompt;
     if (failed !== undefined && failed === state.lastPrompt?.messageId && state.withdrawnPrompt !== failed) {
       await actions.revert(sessionId, failed);
       state.withdrawnPrompt = failed;
     }
-    await actions.summarize(sessionId, state.model);
+    await actions.summarize(sessionId, model);
   };
   return {
     kind: `opencode+${inner.kind}`,

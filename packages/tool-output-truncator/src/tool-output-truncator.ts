@@ -135,7 +135,7 @@ function keepOuterBlocks(blocks: ToolResultContent[], tokens: number[], capToken
 function marker(partId: string, cutChars: number, cutLines: number, cutTokens: number, blocks = ''): string {
   return (
     `\n\n[... ${blocks}${formatTokens(cutChars)} characters (${formatTokens(cutLines)} lines, about ${formatTokens(cutTokens)} tokens) ` +
-    `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${partId}; ` +
-    're-run the tool with a narrower query if you need the missing lines.]\n\n'
+    `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${partId}: ` +
+    `to read the missing lines, call the ctxhost_original tool with partId "${partId}" and the line range you need.]\n\n`
   );
 }

@@ -69,7 +69,7 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
   };
 
   function answer(request: MessagesRequest): AssistantTurn {
-    return turns.next() ?? defaultTurn(request, { toolUse: options.defaultToolUse });
+    return turns.next(request) ?? defaultTurn(request, { toolUse: options.defaultToolUse });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AssistantTurn, ContentBlock, UsageOverride } from '../wire/wire.js';
+import type { AssistantTurn, ContentBlock, MessagesRequest, UsageOverride } from '../wire/wire.js';
 
 /**
  * One scripted assistant turn: content blocks (text, tool_use, thinking, …) or
@@ -9,6 +9,8 @@ export interface ScriptedTurn {
   content: string | ContentBlock[];
   stopReason?: string;
   usage?: UsageOverride;
+  /** Answers only a request this accepts (e.g. not the agent's summary call); later requests wait for it in order. */
+  when?: (request: MessagesRequest) => boolean;
 }
 
 /** A scripted or replayed turn (or bare content) as the assistant turn the simulator sends. */
@@ -27,13 +29,18 @@ export function createTurnQueue(replay: readonly (ScriptedTurn | ScriptedTurn['c
     script(...turns: (ScriptedTurn | ScriptedTurn['content'])[]): void {
       scripted.push(...turns);
     },
-    /** The next queued turn, or undefined when both queues are empty. */
-    next(): AssistantTurn | undefined {
-      const turn = scripted.shift() ?? replayed.shift();
+    /** The first scripted turn that accepts `request` (else the next replayed one), or undefined when none does. */
+    next(request?: MessagesRequest): AssistantTurn | undefined {
+      const index = scripted.findIndex((turn) => !isConditional(turn) || request === undefined || turn.when(request));
+      const turn = index >= 0 ? scripted.splice(index, 1)[0] : replayed.shift();
       return turn === undefined ? undefined : toTurn(turn);
     },
     get pending(): number {
       return scripted.length + replayed.length;
     },
   };
+}
+
+function isConditional(turn: ScriptedTurn | ScriptedTurn['content']): turn is ScriptedTurn & { when: (request: MessagesRequest) => boolean } {
+  return typeof turn === 'object' && !Array.isArray(turn) && typeof turn.when === 'function';
 }

@@ -13,6 +13,11 @@ describe('summarization requests', () => {
     expect(isSummaryRequest(withHeadings(SUMMARY_HEADINGS.slice(0, count)))).toBe(expected);
   });
 
+  it('is not one when a summary sits in the history and the last user message asks something else', () => {
+    const afterCompaction = { messages: [...withHeadings(SUMMARY_HEADINGS).messages, { role: 'assistant', content: 'Noted.' }, { role: 'user', content: 'now fix the build' }] };
+    expect(isSummaryRequest(afterCompaction)).toBe(false);
+  });
+
   it('needs the headings as headings, not mentioned in a sentence', () => {
     const prose = { messages: [{ role: 'user', content: `We discussed ${SUMMARY_HEADINGS.join(', ')} yesterday.` }] };
     expect(isSummaryRequest(prose)).toBe(false);

@@ -21,9 +21,15 @@ function blockText(block: ContentBlock): string {
   return '';
 }
 
-/** A summarization request carries the compressor's template: at least five of its section headings. */
+/**
+ * A summarization request carries the compressor's template, at least five of
+ * its section headings, in what it asks: the system prompt or its last user
+ * message. A summary already in the history (a turn after a compaction) does
+ * not make a request a summarization request.
+ */
 export function isSummaryRequest(request: Pick<MessagesRequest, 'messages' | 'system'>): boolean {
-  const text = requestText(request);
+  const lastUser = request.messages.findLast((message) => message.role === 'user');
+  const text = requestText({ system: request.system, messages: lastUser === undefined ? [] : [lastUser] });
   return SUMMARY_HEADINGS.filter((heading) => new RegExp(`^#{1,3}\\s*${escape(heading)}\\s*$`, 'm').test(text)).length >= MINIMUM_HEADINGS;
 }
 

@@ -1,0 +1,73 @@
+import { formatPercent, formatTokens, measureContextUsage, readHookSection, type Host, type Plugin } from '@ctxhost/core';
+import { PREEMPTIVE_COMPACTION, PreemptiveConfigSchema } from '@ctxhost/preemptive-compaction';
+import { compactThroughOpencode } from './compact-through-opencode.js';
+import type { MirrorRegistry } from './mirror-registry.js';
+
+/**
+ * Preemptive compaction inside opencode (it takes the place of
+ * `@ctxhost/preemptive-compaction`, under the same name and config): opencode
+ * builds its own requests, so nothing can be added to one; instead, when a turn
+ * ends (`session.idle`) with usage at the threshold or above, ctxhost has
+ * opencode summarize the session (opencode's summarize, no "Continue" message)
+ * before the next request is sent. Nothing is sent on the user's behalf. It
+ * fires once per arming, and re-arms once usage is back under the threshold.
+ * A turn whose reply failed is left to the recovery cascade.
+ */
+export function createOpencodePreemptiveCompaction(registry: MirrorRegistry): Plugin {
+  return {
+    name: PREEMPTIVE_COMPACTION,
+    apply(host) {
+      const { threshold } = readHookSection(host.config, PREEMPTIVE_COMPACTION, PreemptiveConfigSchema);
+      const armed = new Map<string, boolean>();
+      host.hooks.sessionIdle.tapPromise(PREEMPTIVE_COMPACTION, async ({ sessionId }) => {
+        const state = registry.peek(sessionId);
+        // A failed reply (400, silent overflow) is the cascade's, and so is a prompt it withdrew to send again or a re-sent turn still running.
+        if (state === undefined || state.failedPrompt !== undefined || state.withdrawnPrompt !== undefined || state.turnEnd !== undefined || state.compacting) return;
+        const session = await host.session(sessionId);
+        const usage = measureContextUsage(session, host.config);
+        if (!usage.known) return;
+        if (usage.ratio < threshold) {
+          armed.set(sessionId, true);
+          return;
+        }
+        if (armed.get(sessionId) === false) return;
+        armed.set(sessionId, false);
+        state.compacting = true;
+        try {
+          await compactBeforeNextRequest(host, sessionId, usage.tokens, usage.window);
+        } finally {
+          state.compacting = false;
+        }
+        const after = measureContextUsage(session, host.config);
+        if (after.known && after.ratio < threshold) armed.set(sessionId, true);
+      });
+      host.hooks.sessionDeleted.tapPromise(PREEMPTIVE_COMPACTION, async ({ sessionId }) => {
+        armed.delete(sessionId);
+      });
+    },
+  };
+}
+
+async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: number, window: number): Promise<void> {
+  const session = await host.session(sessionId);
+  const used = `${formatPercent(tokens / window)} of the ${formatTokens(window)}-token window was in use`;
+  try {
+    const report = await compactThroughOpencode(host, session, 'preemptive', window);
+    if (report === undefined) {
+      // The monitor's toast already said how full the window is; there is nothing more that is true to add.
+      host.logger.info(`${used}, and there is nothing before the last message to summarize: no compaction`, { sessionId });
+      return;
+    }
+    const summarized = report.messagesBefore - report.messagesAfter + 1;
+    await host.toast({
+      sessionId,
+      level: 'info',
+      title: 'Context compacted',
+      text: `${used}, so opencode summarized the ${summarized} earlier messages before the next request (about ${formatTokens(report.tokensBefore)} → ${formatTokens(report.tokensAfter)} tokens). Your last message and its answer are kept; nothing was sent for you.`,
+      source: PREEMPTIVE_COMPACTION,
+    });
+  } catch (error) {
+    host.logger.error('ctxhost could not compact the session before the next request', { sessionId, error: String(error) });
+    await host.toast({ sessionId, level: 'warning', title: 'Compaction failed', text: `${used}, and opencode's summarize failed: ${error instanceof Error ? error.message : String(error)}. If the next request overflows, ctxhost's recovery runs.`, source: PREEMPTIVE_COMPACTION });
+  }
+}
