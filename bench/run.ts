@@ -32,7 +32,7 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'long-session-replay': { title: 'Long sessions (hundreds of requests) replayed at an 18k window and several API limits: turns answered, failed recoveries, weak compactions, cache reads, dollars (held-out sessions marked)', run: () => runLongSessionReplay() },
   recovery: { title: 'Recovery from overflows: model calls and time, planned cascade vs the seed order', run: () => runRecovery() },
   integrations: { title: 'Overflows through the framework integrations (AI SDK, …): model calls, tokens sent, whether the caller saw an error', run: () => runIntegrations() },
-  opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin: model calls and tokens until the session answers again', run: () => runOpencode() },
+  opencode: { title: 'Overflows inside the real opencode with ctxhost’s plugin, opencode’s compaction off and on: model calls from the first request past 80% to the answer, failed requests, tokens, originals lost', run: () => runOpencode() },
   'replay-fidelity': { title: 'Replay fidelity: Claude Code sessions replayed at a 1M window, peak prompt and uncached price against the recorded ones', run: () => runReplayFidelity() },
   'compaction-fidelity': { title: 'Compaction fidelity: long sessions cut at 8 points, 16k and 32k, extractive and simulator summaries; what survived and secrets leaked', run: () => runCompactionFidelity() },
   'compressor-extractive': { title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept', run: () => runCompressorExtractive() },

@@ -17,6 +17,9 @@ export interface OpencodeProjectOptions {
   ctxhostYaml: (scratch: string) => string;
   /** Leave opencode's own compaction on (default: off, so ctxhost is the one that recovers). */
   opencodeCompaction?: boolean;
+  /** Another simulator (and window) for this project than the server's first one. */
+  simulatorUrl?: string;
+  contextLimit?: number;
 }
 
 export interface OpencodeServerOptions extends OpencodeProjectOptions {
@@ -108,7 +111,7 @@ async function logLinesOf(folder: string, service: string): Promise<string[]> {
 export const COMPACTION_MODEL = { providerID: 'anthropic', modelID: 'claude-haiku-4-5' } as const;
 
 function opencodeConfig(options: OpencodeServerOptions, project: OpencodeProjectOptions) {
-  const limit = { limit: { context: options.contextLimit, output: 4_000 } };
+  const limit = { limit: { context: project.contextLimit ?? options.contextLimit, output: 4_000 } };
   return {
     $schema: 'https://opencode.ai/config.json',
     model: `${MODEL.providerID}/${MODEL.modelID}`,
@@ -120,7 +123,7 @@ function opencodeConfig(options: OpencodeServerOptions, project: OpencodeProject
     compaction: { auto: project.opencodeCompaction === true },
     provider: {
       anthropic: {
-        options: { baseURL: `${options.simulatorUrl}/v1`, apiKey: 'sk-ant-simulator' },
+        options: { baseURL: `${project.simulatorUrl ?? options.simulatorUrl}/v1`, apiKey: 'sk-ant-simulator' },
         models: { [MODEL.modelID]: limit, [COMPACTION_MODEL.modelID]: limit },
       },
     },

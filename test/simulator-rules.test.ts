@@ -82,6 +82,12 @@ describe.each([false, true])('simulator rules through the SDK (stream: %s)', (st
     expect(error.error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringMatching(/^input length and `max_tokens` exceed context limit: \d+ \+ 5000 > 1000, decrease input length or `max_tokens` and try again$/) } });
   });
 
+  it('answers a prompt over the window in OpenAI\'s words where a model is set so', async () => {
+    const { error } = await send(body([user('word '.repeat(200))]), stream, { contextLimit: 50, overflowStyle: 'openai_text' });
+    expect(error.status).toBe(400);
+    expect(error.error).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringMatching(/^This model's maximum context length is 50 tokens\. However, your messages resulted in \d+ tokens\. Please reduce the length of the messages\.$/) } });
+  });
+
   it('answers a body over the byte limit with 413 request_too_large', async () => {
     const { error, sim } = await send(body([user('x'.repeat(5000))]), stream, { maxBodyBytes: 2000 });
     expect(error.status).toBe(413);

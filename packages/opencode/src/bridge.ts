@@ -12,3 +12,11 @@ export { loadOpencodeConfig, OPENCODE_CONFIG_FILE, type LoadOpencodeConfigOption
 export { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
 export { toCtxhostMessages, toolMessageId, usageOf, TOOL_RESULTS_SUFFIX, type MirroredMessage, type ShortenedOutput } from './to-ctxhost-messages.js';
 export { OPENCODE_ERROR_CODES, OpencodeBridgeError, type OpencodeErrorCode } from './errors.js';
+export { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
+export { createOpencodeResummary, OPENCODE_RESUMMARY } from './opencode-resummary.js';
+export { compactThroughOpencode } from './compact-through-opencode.js';
+export { compactionBrief, REQUEST_QUOTE_CHARS, type CompactionBriefInput, type OpencodeTodo } from './compaction-brief.js';
+export { createCompactionBriefHandler } from './compaction-brief-handler.js';
+export { compactionModelFor } from './compaction-model.js';
+export { isEmptyReply, silentOverflowError, SILENT_OVERFLOW_FILL } from './empty-reply.js';
+export { opencodeConfigSection, OpencodeConfigSchema, OPENCODE_DEFAULTS, OPENCODE_SECTION, type OpencodeConfig } from './opencode-config.js';

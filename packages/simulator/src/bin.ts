@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { SimulatorError } from './errors.js';
 import { startSimulator } from './handler/server.js';
 
-const USAGE = `ctxhost-simulator [--port N] [--host H] [--context-limit TOKENS] [--overflow-style prompt_too_long|input_plus_max_tokens|stop_reason]
+const USAGE = `ctxhost-simulator [--port N] [--host H] [--context-limit TOKENS] [--overflow-style prompt_too_long|input_plus_max_tokens|stop_reason|openai_text]
 A local server that speaks the Anthropic Messages API. Point ANTHROPIC_BASE_URL at the printed URL.`;
 
 function wholeNumber(flag: string, value: string | undefined): number | undefined {

@@ -14,7 +14,11 @@ export function contextLimitError(promptTokens: number, maxTokens: number, limit
   if (overflowStyle === 'input_plus_max_tokens' && promptTokens + maxTokens > contextLimit) {
     return apiError(400, `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${maxTokens} > ${contextLimit}, decrease input length or \`max_tokens\` and try again`);
   }
-  return promptTokens > contextLimit ? apiError(400, `prompt is too long: ${promptTokens} tokens > ${contextLimit} maximum`) : undefined;
+  if (promptTokens <= contextLimit) return undefined;
+  if (overflowStyle === 'openai_text') {
+    return apiError(400, `This model's maximum context length is ${contextLimit} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`);
+  }
+  return apiError(400, `prompt is too long: ${promptTokens} tokens > ${contextLimit} maximum`);
 }
 
 /** True when a `stop_reason`-style model should stop at once with model_context_window_exceeded. */

@@ -1,13 +1,14 @@
 /**
  * How a model behaves at its window: the error variant it returns, or a
- * successful stop. The first three are Anthropic's (`/v1/messages`); the others
+ * successful stop. The first four are for `/v1/messages` (Anthropic's three, and
+ * `openai_text`: Anthropic's 400 in OpenAI's words); the others
  * are the texts of OpenAI-compatible servers (`/v1/chat/completions`). Each
  * endpoint uses its own default for the other family's styles.
  */
 export type OverflowStyle = AnthropicOverflowStyle | ChatOverflowStyle;
-export type AnthropicOverflowStyle = 'prompt_too_long' | 'input_plus_max_tokens' | 'stop_reason';
+export type AnthropicOverflowStyle = 'prompt_too_long' | 'input_plus_max_tokens' | 'stop_reason' | 'openai_text';
 export type ChatOverflowStyle = 'openai' | 'openai_completion' | 'openrouter' | 'vllm' | 'deepseek';
-export const ANTHROPIC_OVERFLOW_STYLES = ['prompt_too_long', 'input_plus_max_tokens', 'stop_reason'] as const;
+export const ANTHROPIC_OVERFLOW_STYLES = ['prompt_too_long', 'input_plus_max_tokens', 'stop_reason', 'openai_text'] as const;
 export const CHAT_OVERFLOW_STYLES = ['openai', 'openai_completion', 'openrouter', 'vllm', 'deepseek'] as const;
 
 export interface ModelLimits {
