@@ -83,7 +83,7 @@ describe('auto-compact cascade against the simulator', () => {
     expect(truncated.length).toBeGreaterThan(0);
     for (const part of truncated) {
       // The marker leads back: it names the part and the tool that reads the original.
-      expect(part.type === 'tool-result' && part.output).toContain(`kept as part ${part.id}: to read it, call the ctxhost_original tool with partId "${part.id}"`);
+      expect(part.type === 'tool-result' && part.output).toContain(`kept as part ${part.id}: to read it, call the ctxhost_original tool with handle "${part.id}"`);
       expect(JSON.stringify(await session.original(part.id))).toContain('line of source code');
     }
     expect(sim!.requests.filter((request) => request.path === '/v1/messages').length).toBe(2);

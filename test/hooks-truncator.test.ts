@@ -25,7 +25,7 @@ describe('tool-output-truncator', () => {
     expect(output.endsWith('Found 1 error. BUILD FAILED')).toBe(true);
     expect(output).toContain('error TS2322');
     expect(output).toMatch(/\[\.\.\. [\d,]+ characters \([\d,]+ lines, about [\d,]+ tokens\) cut from the middle .* kept as part m1:0/);
-    expect(output).toContain('call the ctxhost_original tool with partId "m1:0"');
+    expect(output).toContain('call the ctxhost_original tool with handle "m1:0"');
     expect(shortened.compacted).toMatchObject({ by: 'tool-output-truncator', originalChars: buildLog.length });
     expect(output.length).toBeLessThan(buildLog.length / 3);
   });

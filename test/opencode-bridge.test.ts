@@ -1,7 +1,7 @@
 import { createHost, createMemoryStore, type Host, type SessionErrorEvent } from '@ctxhost/core';
 import { createEventBridge, createMirrorRegistry, createOpencodeActions, createOpencodeBridgePlugin, createOpencodeSyncStore, toolMessageId, type EventBridge } from '@ctxhost/opencode/bridge';
 import { countTextTokens, startSimulator, type Simulator } from '@ctxhost/simulator';
-import type { Event, ToolPart } from '@opencode-ai/sdk';
+import type { ToolPart } from '@opencode-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL, startOpencodeServer, waitFor, type OpencodeServer } from './opencode-server.js';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   bridge = createEventBridge(host, registry);
   const subscription = await server.client.event.subscribe();
   void (async () => {
-    for await (const event of subscription.stream) bridge.accept(event as Event);
+    for await (const event of subscription.stream) bridge.accept(event);
   })().catch(() => undefined);
 }, 120_000);
 

@@ -96,7 +96,7 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
     const [bash] = await toolParts(sessionId, 'bash');
     if (bash?.state.status !== 'completed') throw new Error(`bash did not complete: ${JSON.stringify(bash?.state)}`);
     const stored = bash.state.output;
-    expect(stored).toContain(`cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${bash.id}: to read the missing lines, call the ctxhost_original tool with partId "${bash.id}"`);
+    expect(stored).toContain(`cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${bash.id}: to read the missing lines, call the ctxhost_original tool with handle "${bash.id}"`);
     expect(stored.startsWith('1\n2\n3\n')).toBe(true);
     expect(stored.trimEnd().endsWith('1499\n1500')).toBe(true);
     expect(stored).not.toContain('\n750\n');

@@ -127,7 +127,7 @@ describe('an overflow inside the real opencode, recovered by the plugin’s casc
     const bash = (await messagesOf(sessionId)).flatMap((message) => message.parts).find((part): part is ToolPart => part.type === 'tool' && part.tool === 'bash');
     expect(bash?.state.status === 'completed' && bash.state.output.startsWith(TRUNCATION_MESSAGE)).toBe(true);
     // The marker leads back to the original: it names the part and the tool that reads it.
-    expect(bash?.state.status === 'completed' && bash.state.output).toContain(`The full output is kept as part ${bash?.id}: to read it, call the ctxhost_original tool with partId "${bash?.id}"`);
+    expect(bash?.state.status === 'completed' && bash.state.output).toContain(`The full output is kept as part ${bash?.id}: to read it, call the ctxhost_original tool with handle "${bash?.id}"`);
 
     // The original is still in ctxhost's store: the model can read it back.
     sim.script({ content: [{ type: 'tool_use', id: 'toolu_back', name: 'ctxhost_original', input: { partId: bash?.id, fromLine: 1000, toLine: 1002 } }] });

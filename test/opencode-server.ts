@@ -85,7 +85,7 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
     const events: Event[] = [];
     const subscription = await client.event.subscribe();
     void (async () => {
-      for await (const event of subscription.stream) events.push(event as Event);
+      for await (const event of subscription.stream) events.push(event);
     })().catch(() => undefined);
     return { directory, scratch, client, events };
   };

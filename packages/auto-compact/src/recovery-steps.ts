@@ -1,4 +1,4 @@
-import { formatTokens, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
+import { formatTokens, ORIGINAL_TOOL_NAME, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
 import type { AutoCompactConfig } from './config.js';
 
 /** How every marker of a tool output the cascade removed begins (the rest names the part and how to read it back). */
@@ -10,7 +10,7 @@ export const TRUNCATION_MESSAGE = '[Tool output removed by ctxhost to recover fr
  * on, instead of asking it to re-run the tool (oh-my-opencode's text).
  */
 export function truncationMarker(partId: string, tokens: number): string {
-  return `${TRUNCATION_MESSAGE} (about ${formatTokens(tokens)} tokens). The full output is kept as part ${partId}: to read it, call the ctxhost_original tool with partId "${partId}" and the line range you need.]`;
+  return `${TRUNCATION_MESSAGE} (about ${formatTokens(tokens)} tokens). The full output is kept as part ${partId}: to read it, call the ${ORIGINAL_TOOL_NAME} tool with handle "${partId}" and the line range you need.]`;
 }
 
 /** True for an output the cascade already replaced by its marker. */

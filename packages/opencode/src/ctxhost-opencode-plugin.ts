@@ -62,7 +62,7 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
   });
   let opencodeCompacts = false;
   const bridge = createEventBridge(host, registry, { opencodeCompacts: () => opencodeCompacts });
-  const onToolExecuted = createToolOutputHandler(host, registry, bridge.settled);
+  const onToolExecuted = createToolOutputHandler(host, registry, () => bridge.settled());
   return {
     event: async ({ event }) => bridge.accept(event),
     config: async (opencodeConfig) => {

@@ -1,5 +1,5 @@
 import { tool, type ToolDefinition } from '@opencode-ai/plugin';
-import { ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, readOriginal, type Host, type JsonValue } from '@ctxhost/core';
+import { ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, readOriginal, type Host } from '@ctxhost/core';
 
 /** Core's `ctxhost_original`, registered as an opencode tool. */
 export const ORIGINAL_OUTPUT_TOOL = ORIGINAL_TOOL_NAME;
@@ -20,7 +20,7 @@ export function createOriginalOutputTool(host: Host): ToolDefinition {
     },
     async execute(args, context) {
       const session = await host.session(context.sessionID);
-      const result = await readOriginal(session, args as JsonValue);
+      const result = await readOriginal(session, args);
       return result.output;
     },
   });

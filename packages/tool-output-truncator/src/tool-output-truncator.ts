@@ -1,4 +1,4 @@
-import { contextWindowOf, formatTokens, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
+import { contextWindowOf, formatTokens, ORIGINAL_TOOL_NAME, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
 import { TruncatorConfigSchema, type TruncatorConfig } from './config.js';
 import { truncateMiddle } from './truncate-middle.js';
 
@@ -136,6 +136,6 @@ function marker(partId: string, cutChars: number, cutLines: number, cutTokens: n
   return (
     `\n\n[... ${blocks}${formatTokens(cutChars)} characters (${formatTokens(cutLines)} lines, about ${formatTokens(cutTokens)} tokens) ` +
     `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${partId}: ` +
-    `to read the missing lines, call the ctxhost_original tool with partId "${partId}" and the line range you need.]\n\n`
+    `to read the missing lines, call the ${ORIGINAL_TOOL_NAME} tool with handle "${partId}" and the line range you need.]\n\n`
   );
 }
