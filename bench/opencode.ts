@@ -101,9 +101,18 @@ async function send(run: Run, text: string): Promise<void> {
   if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
 }
 
+/** Sends a prompt and waits until its turn is over (asynchronously: a loaded machine can keep a first turn past fetch's 300 s header timeout). */
 async function ask(run: Run, text: string): Promise<void> {
-  const result = await run.project.client.session.prompt({ path: { id: run.sessionId }, body: { model: MODEL, parts: [{ type: 'text', text }] } });
-  if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
+  const before = (await messagesOf(run)).length;
+  await send(run, text);
+  await waitFor('the turn to end', async () => {
+    const messages = await messagesOf(run);
+    const last = messages.at(-1)?.info;
+    const over = messages.length > before + 1 && last?.role === 'assistant' && (last.time.completed !== undefined || last.error !== undefined);
+    if (!over) return undefined;
+    const status = (await run.project.client.session.status()).data?.[run.sessionId];
+    return status === undefined || status.type === 'idle' ? true : undefined;
+  }, 900_000);
 }
 
 /** The prompt size of a model call: the usage it reported, or the count in its error text. */

@@ -16,9 +16,11 @@ let server: OpencodeServer;
 useSimulatedOpencode(
   {
     contextLimit: WINDOW,
-    // The truncator's cap is above the window here, so a big tool output reaches the cascade instead.
+    // The truncator's cap is above the window here, so a big tool output reaches the cascade instead. Preemptive
+    // compaction is left out: a session the cascade brought back just under the window would be compacted next, and
+    // this file counts the cascade's calls alone (test/opencode-continuity.test.ts has both).
     ctxhostYaml: (scratch) =>
-      `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\nhooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 50\n  tool-output-truncator:\n    max_tokens: 100000\n`,
+      `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\ndisabled_hooks: [preemptive-compaction]\nhooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 50\n  tool-output-truncator:\n    max_tokens: 100000\n`,
   },
   (running) => ({ sim, server } = running),
 );
@@ -77,7 +79,7 @@ function untilRecoveryToast(from: number): Promise<EventTuiToastShow['properties
 async function lastAssistantAnswer(sessionId: string) {
   return waitFor('the last assistant message to complete', async () => {
     const last = (await messagesOf(sessionId)).at(-1);
-    return last?.info.role === 'assistant' && last.info.time.completed !== undefined ? last : undefined;
+    return last?.info.role === 'assistant' && last.info.time.completed !== undefined && last.info.summary !== true ? last : undefined;
   });
 }
 

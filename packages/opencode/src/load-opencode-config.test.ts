@@ -21,14 +21,14 @@ beforeEach(async () => {
 afterEach(() => rm(base, { recursive: true, force: true }));
 
 describe('loadOpencodeConfig', () => {
-  it('reads the user file, then .ctxhost/config.yaml, then .opencode/ctxhost.yaml, key by key', async () => {
+  it('reads the user file, then .ctxhost/config.yaml, then .opencode/ctxhost.yaml, key by key (disabled_hooks joined)', async () => {
     await writeFile(join(user, 'config.yaml'), 'model:\n  context_length: 100000\ndisabled_hooks: [session-hygiene]\n');
     await writeFile(join(project, '.ctxhost', 'config.yaml'), 'hooks:\n  tool-output-truncator:\n    max_tokens: 2000\n');
     await writeFile(join(project, OPENCODE_CONFIG_FILE), 'disabled_hooks: [context-window-monitor]\nhooks:\n  context-window-monitor:\n    warn_at: 0.6\n');
     const { config, files } = await loadOpencodeConfig({ directory: project, userConfigDir: user });
     expect(files).toEqual([join(user, 'config.yaml'), join(project, '.ctxhost', 'config.yaml'), join(project, OPENCODE_CONFIG_FILE)]);
     expect(config.model.contextLength).toBe(100_000);
-    expect(config.disabledHooks).toEqual(['context-window-monitor']);
+    expect([...config.disabledHooks].sort()).toEqual(['context-window-monitor', 'session-hygiene']);
     expect(config.hooks['tool-output-truncator']).toMatchObject({ max_tokens: 2000 });
     expect(config.hooks['context-window-monitor']).toMatchObject({ warn_at: 0.6 });
   });
