@@ -32,7 +32,7 @@ function conversation(outputs: number[], options: { emptyAt?: number } = {}): Me
 async function realCount(messages: Message[]): Promise<number> {
   const probe = await startSimulator();
   const client = new Anthropic({ apiKey: 't', baseURL: probe.url, maxRetries: 0 });
-  const counted = await client.messages.countTokens(toParams({ sessionId: 's', model: MODEL, messages, maxTokens: 100 }) as Anthropic.MessageCountTokensParams);
+  const counted = await client.messages.countTokens(toParams({ sessionId: 's', model: MODEL, messages, maxTokens: 100 }));
   await probe.close();
   return counted.input_tokens;
 }
@@ -92,7 +92,7 @@ describe('auto-compact cascade against the simulator', () => {
 
   it('recovers a session over by 300% (summarize when truncation is not enough)', async () => {
     const messages = conversation([900, 900, 900, 900, 900, 900, 900, 900]);
-    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) } as Message['parts'][number];
+    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
     const setup = await setUp(messages, 3);
     await setup.agentRetry();
     expect(setup.toasts.map((toast) => toast.title)).toContain('Session recovered');
@@ -131,7 +131,7 @@ describe('auto-compact cascade against the simulator', () => {
   it('summarizes rather than re-running the turn once a planned step fell short', async () => {
     // Tool work after the user's question (revertable), outputs too small to cover the real overflow.
     const messages = conversation([700, 700, 700, 700, 700, 700]).slice(0, -2);
-    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) } as Message['parts'][number];
+    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
     // The API counts the first request short (its long texts cut), so its error understates the overflow: the plan
     // truncates just enough for that, and the re-send, counted whole, is still over.
     let first = true;
