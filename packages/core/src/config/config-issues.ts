@@ -40,10 +40,18 @@ export function describeFound(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'an empty value';
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value !== 'object') return String(value);
+  // Many issues can point into one large mapping: describe each object once, not once per issue (that was quadratic).
+  const cached = described.get(value);
+  if (cached !== undefined) return cached;
   const text = JSON.stringify(value) ?? String(value);
   const short = text.length > 60 ? `${text.slice(0, 57)}...` : text;
-  return Array.isArray(value) ? `a list ${short}` : `a mapping ${short}`;
+  const description = Array.isArray(value) ? `a list ${short}` : `a mapping ${short}`;
+  described.set(value, description);
+  return description;
 }
+
+const described = new WeakMap<object, string>();
 
 /** A key path as written in the file: `compression.threshold`, `disabled_hooks[1]`. */
 export function formatKeyPath(path: readonly PropertyKey[]): string {
