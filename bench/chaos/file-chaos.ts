@@ -74,7 +74,7 @@ export async function sizeLimit(work: string, child: string, limitKib: number) {
   const acknowledged = lines.filter((line) => line.startsWith('ok ')).map((line) => line.slice(3));
   const failures = lines.filter((line) => line.startsWith('err ')).map((line) => line.slice(4));
   const store = createFileStore({ directory });
-  let opens = true;
+  let opens: boolean;
   let stored: string[] = [];
   try {
     stored = messageIds(await store.read('full'));

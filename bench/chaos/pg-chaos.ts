@@ -103,7 +103,7 @@ export async function pgPartition(options: { seconds: number; partitionSeconds: 
   const store = createPostgresStore({ url: proxy.urlFor(testDatabaseUrl()), schema, maxConnections: 3, timeouts });
   const tally = newTally();
   const acknowledged = new Set<string>();
-  let closeMs = 0;
+  let closeMs: number;
   try {
     await store.migrate();
     const until = Date.now() + options.seconds * 1000;

@@ -16,7 +16,7 @@ export interface CompactMessagesOptions {
   /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
   projectPlugins?: boolean;
   /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
-  onPluginLoad?(info: { name: string; file: string }): void;
+  onPluginLoad?: (info: { name: string; file: string }) => void;
 }
 
 export interface CompactOutcome {

@@ -43,7 +43,7 @@ export interface DefaultHostOptions {
   /** Also look for engines in `<cwd>/.ctxhost/plugins` (off by default: plugin folders run code). */
   projectPlugins?: boolean;
   /** Told the file a plugin engine is about to be imported from. */
-  onPluginLoad?(info: { name: string; file: string }): void;
+  onPluginLoad?: (info: { name: string; file: string }) => void;
 }
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */

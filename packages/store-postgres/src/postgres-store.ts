@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertStoreId, CtxhostError, type Part, type SessionStore, type StoredEvent, type StoreEvent } from '@ctxhost/core';
+import { assertStoreId, type Part, type SessionStore, type StoredEvent, type StoreEvent } from '@ctxhost/core';
 import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_STORE_ERROR_CODES, PostgresStoreError } from './errors.js';
 import { runMigrations, type MigrationResult } from './migrations.js';
@@ -243,7 +243,7 @@ function checkIds(sessionId: string, eventId?: string): Promise<never> | undefin
     if (eventId !== undefined) assertStoreId('event id', eventId);
     return undefined;
   } catch (error) {
-    return Promise.reject(error as CtxhostError);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

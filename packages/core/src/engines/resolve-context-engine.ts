@@ -25,7 +25,7 @@ export interface ResolveContextEngineOptions {
    */
   projectPlugins?: boolean;
   /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
-  onPluginLoad?(info: { name: string; file: string }): void;
+  onPluginLoad?: (info: { name: string; file: string }) => void;
 }
 
 export type EngineSource = 'plugin-folder' | 'registry' | 'fallback';

@@ -41,7 +41,7 @@ export interface CreateHostOptions {
   /** Also search `<cwd>/.ctxhost/plugins` for engines (off by default: plugin folders run code). */
   projectPlugins?: boolean;
   /** Told the file a plugin engine is about to be imported from. */
-  onPluginLoad?(info: { name: string; file: string }): void;
+  onPluginLoad?: (info: { name: string; file: string }) => void;
   /** Core's engine plugin (runs the engine before each request); on unless false. */
   enginePlugin?: boolean;
 }

@@ -88,7 +88,7 @@ describe('releasing idle sessions', () => {
     await sleep(300);
     expect(await openFiles()).toBeLessThan(before + 10);
     expect((await readdir(directory)).filter((name) => name.endsWith('.lock'))).toStrictEqual([]);
-    expect((await (await host.session('s7')).messages()).map((entry) => entry.id)).toStrictEqual(['m7']);
+    expect((await host.session('s7')).messages().map((entry) => entry.id)).toStrictEqual(['m7']);
     await host.dispose();
   });
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as FsPromises from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
@@ -13,7 +14,7 @@ import { sessionFileStem } from './session-file-name.js';
 const delays = fc.sample(fc.integer({ min: 0, max: 40 }), { seed: 25, numRuns: 10_000 });
 let next = 0;
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const original = await importOriginal<typeof import('node:fs/promises')>();
+  const original = await importOriginal<typeof FsPromises>();
   const unlink: typeof original.unlink = async (path) => {
     if (String(path).endsWith('.lock')) await new Promise((resolve) => setTimeout(resolve, delays[next++ % delays.length]));
     return original.unlink(path);
