@@ -108,7 +108,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     );
     const existing = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 AND event_id = $2`, [sessionId, eventId]);
     if (existing.rows[0] !== undefined) throw new ExistingEvent(JSON.parse(existing.rows[0].body) as StoredEvent);
-    const stored = { ...structuredClone(event), seq: counter.rows[0]!.last_seq, at: new Date().toISOString(), eventId } as StoredEvent;
+    const stored = { ...structuredClone(event), seq: counter.rows[0]!.last_seq, at: new Date().toISOString(), eventId };
     await client.query(`INSERT INTO ${table('events')} (session_id, seq, event_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)`, [sessionId, stored.seq, eventId, stored.type, stored.at, JSON.stringify(stored)]);
     const parts = partsFirstSeen(event);
     if (parts.length > 0) {

@@ -175,7 +175,7 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   /** Waits for every session operation under way, so the store is not closed under an append. */
   async function drainSessions(): Promise<void> {
     const opened = await Promise.allSettled([...sessions.values()]);
-    await Promise.allSettled(opened.map((result) => (result.status === 'fulfilled' ? result.value.drain() : undefined)));
+    await Promise.allSettled(opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.drain()] : [])));
   }
 
   const host: Host = {
