@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main as aiSdk } from '../examples/ai-sdk/src/index.js';
+import { main as openaiAgents } from '../examples/openai-agents/src/index.js';
 import { main as customEngine } from '../examples/custom-engine/src/index.js';
 import { main as customHook } from '../examples/custom-hook/src/index.js';
 import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
@@ -32,6 +33,13 @@ describe.runIf(offline)('examples run offline against the simulator', () => {
   it('ai-sdk: a streamText chat loop survives a window it overflows, the history mapped every turn', async () => {
     const lines: string[] = [];
     expect(await aiSdk((line) => lines.push(line))).toBe(16);
+    expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
+  });
+
+  it('openai-agents: a run() conversation survives a window it overflows', async () => {
+    const lines: string[] = [];
+    expect(await openaiAgents((line) => lines.push(line))).toBe(16);
     expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
     expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
   });
