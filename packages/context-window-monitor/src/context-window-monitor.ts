@@ -86,7 +86,7 @@ async function checkUsage(host: Host, session: Session, state: MonitorState): Pr
       sessionId: session.id,
       level: 'info',
       title: 'Context window unknown',
-      text: `The model's context window is not known, so ${CONTEXT_WINDOW_MONITOR} cannot warn for this session. Set model.context_length in the ctxhost config.`,
+      text: `The model's context window is not known, so ${CONTEXT_WINDOW_MONITOR} cannot warn for this session: the model registry does not know the model. Set model.context_length, or add the model under models: with its context_window, in the ctxhost config; it is learned from the first overflow error that states the limit.`,
       source: CONTEXT_WINDOW_MONITOR,
     });
     return;
