@@ -35,7 +35,7 @@ const SESSIONS: { options: LongSessionOptions; heldOut: boolean }[] = [
   { options: { seed: 9002, sources: ['swe-agent'] }, heldOut: true },
 ];
 const WINDOW = 18_000;
-const API_LIMITS = [18_000, 15_300, 14_000, 12_500];
+const API_LIMITS = [18_000, 15_300, 12_500, 9_000, 7_000];
 const NO_WAIT = { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } };
 
 /** A compaction that saved under 10% of what it started from. */

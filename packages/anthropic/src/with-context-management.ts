@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { applyCompaction, selectiveToolCall, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
 import { createCompressor } from '@ctxhost/compressor';
 import { createTokenCounter, fromAnthropic, getModelInfo, toAnthropic, type AnthropicMessageParam, type AnthropicSystem, type Message, type ModelOverride, type TokenCounter } from '@ctxhost/core';
@@ -138,7 +138,7 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
     const known = scales.get(key);
     if (known !== undefined || estimate < room * settings.lowWater) return known ?? 1;
     try {
-      const counted = await client.messages.countTokens({ model: params.model, messages: toParams(params, messages).messages, ...(params.system === undefined ? {} : { system: params.system }), ...(params.tools === undefined ? {} : { tools: params.tools }) } as Anthropic.MessageCountTokensParams);
+      const counted = await client.messages.countTokens({ model: params.model, messages: toParams(params, messages).messages, ...(params.system === undefined ? {} : { system: params.system }), ...(params.tools === undefined ? {} : { tools: params.tools }) });
       const scale = estimate > 0 ? counted.input_tokens / estimate : 1;
       scales.set(key, scale);
       return scale;
@@ -190,14 +190,14 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
   const messagesApi = new Proxy(client.messages, {
     get(target, property, receiver) {
       if (property === 'create') return (params: Anthropic.MessageCreateParams, requestOptions?: Anthropic.RequestOptions) =>
-        params.stream === true ? prepare(params as unknown as CreateParams).then(({ messages }) => target.create({ ...toParams(params as unknown as CreateParams, messages), stream: true }, requestOptions)) : create(params as CreateParams, requestOptions);
+        params.stream === true ? prepare(params as unknown as CreateParams).then(({ messages }) => target.create({ ...toParams(params as unknown as CreateParams, messages), stream: true }, requestOptions)) : create(params, requestOptions);
       // stream() returns synchronously, so it gets the cache breakpoints but not the (async) preflight compaction.
       if (property === 'stream') return (params: CreateParams, requestOptions?: Anthropic.RequestOptions) =>
         target.stream(options.caching === false ? params : (applyCacheControl(params as unknown as CacheableRequest, { ttl: options.cacheTtl ?? '5m', native: true }) as unknown as CreateParams), requestOptions);
-      return Reflect.get(target, property, receiver);
+      return Reflect.get(target, property, receiver) as unknown;
     },
   });
-  return new Proxy(client, { get: (target, property, receiver) => (property === 'messages' ? messagesApi : Reflect.get(target, property, receiver)) });
+  return new Proxy(client, { get: (target, property, receiver) => (property === 'messages' ? messagesApi : (Reflect.get(target, property, receiver) as unknown)) });
 }
 
 function definedOnly<T extends Record<string, unknown>>(values: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {

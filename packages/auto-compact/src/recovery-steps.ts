@@ -1,4 +1,4 @@
-import { formatTokens, ORIGINAL_TOOL_NAME, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
+import { formatTokens, isReasoningOnly, ORIGINAL_TOOL_NAME, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
 import type { AutoCompactConfig } from './config.js';
 
 /** How every marker of a tool output the cascade removed begins (the rest names the part and how to read it back). */
@@ -66,14 +66,17 @@ export async function truncateOutputs(host: Host, session: Session, budget: Step
 /** Replaces empty text parts with `[user interrupted]`, or gives an empty message that text. Returns how many messages were fixed. */
 export async function fixEmptyMessages(session: Session): Promise<number> {
   const messages = session.messages();
-  const isEmpty = (message: Message) => message.parts.length === 0 || message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
+  // Thinking alone is no content to the API: a reasoning-only message is as empty as one without parts.
+  const isEmpty = (message: Message) => message.parts.length === 0 || isReasoningOnly(message) || message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
   const empty = messages.filter((message, index) => isEmpty(message) && !(index === messages.length - 1 && message.role === 'assistant'));
   if (empty.length === 0) return 0;
-  const withParts = empty.filter((message) => message.parts.length > 0);
+  const needsPart = (message: Message) => message.parts.length === 0 || isReasoningOnly(message);
+  const withParts = empty.filter((message) => !needsPart(message));
   for (const message of withParts) for (const part of message.parts) await session.update(part.id, { text: EMPTY_PLACEHOLDER }, 'auto-compact empty-content fix');
-  const partless = new Set(empty.filter((message) => message.parts.length === 0).map((message) => message.id));
+  // Partless and reasoning-only messages get a text part (the reasoning stays, ahead of it).
+  const partless = new Set(empty.filter(needsPart).map((message) => message.id));
   if (partless.size > 0) {
-    const projection = session.messages().map((message) => (partless.has(message.id) ? { ...message, parts: [{ id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER }] } : message));
+    const projection = session.messages().map((message) => (partless.has(message.id) ? { ...message, parts: [...message.parts.filter((part) => part.type === 'reasoning'), { id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER }] } : message));
     const tokens = session.promptSize().tokens;
     await session.applyCompaction(projection, { engine: AUTO_COMPACT, reason: 'recovery', tokensBefore: tokens, tokensAfter: tokens, messagesBefore: projection.length, messagesAfter: projection.length, steps: ['empty-content fix'] });
   }

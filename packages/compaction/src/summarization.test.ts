@@ -45,6 +45,17 @@ describe('summarization', () => {
     expect(summary).not.toContain('InventedByTheSummarizer');
   });
 
+  it('never re-summarizes its own fresh summary: no progress, no model call', async () => {
+    const calls: SummaryRequest[] = [];
+    const strategy = summarization({ summarizer: createFirstLineSummarizer(calls), trigger: triggers.always, target: triggers.never, minimumPreserved: 4 });
+    const first = await applyCompaction(messages, strategy);
+    expect(calls).toHaveLength(1);
+    const second = await applyCompaction(first.messages, strategy);
+    expect(calls).toHaveLength(1);
+    expect(ids(second.messages)).toEqual(ids(first.messages));
+    expect(second.report.notes).toContainEqual('summarization: only its own summary is left to summarize; no progress, no model call');
+  });
+
   it('Python form: keeps the newest targetCount messages when more than targetCount + threshold', async () => {
     const quiet = await applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), targetCount: 16, threshold: 4 }));
     expect(quiet.changed).toBe(false);

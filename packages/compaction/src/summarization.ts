@@ -58,8 +58,12 @@ export function summarization(options: SummarizationOptions): CompactionStrategy
         index.exclude(group);
         span.push(group);
       }
-      if (span.length === 0) {
+      // No progress: a span that is only this strategy's own summaries would pay a model call to summarize a summary.
+      const ownSummariesOnly = span.length > 0 && span.every((group) => group.messages.every((message) => message.meta?.summary?.engine === SUMMARIZATION));
+      if (span.length === 0 || ownSummariesOnly) {
+        for (const group of span) index.include(group);
         index.removeInserted(placeholder);
+        if (ownSummariesOnly) context.notes.push(`${SUMMARIZATION}: only its own summary is left to summarize; no progress, no model call`);
         return false;
       }
       if (context.dryRun) {

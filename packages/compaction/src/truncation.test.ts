@@ -57,5 +57,12 @@ describe('truncation', () => {
     expect(() => truncation({})).toThrowError(/needs a trigger/);
     expect(() => truncation({ maxN: -3 })).toThrow(CompactionError);
     expect(() => truncation({ trigger: triggers.always, minimumPreserved: 2.5 })).toThrowError(/minimumPreserved/);
+    expect(() => truncation({ maxN: 1_000, compactTo: 2_000 })).toThrowError(/compactTo \(2000\) is above maxN \(1000\)/);
+  });
+
+  it('says so in its report when its floor stops it from acting', async () => {
+    const result = await applyCompaction(messages, truncation({ trigger: triggers.messagesExceed(4) }));
+    expect(result.messages).toHaveLength(25);
+    expect(result.report.notes).toContainEqual(expect.stringMatching(/^truncation: over its trigger but every included group is protected \(the floor of 32 groups/));
   });
 });

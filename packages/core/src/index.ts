@@ -14,7 +14,7 @@ export * from './host/host-hooks.js';
 export * from './host/plugin.js';
 export * from './host/host.js';
 export * from './errors.js';
-export { groupMessages, type GroupMessagesOptions } from './tokens/group-messages.js';
+export { groupMessages, isReasoningOnly, type GroupMessagesOptions } from './tokens/group-messages.js';
 export { estimateTokens, estimateTextTokens, ESTIMATOR_WEIGHTS, textFeaturesCache, type TokenFeatures, type TokenWeights, type TextFeatures } from './tokens/estimate-tokens.js';
 export { createTextFeaturesCache, CACHED_TEXT_MIN_LENGTH, TEXT_FEATURES_CACHE_CHARS, type TextFeaturesCache } from './tokens/text-features-cache.js';
 export { createTokenCounter, type CachingTokenCounter, type TokenCounterOptions, type TokenCounterStats } from './tokens/create-token-counter.js';

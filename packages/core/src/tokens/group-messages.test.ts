@@ -69,6 +69,15 @@ describe('groupMessages', () => {
     expect(counter.stats).toEqual({ hits: 3, misses: 3 });
   });
 
+  it('keeps a reasoning-only assistant message with the tool call that follows it (one atom)', () => {
+    const thinking = message('assistant', [reasoning()]);
+    const calling = message('assistant', [call('r1')]);
+    const answer = message('tool', [result('r1')]);
+    const groups = groupMessages([user(), thinking, calling, answer, message('assistant', [reasoning(), text('')])]);
+    expect(groups.map((group) => [group.kind, group.messageCount])).toEqual([['user', 1], ['tool_call', 3], ['assistant_text', 1]]);
+    expect(groups[1]!.orphan).toBe(false);
+  });
+
   it('returns no groups for no messages', () => {
     expect(groupMessages([])).toEqual([]);
   });

@@ -65,8 +65,15 @@ function linkMessages(messages: readonly Message[], duplicateCallIds: ReadonlySe
     parent[index] = index;
     links.kind[index] = kindOf(message);
     links.callIds[index] = [];
-    if (links.kind[index] === 'tool_call' && message.role === 'assistant') registerCalls(message, index, links, ownerOfCall, duplicateCallIds);
-    else linkResults(message, index, links, ownerOfCall, answered);
+    if (links.kind[index] === 'tool_call' && message.role === 'assistant') {
+      registerCalls(message, index, links, ownerOfCall, duplicateCallIds);
+      // A reasoning-only assistant message right before the call is its thinking: one atom, never split from it.
+      const previous = messages[index - 1];
+      if (previous !== undefined && previous.role === 'assistant' && isReasoningOnly(previous)) {
+        links.kind[index - 1] = 'tool_call';
+        union(links, index - 1, index);
+      }
+    } else linkResults(message, index, links, ownerOfCall, answered);
   });
   for (const [callId, owner] of ownerOfCall) if (!answered.has(callId)) links.orphan[owner] = 1;
   return links;
@@ -118,6 +125,11 @@ function union(links: Links, left: number, right: number): void {
   if (leftRoot === rightRoot) return;
   const [root, child] = leftRoot < rightRoot ? [leftRoot, rightRoot] : [rightRoot, leftRoot];
   links.parent[child] = root;
+}
+
+/** Only thinking (reasoning parts, empty text at most): no content the API counts as an answer. */
+export function isReasoningOnly(message: Message): boolean {
+  return message.parts.some((part) => part.type === 'reasoning') && message.parts.every((part) => part.type === 'reasoning' || (part.type === 'text' && part.text.trim() === ''));
 }
 
 function kindOf(message: Message): MessageGroupKind {
