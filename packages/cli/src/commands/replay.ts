@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Command } from 'commander';
@@ -8,6 +7,7 @@ import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
 import { loadTranscript } from '../load-transcript.js';
 import { formatJson, startProgress, type CliIo } from '../output/index.js';
+import { writeFileReplacing } from '../output/write-file-replacing.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 import { renderReport } from '../report/render-report.js';
 import { formatReplayEvent, formatReplaySummary } from '../replay/format-replay.js';
@@ -113,7 +113,7 @@ function liveClient(): Anthropic {
 
 async function writeReport(file: string, transcript: string, result: ReplayResult): Promise<void> {
   try {
-    await writeFile(file, renderReport({ transcript: displayPath(transcript), result }));
+    await writeFileReplacing(file, renderReport({ transcript: displayPath(transcript), result }));
   } catch (error) {
     throw new CliError(CLI_ERROR_CODES.fileUnwritable, `--report ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
   }
