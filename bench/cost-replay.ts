@@ -150,7 +150,7 @@ function row(session: string, window: number, prefixes: Message[][], runs: Parti
   };
   const base = input(runs.none);
   const share = (dollars: number) => `$${dollars.toFixed(4)} (${Math.round((1 - dollars / base) * 100)}%)`;
-  const cell = (mode: Mode) => (runs[mode] === undefined ? 'n/a' : share(input(runs[mode]!)));
+  const cell = (mode: Mode) => (runs[mode] === undefined ? 'n/a' : share(input(runs[mode])));
   return {
     window: `${window / 1000}k`,
     session,

@@ -40,7 +40,7 @@ function conversation(): Message[] {
 async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
   const messages = conversation();
   const probe = await startSimulator();
-  const real = (await new Anthropic({ apiKey: 't', baseURL: probe.url }).messages.countTokens(toParams({ sessionId: 'p', model: MODEL, messages, maxTokens: 100 }) as Anthropic.MessageCountTokensParams)).input_tokens;
+  const real = (await new Anthropic({ apiKey: 't', baseURL: probe.url }).messages.countTokens(toParams({ sessionId: 'p', model: MODEL, messages, maxTokens: 100 }))).input_tokens;
   await probe.close();
   const sim = await startSimulator({ contextLimit: Math.floor(real / (1 + overBy)) });
   const host = createHost({

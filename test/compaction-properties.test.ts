@@ -8,7 +8,6 @@ import {
   toolResultCompaction,
   triggers,
   truncation,
-  validateProjection,
   type CompactionStrategy,
 } from '@ctxhost/compaction';
 import { groupMessages, type SummaryRequest } from '@ctxhost/core';

@@ -18,7 +18,7 @@ async function turn(host: Host, client: Anthropic, sessionId: string, userText: 
   await session.append(fromAnthropic([{ role: 'user', content: userText }], undefined, { idPrefix: `u${session.messages().length}-` })[0]!);
   const request = await host.hooks.beforeRequest.promise({ sessionId, model: MODEL, messages: session.messages(), maxTokens: 200 }, { sessionId, contextWindow: 200_000 });
   const wire = toAnthropic(request.messages);
-  const reply = await client.messages.create({ model: MODEL, max_tokens: 200, messages: wire.messages as Anthropic.MessageParam[], ...(wire.system === undefined ? {} : { system: wire.system as string | Anthropic.TextBlockParam[] }) });
+  const reply = await client.messages.create({ model: MODEL, max_tokens: 200, messages: wire.messages as Anthropic.MessageParam[], ...(wire.system === undefined ? {} : { system: wire.system }) });
   const usage: Usage = {
     inputTokens: reply.usage.input_tokens,
     outputTokens: reply.usage.output_tokens,

@@ -1,4 +1,4 @@
-import type { Message, Part, PartInput } from '@ctxhost/core';
+import type { Message, PartInput } from '@ctxhost/core';
 import fc from 'fast-check';
 
 /**
@@ -67,7 +67,7 @@ export function buildConversation(shape: ConversationShape): Message[] {
   const messages: Message[] = [];
   const push = (role: Message['role'], parts: PartInput[], meta?: Message['meta']): string => {
     const id = `m${++next}`;
-    messages.push({ id, role, parts: parts.map((part, index) => ({ ...part, id: `${id}:${index}` }) as Part), ...(meta === undefined ? {} : { meta }) });
+    messages.push({ id, role, parts: parts.map((part, index) => ({ ...part, id: `${id}:${index}` })), ...(meta === undefined ? {} : { meta }) });
     return id;
   };
   if (shape.system) push('system', [{ type: 'text', text: 'You are a careful coding assistant.' }]);

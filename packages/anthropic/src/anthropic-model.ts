@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { fromAnthropic, toAnthropic, type AnthropicContentBlock, type JsonValue, type ModelClient, type ModelRequest, type ModelResponse, type ProviderError, type Usage } from '@ctxhost/core';
 import { toProviderError } from './to-provider-error.js';
 
@@ -26,7 +26,7 @@ export function createAnthropicModel(client: Anthropic, options: AnthropicModelO
     },
     async countTokens(request, call = {}) {
       const { max_tokens: _max, ...params } = toParams(request, options);
-      const counted = await client.messages.countTokens(params as Anthropic.MessageCountTokensParams, call.signal === undefined ? {} : { signal: call.signal });
+      const counted = await client.messages.countTokens(params, call.signal === undefined ? {} : { signal: call.signal });
       return counted.input_tokens;
     },
     toProviderError,
@@ -42,8 +42,8 @@ export function toParams(request: ModelRequest, options: Pick<AnthropicModelOpti
     model: request.model,
     max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
     messages: wire.messages as Anthropic.MessageParam[],
-    ...(wire.system === undefined ? {} : { system: wire.system as string | Anthropic.TextBlockParam[] }),
-    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema as Anthropic.Tool.InputSchema })) }),
+    ...(wire.system === undefined ? {} : { system: wire.system }),
+    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) }),
   };
 }
 

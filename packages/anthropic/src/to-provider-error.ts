@@ -78,12 +78,13 @@ function overflowNumbers(text: string): { currentTokens?: number; maxTokens?: nu
 function parse(error: unknown): Parsed {
   if (error instanceof Anthropic.APIError) {
     const body = bodyOf(error.error);
+    const { status, headers } = error as { status?: number; headers?: Parsed['headers'] };
     return {
       message: body?.message ?? error.message,
-      ...(error.status === undefined ? {} : { status: error.status }),
+      ...(status === undefined ? {} : { status }),
       ...(body?.type === undefined ? {} : { type: body.type }),
       ...((error.requestID ?? body?.requestId) ? { requestId: (error.requestID ?? body?.requestId)! } : {}),
-      ...(error.headers === undefined ? {} : { headers: error.headers }),
+      ...(headers === undefined ? {} : { headers }),
     };
   }
   const body = bodyOf(typeof error === 'string' ? tryJson(error) ?? error : error);
@@ -110,7 +111,7 @@ function bodyOf(value: unknown): { type?: string; message: string; requestId?: s
 
 function retryAfter(headers: Parsed['headers']): number | undefined {
   if (headers === undefined) return undefined;
-  const get = (name: string) => ('get' in headers && typeof headers.get === 'function' ? (headers.get as (n: string) => string | null)(name) : (headers as Record<string, string>)[name]) ?? undefined;
+  const get = (name: string) => ('get' in headers && typeof headers.get === 'function' ? (headers.get)(name) : (headers as Record<string, string>)[name]) ?? undefined;
   const ms = Number(get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const seconds = Number(get('retry-after'));

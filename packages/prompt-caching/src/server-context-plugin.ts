@@ -1,4 +1,4 @@
-import { readHookSection, REQUEST_STAGE, type Host, type JsonValue, type ModelRequest, type Plugin } from '@ctxhost/core';
+import { readHookSection, REQUEST_STAGE, type Host, type ModelRequest, type Plugin } from '@ctxhost/core';
 import type { z } from 'zod';
 import { isClaudeModel } from './should-enable-caching.js';
 import { SERVER_CONTEXT, ServerContextConfigSchema, type ServerContextConfig } from './server-context-config.js';
@@ -92,7 +92,7 @@ export function withServerContext(request: ModelRequest, fields: ServerContextRe
   const providerOptions = request.providerOptions ?? {};
   const existing = Array.isArray(providerOptions['betas']) ? providerOptions['betas'].filter((beta): beta is string => typeof beta === 'string') : [];
   const betas = [...new Set([...existing, ...fields.betas])];
-  const contextManagement = providerOptions['context_management'] ?? (fields.contextManagement as unknown as JsonValue);
+  const contextManagement = providerOptions['context_management'] ?? (fields.contextManagement);
   return { ...request, providerOptions: { ...providerOptions, betas, context_management: contextManagement } };
 }
 

@@ -1,4 +1,4 @@
-import type { Pool, PoolConfig } from 'pg';
+import type { Client as PgClient, Pool, PoolConfig } from 'pg';
 import Client from 'pg/lib/client.js';
 import PgPool from 'pg-pool';
 
@@ -10,13 +10,13 @@ import PgPool from 'pg-pool';
  * same class `new pg.Pool()` makes.
  */
 export function createPgPool(config: PoolConfig): Pool {
-  const PoolClass = PgPool as unknown as new (options: PoolConfig & { Client: unknown }) => Pool;
+  const PoolClass = PgPool as new (options: PoolConfig & { Client: unknown }) => Pool;
   // pg-pool takes the Client class to build connections with.
   return new PoolClass({ ...config, Client: Client as never });
 }
 
 /** A single connection outside any pool (tests, the LISTEN probe). */
-export function createPgClient(connectionString: string): InstanceType<typeof import('pg').Client> {
-  const ClientClass = Client as unknown as typeof import('pg').Client;
+export function createPgClient(connectionString: string): PgClient {
+  const ClientClass = Client as typeof PgClient;
   return new ClientClass({ connectionString });
 }

@@ -66,7 +66,7 @@ describe('postgres store', () => {
 
   it('keeps strings PostgreSQL text cannot hold raw (NUL, lone surrogates) and large numbers exactly', async () => {
     const store = open();
-    const message = { id: 'm1', role: 'tool' as const, parts: [{ id: 'p', type: 'text' as const, text: 'a\u0000b\ud800c 🙂' }], meta: { big: 12345678901234567, tiny: 1e-300 } };
+    const message = { id: 'm1', role: 'tool' as const, parts: [{ id: 'p', type: 'text' as const, text: 'a\u0000b\ud800c 🙂' }], meta: { big: 12345678901234568, tiny: 1e-300 } };
     await store.append('s1', { type: 'message.appended', message });
     const [event] = await open().read('s1');
     expect(event?.type === 'message.appended' ? event.message : undefined).toStrictEqual(message);

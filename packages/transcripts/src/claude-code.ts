@@ -57,7 +57,7 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
   // A Map, then Object.fromEntries: a line type such as "constructor" or "__proto__" is counted as an own key, never read from Object.prototype.
   const meta = { ...state.meta, ignoredLines: Object.fromEntries(state.meta.ignoredLines) };
   const boundaries = state.boundaries.filter((boundary) => boundary.messageIndex < messages.length);
-  return { format: 'claude-code', messages, usage: placeUsage(state), ...(boundaries.length > 0 ? { boundaries } : {}), meta: meta as Record<string, JsonValue> };
+  return { format: 'claude-code', messages, usage: placeUsage(state), ...(boundaries.length > 0 ? { boundaries } : {}), meta: meta };
 }
 
 function readLine(state: State, value: unknown, line: number, includeSidechains: boolean): void {

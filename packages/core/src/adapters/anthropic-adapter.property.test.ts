@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromAnthropic, toAnthropic } from './anthropic-adapter.js';
-import type { AnthropicContentBlock, AnthropicMessageParam } from './anthropic-wire-types.js';
+import type { AnthropicMessageParam } from './anthropic-wire-types.js';
 
 const text = fc.string({ maxLength: 40 });
 const cacheControl = fc.option(fc.constantFrom({ type: 'ephemeral' as const }, { type: 'ephemeral' as const, ttl: '1h' as const }), { nil: undefined });
@@ -26,11 +26,11 @@ const toolResult = fc
 
 const userTurn: fc.Arbitrary<AnthropicMessageParam> = fc.oneof(
   text.map((content) => ({ role: 'user' as const, content })),
-  fc.array(fc.oneof(textBlock, imageBlock, toolResult), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'user' as const, content: content as AnthropicContentBlock[] })),
+  fc.array(fc.oneof(textBlock, imageBlock, toolResult), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'user' as const, content: content })),
 );
 const assistantTurn: fc.Arbitrary<AnthropicMessageParam> = fc.oneof(
   text.map((content) => ({ role: 'assistant' as const, content })),
-  fc.array(fc.oneof(textBlock, thinking, toolUse), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'assistant' as const, content: content as AnthropicContentBlock[] })),
+  fc.array(fc.oneof(textBlock, thinking, toolUse), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'assistant' as const, content: content })),
 );
 const system = fc.option(fc.oneof(text, fc.array(textBlock, { minLength: 1, maxLength: 2 })), { nil: undefined });
 

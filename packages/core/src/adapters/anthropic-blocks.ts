@@ -163,6 +163,6 @@ function isJson(value: unknown): value is JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
   if (Array.isArray(value)) return value.every(isJson);
-  if (typeof value === 'object') return Object.values(value as object).every(isJson);
+  if (typeof value === 'object') return Object.values(value).every(isJson);
   return false;
 }

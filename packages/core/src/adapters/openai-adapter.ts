@@ -146,12 +146,12 @@ function resultContent(output: string | ToolResultContent[], form: ContentForm |
 
 function withWire(message: Message, wire: OpenAIWire): Message {
   const openai: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(wire)) if (value !== undefined) openai[key] = value;
+  for (const [key, value] of Object.entries(wire) as [string, string | undefined][]) if (value !== undefined) openai[key] = value;
   return { ...message, meta: { ...message.meta, wire: { openai } } };
 }
 
 function wireOf(message: Message): OpenAIWire {
   const wire = message.meta?.['wire'];
   const openai = typeof wire === 'object' && wire !== null && !Array.isArray(wire) ? (wire as Record<string, JsonValue>)['openai'] : undefined;
-  return typeof openai === 'object' && openai !== null && !Array.isArray(openai) ? (openai as OpenAIWire) : {};
+  return typeof openai === 'object' && openai !== null && !Array.isArray(openai) ? (openai) : {};
 }

@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG } from './config-defaults.js';
 import { ConfigFileSchema, createConfigSchema, toCtxhostConfig } from './config-file-schema.js';
 import { configErrorMap, toConfigIssues } from './config-issues.js';
 import { defineConfigSection, readHookSection } from './config-section.js';
-import { ConfigError, CtxhostError, formatConfigIssue } from '../errors.js';
+import { type ConfigError, CtxhostError, formatConfigIssue } from '../errors.js';
 
 function problems(input: unknown, schema: z.ZodType = ConfigFileSchema): string[] {
   const result = schema.safeParse(input, { reportInput: true, error: configErrorMap });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { CtxhostConfig } from './config-schema.js';
 import { configErrorMap, toConfigIssues } from './config-issues.js';
 import { ConfigError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
-import type { JsonValue, Message } from '../model/message.js';
+import type { JsonValue, Message, Part } from '../model/message.js';
 import type { ToolDefinition } from '../model/model-client.js';
 import type { CtxhostConfig } from '../config/config-schema.js';
 import type { Summarizer } from '../model/summarizer.js';
@@ -29,7 +29,7 @@ export interface CompressContext {
   /** Tokens the result should fit under, when the caller needs a specific size (recovery). */
   targetTokens?: number;
   /** Fetches an original part (before truncation) from the store. */
-  original?: (partId: string) => Promise<import('../model/message.js').Part | undefined>;
+  original?: (partId: string) => Promise<Part | undefined>;
   signal?: AbortSignal;
 }
 

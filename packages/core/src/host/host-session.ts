@@ -4,7 +4,7 @@ import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import { findTooDeep, tooDeepMessage } from '../model/json-depth.js';
 import { MessageSchema, PartSchema, type Message, type Part } from '../model/message.js';
 import { markAppendOnlyView } from './append-only-view.js';
-import type { PartChange, Session } from './session.js';
+import type { Session } from './session.js';
 import type { SessionMutex } from './session-mutex.js';
 import type { SessionStore, StoreEvent, StoredEvent } from '../stores/session-store.js';
 import type { TokenCounter } from '../tokens/token-counter.js';

@@ -21,7 +21,7 @@ export function createMessage(role: Message['role'], parts: readonly PartInput[]
   return {
     id,
     role,
-    parts: parts.map((part, index) => ({ ...part, id: part.id ?? partId(id, index) }) as Part),
+    parts: parts.map((part, index) => ({ ...part, id: part.id ?? partId(id, index) })),
     ...(options.meta === undefined ? {} : { meta: options.meta }),
   };
 }

@@ -213,7 +213,7 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
         const eventId = appendOptions?.eventId ?? randomUUID();
         const existing = session.byEventId.get(eventId);
         if (existing !== undefined) return structuredClone(existing);
-        const stored = { ...structuredClone(event), seq: session.events.length + 1, at: new Date().toISOString(), eventId } as StoredEvent;
+        const stored = { ...structuredClone(event), seq: session.events.length + 1, at: new Date().toISOString(), eventId };
         await appendLine(session, stored);
         session.events.push(stored);
         session.byEventId.set(eventId, stored);

@@ -36,7 +36,7 @@ export function describeSessionStoreContract(name: string, createStore: () => Se
       ];
       for (const event of events) await store.append('s1', event);
       const read = await store.read('s1');
-      expect(read.map(({ seq, at, eventId, ...event }) => event)).toStrictEqual(events);
+      expect(read.map(({ seq: _seq, at: _at, eventId: _eventId, ...event }) => event)).toStrictEqual(events);
     });
 
     it('keeps sessions apart and lists the sessions that have events', async () => {
