@@ -30,7 +30,18 @@ export function fromAnthropic(messages: readonly AnthropicMessageParam[], system
   const prefix = options.idPrefix ?? 'msg-';
   const result: Message[] = [];
   if (system !== undefined) result.push(systemMessage(system, `${prefix}system`));
-  messages.forEach((message, index) => result.push(turnToMessage(message, `${prefix}${index}`, `messages[${index}]`)));
+  const list: unknown = messages;
+  if (!Array.isArray(list)) throw new AdapterError('messages', `expected a list of messages, got ${list === null ? 'null' : typeof list}`);
+  messages.forEach((message, index) => {
+    if (typeof message !== 'object' || message === null) throw new AdapterError(`messages[${index}]`, `expected a message object, got ${message === null ? 'null' : typeof message}`);
+    try {
+      result.push(turnToMessage(message, `${prefix}${index}`, `messages[${index}]`));
+    } catch (error) {
+      // A malformed message (a block that is not an object, a value nested past the stack) is the caller's input: say where, never a raw TypeError or RangeError.
+      if (error instanceof TypeError || error instanceof RangeError) throw new AdapterError(`messages[${index}]`, `a malformed message (${error.message})`);
+      throw error;
+    }
+  });
   return result;
 }
 
