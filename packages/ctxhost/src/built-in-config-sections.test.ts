@@ -15,7 +15,7 @@ describe('builtInConfigSections', () => {
   });
 
   it('covers every built-in plugin that reads a hooks section', () => {
-    expect(builtInConfigSections().map((section) => section.key).sort()).toEqual(['anthropic-auto-compact', 'context-window-monitor', 'preemptive-compaction', 'prompt-caching', 'server-context', 'tool-output-truncator']);
+    expect(builtInConfigSections().map((section) => section.key).sort()).toEqual(['anthropic-auto-compact', 'context-window-monitor', 'preemptive-compaction', 'prompt-caching', 'server-context', 'session-hygiene', 'tool-output-truncator']);
   });
 
   it('lets loadDefaultHost read the sections of prompt-caching and server-context, and check each hook key', async () => {
