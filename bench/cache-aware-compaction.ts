@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runReplay } from '@ctxhost/cli';
 import { createCompressor } from '@ctxhost/compressor';
-import { registerContextEngine, unregisterContextEngine, type ContextEngine, type ContextEngineFactory, type Message } from '@ctxhost/core';
+import {
+  registerContextEngine,
+  unregisterContextEngine,
+  type ContextEngine,
+  type ContextEngineFactory,
+  type Message,
+} from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
 
 export interface CacheAwareRow {
@@ -31,7 +37,13 @@ export interface CacheAwareRow {
   vsShipped: string;
 }
 
-const TRANSCRIPT = join(import.meta.dirname, '..', 'examples', 'transcripts', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl');
+const TRANSCRIPT = join(
+  import.meta.dirname,
+  '..',
+  'examples',
+  'transcripts',
+  'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+);
 const WINDOW = 18_000;
 const API_LIMIT = 15_300;
 
@@ -51,7 +63,12 @@ const VARIANTS: Record<string, Variant> = {
         const result = await engine.compress(messages, context);
         const count = (counts.get(context.sessionId) ?? 0) + 1;
         counts.set(context.sessionId, count);
-        return { ...result, messages: result.messages.map((message, index) => (index === 0 ? withLine(message, `[compaction ${count}]`) : message)) };
+        return {
+          ...result,
+          messages: result.messages.map((message, index) =>
+            index === 0 ? withLine(message, `[compaction ${count}]`) : message,
+          ),
+        };
       },
     };
   },
@@ -80,15 +97,26 @@ export async function runCacheAwareCompaction(): Promise<CacheAwareRow[]> {
   const runs: { variant: string; result: Awaited<ReturnType<typeof runReplay>> }[] = [];
   for (const [variant, wrap] of Object.entries(VARIANTS)) {
     const name = `bench-${variant.replace(/\W+/g, '-')}`;
-    const factory: ContextEngineFactory = (options) => wrap({ ...createCompressor({ compression: options.config.compression, ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }) }), name });
+    const factory: ContextEngineFactory = (options) =>
+      wrap({
+        ...createCompressor({
+          compression: options.config.compression,
+          ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+        }),
+        name,
+      });
     registerContextEngine(name, factory);
     try {
-      runs.push({ variant, result: await runReplay({ messages, window: WINDOW, contextLimit: API_LIMIT, engine: name }) });
+      runs.push({
+        variant,
+        result: await runReplay({ messages, window: WINDOW, contextLimit: API_LIMIT, engine: name }),
+      });
     } finally {
       unregisterContextEngine(name);
     }
   }
-  const total = (result: Awaited<ReturnType<typeof runReplay>>) => result.cost.dollars + (result.summarizerCost?.dollars ?? 0);
+  const total = (result: Awaited<ReturnType<typeof runReplay>>) =>
+    result.cost.dollars + (result.summarizerCost?.dollars ?? 0);
   const shipped = total(runs[0]!.result);
   return runs.map(({ variant, result }) => ({
     variant,

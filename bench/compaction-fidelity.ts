@@ -52,11 +52,19 @@ export async function runCompactionFidelity(): Promise<FidelityRow[]> {
   try {
     const client = new Anthropic({ apiKey: 'bench', baseURL: simulator.url, maxRetries: 0 });
     const rows: FidelityRow[] = [];
-    for (const [label, seeds] of [['tuning seeds 1-3', TUNING_SEEDS], ['held out 9001-9003', HELD_OUT_SEEDS]] as const) {
-      const sessions = await Promise.all(seeds.map(async (seed) => plant((await generateLongSession({ seed, requests: REQUESTS })).messages)));
+    for (const [label, seeds] of [
+      ['tuning seeds 1-3', TUNING_SEEDS],
+      ['held out 9001-9003', HELD_OUT_SEEDS],
+    ] as const) {
+      const sessions = await Promise.all(
+        seeds.map(async (seed) => plant((await generateLongSession({ seed, requests: REQUESTS })).messages)),
+      );
       for (const window of WINDOWS) {
         for (const path of ['extractive', 'simulator'] as const) {
-          const summarizer = path === 'simulator' ? createAnthropicSummarizer(client, { model: 'claude-haiku-4-5', maxInputTokens: window }) : undefined;
+          const summarizer =
+            path === 'simulator'
+              ? createAnthropicSummarizer(client, { model: 'claude-haiku-4-5', maxInputTokens: window })
+              : undefined;
           rows.push({ sessions: label, window, path, ...(await measure(sessions, window, summarizer)) });
         }
       }
@@ -69,8 +77,21 @@ export async function runCompactionFidelity(): Promise<FidelityRow[]> {
 
 type Tally = Omit<FidelityRow, 'sessions' | 'window' | 'path'>;
 
-async function measure(sessions: readonly Message[][], window: number, summarizer: Summarizer | undefined): Promise<Tally> {
-  const counts = { summaryTokens: 0, cuts: 0, newest: 0, task: 0, paths: [0, 0], failing: [0, 0], constraint: [0, 0], secrets: 0 };
+async function measure(
+  sessions: readonly Message[][],
+  window: number,
+  summarizer: Summarizer | undefined,
+): Promise<Tally> {
+  const counts = {
+    summaryTokens: 0,
+    cuts: 0,
+    newest: 0,
+    task: 0,
+    paths: [0, 0],
+    failing: [0, 0],
+    constraint: [0, 0],
+    secrets: 0,
+  };
   const redactor = createSecretRedactor();
   for (const messages of sessions) {
     for (const at of CUTS) {
@@ -78,14 +99,23 @@ async function measure(sessions: readonly Message[][], window: number, summarize
       const counter = createTokenCounter();
       if (counter.countAll(cut) < window * 0.5) continue;
       const compressor = createCompressor(summarizer === undefined ? {} : { summarizer });
-      const { messages: projection } = await compressor.compress(cut, { sessionId: 'bench', contextWindow: window, counter, reason: 'threshold', targetTokens: lowWaterMark(0.5, window) });
+      const { messages: projection } = await compressor.compress(cut, {
+        sessionId: 'bench',
+        contextWindow: window,
+        counter,
+        reason: 'threshold',
+        targetTokens: lowWaterMark(0.5, window),
+      });
       const summary = projection.find((message) => message.meta?.summary !== undefined);
       if (summary === undefined) continue;
       counts.cuts++;
       const summaryText = textOf(summary);
       counts.summaryTokens += counter.countText(summaryText);
       const shown = projection.map(textOf).join('\n');
-      const kept = (message: Message | undefined) => message !== undefined && (projection.some((candidate) => candidate.id === message.id) || summaryText.includes(redactor.redactText(requestText(message))));
+      const kept = (message: Message | undefined) =>
+        message !== undefined &&
+        (projection.some((candidate) => candidate.id === message.id) ||
+          summaryText.includes(redactor.redactText(requestText(message))));
       const requests = cut.filter((message) => message.role === 'user' && requestText(message).length > 0);
       if (kept(requests.at(-1))) counts.newest++;
       if (kept(requests[0])) counts.task++;
@@ -120,20 +150,35 @@ async function measure(sessions: readonly Message[][], window: number, summarize
 function plant(messages: Message[]): Message[] {
   const copy = structuredClone(messages);
   const early = Math.floor(copy.length / 5);
-  const user = copy.findIndex((message, index) => index >= early && message.role === 'user' && requestText(message).length > 0);
-  const call = copy.findIndex((message, index) => index > user && message.parts.some((part) => part.type === 'tool-call'));
-  const result = copy.findIndex((message, index) => index > call && message.parts.some((part) => part.type === 'tool-result'));
+  const user = copy.findIndex(
+    (message, index) => index >= early && message.role === 'user' && requestText(message).length > 0,
+  );
+  const call = copy.findIndex(
+    (message, index) => index > user && message.parts.some((part) => part.type === 'tool-call'),
+  );
+  const result = copy.findIndex(
+    (message, index) => index > call && message.parts.some((part) => part.type === 'tool-result'),
+  );
   const userPart = copy[user]!.parts.find((part) => part.type === 'text');
   if (userPart?.type === 'text') userPart.text += `\n${CONSTRAINT} Use the key ${SECRETS.user} for the API.`;
   const callPart = copy[call]!.parts.find((part) => part.type === 'tool-call');
-  if (callPart?.type === 'tool-call') callPart.input = { command: `curl -H "Authorization: token ${SECRETS.command}" https://api.github.com/repos/acme/app` };
+  if (callPart?.type === 'tool-call')
+    callPart.input = {
+      command: `curl -H "Authorization: token ${SECRETS.command}" https://api.github.com/repos/acme/app`,
+    };
   const resultPart = copy[result]!.parts.find((part) => part.type === 'tool-result');
-  if (resultPart?.type === 'tool-result') resultPart.output = `AWS_ACCESS_KEY_ID=${SECRETS.accessKey}\naws_secret_access_key = ${SECRETS.secretKey}\nDATABASE_URL=postgres://billing:${SECRETS.password}@db.internal:5432/billing\n${typeof resultPart.output === 'string' ? resultPart.output : ''}`;
+  if (resultPart?.type === 'tool-result')
+    resultPart.output = `AWS_ACCESS_KEY_ID=${SECRETS.accessKey}\naws_secret_access_key = ${SECRETS.secretKey}\nDATABASE_URL=postgres://billing:${SECRETS.password}@db.internal:5432/billing\n${typeof resultPart.output === 'string' ? resultPart.output : ''}`;
   return copy;
 }
 
 function requestText(message: Message): string {
-  return message.meta?.summary !== undefined ? '' : message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
+  return message.meta?.summary !== undefined
+    ? ''
+    : message.parts
+        .map((part) => (part.type === 'text' ? part.text : ''))
+        .join('\n')
+        .trim();
 }
 
 function textOf(message: Message): string {
@@ -141,7 +186,10 @@ function textOf(message: Message): string {
     .map((part) => {
       if (part.type === 'text') return part.text;
       if (part.type === 'tool-call') return JSON.stringify(part.input);
-      if (part.type === 'tool-result') return typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      if (part.type === 'tool-result')
+        return typeof part.output === 'string'
+          ? part.output
+          : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
       return '';
     })
     .join('\n');
@@ -150,13 +198,20 @@ function textOf(message: Message): string {
 /** Paths the agent read or wrote: the path arguments of tool calls. */
 function pathsTouched(messages: readonly Message[]): string[] {
   const paths = new Set<string>();
-  for (const message of messages) for (const part of message.parts) {
-    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null || Array.isArray(part.input)) continue;
-    for (const key of ['file_path', 'path', 'notebook_path']) {
-      const value = part.input[key];
-      if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
+  for (const message of messages)
+    for (const part of message.parts) {
+      if (
+        part.type !== 'tool-call' ||
+        typeof part.input !== 'object' ||
+        part.input === null ||
+        Array.isArray(part.input)
+      )
+        continue;
+      for (const key of ['file_path', 'path', 'notebook_path']) {
+        const value = part.input[key];
+        if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
+      }
     }
-  }
   return [...paths];
 }
 
@@ -164,10 +219,19 @@ function pathsTouched(messages: readonly Message[]): string[] {
 function failingCommands(messages: readonly Message[]): string[] {
   const commands = new Map<string, string>();
   const failing = new Set<string>();
-  for (const message of messages) for (const part of message.parts) {
-    if (part.type === 'tool-call' && typeof part.input === 'object' && part.input !== null && !Array.isArray(part.input) && typeof part.input['command'] === 'string') commands.set(part.callId, part.input['command'].replace(/\s+/g, ' '));
-    if (part.type === 'tool-result' && part.isError === true && commands.has(part.callId)) failing.add(commands.get(part.callId)!);
-  }
+  for (const message of messages)
+    for (const part of message.parts) {
+      if (
+        part.type === 'tool-call' &&
+        typeof part.input === 'object' &&
+        part.input !== null &&
+        !Array.isArray(part.input) &&
+        typeof part.input['command'] === 'string'
+      )
+        commands.set(part.callId, part.input['command'].replace(/\s+/g, ' '));
+      if (part.type === 'tool-result' && part.isError === true && commands.has(part.callId))
+        failing.add(commands.get(part.callId)!);
+    }
   return [...failing];
 }
 

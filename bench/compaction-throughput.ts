@@ -10,7 +10,13 @@
  */
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { applyCompaction, selectiveToolCall, slidingWindow, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
+import {
+  applyCompaction,
+  selectiveToolCall,
+  slidingWindow,
+  tokenBudget,
+  toolResultCompaction,
+} from '@ctxhost/compaction';
 import { createTokenCounter, textFeaturesCache, type Message, type Part } from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
 
@@ -36,17 +42,28 @@ const CORPUS = fileURLToPath(new URL('../test/fixtures/corpus/claude-code/', imp
 export async function corpusMessages(): Promise<Message[]> {
   const files = (await readdir(CORPUS)).filter((file) => file.endsWith('.jsonl')).sort();
   const messages: Message[] = [];
-  for (const file of files) messages.push(...(await readTranscript(`${CORPUS}${file}`, { skipInvalid: true })).messages.filter((message) => message.role !== 'system'));
+  for (const file of files)
+    messages.push(
+      ...(await readTranscript(`${CORPUS}${file}`, { skipInvalid: true })).messages.filter(
+        (message) => message.role !== 'system',
+      ),
+    );
   return messages;
 }
 
 /** Repeats the corpus to `size` messages, every id and call id made fresh per copy so groups stay distinct. */
 export function buildHistory(corpus: readonly Message[], size: number): Message[] {
-  const history: Message[] = [{ id: 'system', role: 'system', parts: [{ id: 'system:0', type: 'text', text: 'You are a coding agent.' }] }];
+  const history: Message[] = [
+    { id: 'system', role: 'system', parts: [{ id: 'system:0', type: 'text', text: 'You are a coding agent.' }] },
+  ];
   for (let copy = 0; history.length < size; copy++) {
     for (const message of corpus) {
       if (history.length >= size) break;
-      history.push({ ...message, id: `${copy}:${message.id}`, parts: message.parts.map((part) => freshPart(part, copy)) });
+      history.push({
+        ...message,
+        id: `${copy}:${message.id}`,
+        parts: message.parts.map((part) => freshPart(part, copy)),
+      });
     }
   }
   return history;
@@ -54,7 +71,8 @@ export function buildHistory(corpus: readonly Message[], size: number): Message[
 
 function freshPart(part: Part, copy: number): Part {
   const id = `${copy}:${part.id}`;
-  if (part.type === 'tool-call' || part.type === 'tool-result') return { ...part, id, callId: `${copy}:${part.callId}` };
+  if (part.type === 'tool-call' || part.type === 'tool-result')
+    return { ...part, id, callId: `${copy}:${part.callId}` };
   return { ...part, id };
 }
 
@@ -70,7 +88,9 @@ async function timeAsync(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-export async function runCompactionThroughput(sizes: readonly number[] = [1_000, 10_000, 100_000]): Promise<CompactionThroughputRow[]> {
+export async function runCompactionThroughput(
+  sizes: readonly number[] = [1_000, 10_000, 100_000],
+): Promise<CompactionThroughputRow[]> {
   const corpus = await corpusMessages();
   const rows: CompactionThroughputRow[] = [];
   for (const size of sizes) {
@@ -78,14 +98,30 @@ export async function runCompactionThroughput(sizes: readonly number[] = [1_000,
     const stringifyMs = time(() => JSON.stringify(history));
     const counter = createTokenCounter();
     const budget = Math.floor(counter.countAll(history.slice(0, Math.min(history.length, 400))) / 2);
-    const strategy = tokenBudget({ budget, strategies: [toolResultCompaction(), selectiveToolCall(), slidingWindow({ keepLastGroups: 200 })] });
+    const strategy = tokenBudget({
+      budget,
+      strategies: [toolResultCompaction(), selectiveToolCall(), slidingWindow({ keepLastGroups: 200 })],
+    });
     const coldCounter = createTokenCounter();
     let result = await applyCompaction(history, strategy, { counter: coldCounter });
     // Cold: nothing seen before, neither by the counter nor by the estimator's process-wide text cache.
     textFeaturesCache.clear();
-    const coldMs = await timeAsync(async () => (result = await applyCompaction(history, strategy, { counter: createTokenCounter() })));
-    const warmMs = await timeAsync(async () => (result = await applyCompaction(history, strategy, { counter: coldCounter })));
-    rows.push({ messages: history.length, stringifyMs, coldMs, warmMs, coldRatio: coldMs / stringifyMs, warmRatio: warmMs / stringifyMs, tokensBefore: result.report.tokensBefore, tokensAfter: result.report.tokensAfter });
+    const coldMs = await timeAsync(
+      async () => (result = await applyCompaction(history, strategy, { counter: createTokenCounter() })),
+    );
+    const warmMs = await timeAsync(
+      async () => (result = await applyCompaction(history, strategy, { counter: coldCounter })),
+    );
+    rows.push({
+      messages: history.length,
+      stringifyMs,
+      coldMs,
+      warmMs,
+      coldRatio: coldMs / stringifyMs,
+      warmRatio: warmMs / stringifyMs,
+      tokensBefore: result.report.tokensBefore,
+      tokensAfter: result.report.tokensAfter,
+    });
   }
   return rows;
 }
@@ -93,13 +129,15 @@ export async function runCompactionThroughput(sizes: readonly number[] = [1_000,
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const rows = await runCompactionThroughput();
-  console.table(rows.map((row) => ({
-    messages: row.messages,
-    'JSON.stringify ms': row.stringifyMs.toFixed(1),
-    'tokenBudget cold ms': row.coldMs.toFixed(1),
-    'tokenBudget warm ms': row.warmMs.toFixed(1),
-    'cold / stringify': row.coldRatio.toFixed(2),
-    'warm / stringify': row.warmRatio.toFixed(2),
-    'tokens before → after': `${row.tokensBefore} → ${row.tokensAfter}`,
-  })));
+  console.table(
+    rows.map((row) => ({
+      messages: row.messages,
+      'JSON.stringify ms': row.stringifyMs.toFixed(1),
+      'tokenBudget cold ms': row.coldMs.toFixed(1),
+      'tokenBudget warm ms': row.warmMs.toFixed(1),
+      'cold / stringify': row.coldRatio.toFixed(2),
+      'warm / stringify': row.warmRatio.toFixed(2),
+      'tokens before → after': `${row.tokensBefore} → ${row.tokensAfter}`,
+    })),
+  );
 }

@@ -28,11 +28,15 @@ export async function runCompressorExtractive(): Promise<ExtractiveRow[]> {
     for (const name of readdirSync(join(CORPUS, folder)).filter((file) => /\.(jsonl|json|traj)$/.test(file))) {
       const { messages } = await readTranscript(join(CORPUS, folder, name), { includeSidechains: true });
       const counter = createTokenCounter();
-      const { messages: projection, report } = await createCompressor({ compression: { protectLastN: 6 } }).compress(messages, { sessionId: name, contextWindow: WINDOW, counter, reason: 'manual' });
+      const { messages: projection, report } = await createCompressor({ compression: { protectLastN: 6 } }).compress(
+        messages,
+        { sessionId: name, contextWindow: WINDOW, counter, reason: 'manual' },
+      );
       const summary = projection.find((message) => message.meta?.summary);
       const covered = new Set(summary?.meta?.summary?.covers ?? []);
       const span = messages.filter((message) => covered.has(message.id));
-      const text = summary === undefined ? '' : summary.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      const text =
+        summary === undefined ? '' : summary.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
       const paths = pathsTouched(span);
       const failing = failingCommands(span);
       rows.push({
@@ -50,25 +54,51 @@ export async function runCompressorExtractive(): Promise<ExtractiveRow[]> {
 /** Paths the agent read or wrote: the path arguments of tool calls. */
 function pathsTouched(messages: readonly Message[]): string[] {
   const paths = new Set<string>();
-  for (const message of messages) for (const part of message.parts) {
-    if (part.type !== 'tool-call' || typeof part.input !== 'object' || part.input === null || Array.isArray(part.input)) continue;
-    for (const key of ['file_path', 'path', 'notebook_path']) {
-      const value = part.input[key];
-      if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
+  for (const message of messages)
+    for (const part of message.parts) {
+      if (
+        part.type !== 'tool-call' ||
+        typeof part.input !== 'object' ||
+        part.input === null ||
+        Array.isArray(part.input)
+      )
+        continue;
+      for (const key of ['file_path', 'path', 'notebook_path']) {
+        const value = part.input[key];
+        if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
+      }
     }
-  }
   return [...paths];
 }
 
 /** Commands whose result was an error, or whose output ends in one. */
 function failingCommands(messages: readonly Message[]): string[] {
-  const outputOf = (output: string | readonly { type: string; text?: string }[]) => (typeof output === 'string' ? output : output.map((block) => block.text ?? '').join('\n'));
-  const failed = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-result' && (part.isError === true || /\b(error|failed|Traceback)\b/i.test(outputOf(part.output).slice(-2000))) ? [part.callId] : []))));
-  return messages.flatMap((message) => message.parts.flatMap((part) => {
-    if (part.type !== 'tool-call' || !failed.has(part.callId) || typeof part.input !== 'object' || part.input === null || Array.isArray(part.input)) return [];
-    const command = part.input['command'];
-    return typeof command === 'string' ? [command.replace(/\s+/g, ' ')] : [];
-  }));
+  const outputOf = (output: string | readonly { type: string; text?: string }[]) =>
+    typeof output === 'string' ? output : output.map((block) => block.text ?? '').join('\n');
+  const failed = new Set(
+    messages.flatMap((message) =>
+      message.parts.flatMap((part) =>
+        part.type === 'tool-result' &&
+        (part.isError === true || /\b(error|failed|Traceback)\b/i.test(outputOf(part.output).slice(-2000)))
+          ? [part.callId]
+          : [],
+      ),
+    ),
+  );
+  return messages.flatMap((message) =>
+    message.parts.flatMap((part) => {
+      if (
+        part.type !== 'tool-call' ||
+        !failed.has(part.callId) ||
+        typeof part.input !== 'object' ||
+        part.input === null ||
+        Array.isArray(part.input)
+      )
+        return [];
+      const command = part.input['command'];
+      return typeof command === 'string' ? [command.replace(/\s+/g, ' ')] : [];
+    }),
+  );
 }
 
 function share(found: number, total: number): string {

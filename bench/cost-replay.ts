@@ -20,7 +20,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAnthropicModel } from '@ctxhost/anthropic';
 import { compressorEngineFactory } from '@ctxhost/compressor';
-import { createHost, DEFAULT_CONFIG, type Message, type ModelRequest, type Part, type Plugin, type Usage } from '@ctxhost/core';
+import {
+  createHost,
+  DEFAULT_CONFIG,
+  type Message,
+  type ModelRequest,
+  type Part,
+  type Plugin,
+  type Usage,
+} from '@ctxhost/core';
 import {
   applyCacheBreakpoints,
   createPromptCachingPlugin,
@@ -59,7 +67,9 @@ const MODEL = 'claude-sonnet-4';
 const WINDOW = 64_000;
 const SMALL_WINDOW = 16_000;
 /** Context editing as a user would set it for a window: from the client's own threshold (0.5), keeping 3, clearing at least 1/16 of the window so each clearing pays for the cache it breaks. */
-const serverEdit = (window: number): ServerContextPluginOptions['config'] => ({ clear_tool_uses: { enabled: true, trigger_tokens: window / 2, keep_tool_uses: 3, clear_at_least_tokens: window / 16 } });
+const serverEdit = (window: number): ServerContextPluginOptions['config'] => ({
+  clear_tool_uses: { enabled: true, trigger_tokens: window / 2, keep_tool_uses: 3, clear_at_least_tokens: window / 16 },
+});
 /** Server compaction at its lowest allowed trigger (50,000): the closest it gets to a 64k window; it cannot serve a 16k one. */
 const SERVER_COMPACT: ServerContextPluginOptions['config'] = { compaction: { enabled: true, trigger_tokens: 50_000 } };
 
@@ -82,15 +92,23 @@ function hostPlugins(mode: Mode, window: number): Plugin[] {
 
 async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promise<Replayed> {
   const sim = await startSimulator({ contextLimit: 1_000_000 });
-  const model = createAnthropicModel(new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 }), { model: MODEL, contextWindow: window });
+  const model = createAnthropicModel(new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 }), {
+    model: MODEL,
+    contextWindow: window,
+  });
   const serverFirst = mode === 'server_edit' || mode === 'server_compact';
   const engine = compressorEngineFactory({ config: { ...DEFAULT_CONFIG, model: { contextLength: window } } });
-  const host = createHost({ config: { model: { contextLength: window } }, engine: serverFirst ? withServerFirst(engine) : engine, plugins: hostPlugins(mode, window) });
+  const host = createHost({
+    config: { model: { contextLength: window } },
+    engine: serverFirst ? withServerFirst(engine) : engine,
+    plugins: hostPlugins(mode, window),
+  });
   const session = await host.session('replay');
   const result: Replayed = { usages: [], compactionDollars: 0, serverActions: 0 };
   // A compaction block the server returned rides on the transcript's reply it came with, as a client would send it back.
   const compactionOn = new Map<string, Part>();
-  const withCompactions = (message: Message) => (compactionOn.has(message.id) ? { ...message, parts: [compactionOn.get(message.id)!, ...message.parts] } : message);
+  const withCompactions = (message: Message) =>
+    compactionOn.has(message.id) ? { ...message, parts: [compactionOn.get(message.id)!, ...message.parts] } : message;
   const inputPrice = requireModelPricing(MODEL).inputPerMTok / 1e6;
   let appended = 0;
   for (const [index, prefix] of prefixes.entries()) {
@@ -99,7 +117,10 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
     if (mode === 'client' || serverFirst) {
       for (const message of prefix.slice(appended)) await session.append(withCompactions(message));
       appended = prefix.length;
-      request = await host.hooks.beforeRequest.promise({ ...request, messages: session.messages() }, { sessionId: 'replay', contextWindow: window });
+      request = await host.hooks.beforeRequest.promise(
+        { ...request, messages: session.messages() },
+        { sessionId: 'replay', contextWindow: window },
+      );
     }
     const response = await model.create(request);
     result.usages.push(response.usage);
@@ -107,7 +128,9 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
     const report = readServerContextReport(response.message);
     if (report !== undefined) {
       result.serverActions += report.appliedEdits.length + (report.compaction === undefined ? 0 : 1);
-      result.compactionDollars += (report.compaction?.inputTokens ?? 0) * inputPrice + (report.compaction?.outputTokens ?? 0) * (requireModelPricing(MODEL).outputPerMTok / 1e6);
+      result.compactionDollars +=
+        (report.compaction?.inputTokens ?? 0) * inputPrice +
+        (report.compaction?.outputTokens ?? 0) * (requireModelPricing(MODEL).outputPerMTok / 1e6);
     }
     const compaction = response.message.parts.find(isCompactionPart);
     const reply = prefixes[index + 1]?.[prefix.length];
@@ -121,29 +144,56 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
 /** Each request of a transcript as the prefix it sent. */
 async function requestPrefixes(file: string): Promise<Message[][]> {
   const { messages, usage } = await readTranscript(file);
-  if (usage !== undefined && usage.length > 0) return usage.map((record) => messages.slice(0, record.messageIndex + 1)).filter((prefix) => prefix[0]?.role !== 'assistant');
-  return messages.flatMap((message, index) => (message.role === 'assistant' && index > 0 ? [messages.slice(0, index)] : [])).filter((prefix) => prefix.some((message) => message.role === 'user'));
+  if (usage !== undefined && usage.length > 0)
+    return usage
+      .map((record) => messages.slice(0, record.messageIndex + 1))
+      .filter((prefix) => prefix[0]?.role !== 'assistant');
+  return messages
+    .flatMap((message, index) => (message.role === 'assistant' && index > 0 ? [messages.slice(0, index)] : []))
+    .filter((prefix) => prefix.some((message) => message.role === 'user'));
 }
 
 export async function runCostReplay(): Promise<CostRow[]> {
   const rows: CostRow[] = [];
   const small: CostRow[] = [];
   for (const source of SOURCES) {
-    for (const name of readdirSync(join(CORPUS, source)).filter((file) => /\.(jsonl|json|traj)$/.test(file)).sort()) {
+    for (const name of readdirSync(join(CORPUS, source))
+      .filter((file) => /\.(jsonl|json|traj)$/.test(file))
+      .sort()) {
       const prefixes = await requestPrefixes(join(CORPUS, source, name));
       const none = await replay(prefixes, 'none');
       const cached = await replay(prefixes, 'system_and_3');
       const session = `${source}/${name.slice(0, 24)}`;
-      rows.push(row(session, WINDOW, prefixes, { none, system_and_3: cached, client: await replay(prefixes, 'client'), server_edit: await replay(prefixes, 'server_edit'), server_compact: await replay(prefixes, 'server_compact') }));
+      rows.push(
+        row(session, WINDOW, prefixes, {
+          none,
+          system_and_3: cached,
+          client: await replay(prefixes, 'client'),
+          server_edit: await replay(prefixes, 'server_edit'),
+          server_compact: await replay(prefixes, 'server_compact'),
+        }),
+      );
       if (promptOf(none.usages.at(-1)!) > SMALL_WINDOW) {
-        small.push(row(session, SMALL_WINDOW, prefixes, { none, system_and_3: cached, client: await replay(prefixes, 'client', SMALL_WINDOW), server_edit: await replay(prefixes, 'server_edit', SMALL_WINDOW) }));
+        small.push(
+          row(session, SMALL_WINDOW, prefixes, {
+            none,
+            system_and_3: cached,
+            client: await replay(prefixes, 'client', SMALL_WINDOW),
+            server_edit: await replay(prefixes, 'server_edit', SMALL_WINDOW),
+          }),
+        );
       }
     }
   }
   return [...rows, ...small];
 }
 
-function row(session: string, window: number, prefixes: Message[][], runs: Partial<Record<Mode, Replayed>> & Pick<Record<Mode, Replayed>, 'none'>): CostRow {
+function row(
+  session: string,
+  window: number,
+  prefixes: Message[][],
+  runs: Partial<Record<Mode, Replayed>> & Pick<Record<Mode, Replayed>, 'none'>,
+): CostRow {
   const input = (run: Replayed) => {
     const report = sessionCost(run.usages, MODEL);
     return report.dollars.total - report.dollars.output + run.compactionDollars;
@@ -184,7 +234,9 @@ function ceilingDollars(uncached: Usage[]): number {
   for (const usage of uncached) {
     const prompt = promptOf(usage);
     const read = Math.min(previous, prompt);
-    dollars += (read * pricing.cacheReadMultiplier + (prompt - read) * pricing.cacheWrite5mMultiplier) * (pricing.inputPerMTok / 1e6);
+    dollars +=
+      (read * pricing.cacheReadMultiplier + (prompt - read) * pricing.cacheWrite5mMultiplier) *
+      (pricing.inputPerMTok / 1e6);
     previous = prompt;
   }
   return dollars;

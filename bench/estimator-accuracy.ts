@@ -23,7 +23,9 @@ const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus', 'cl
 export async function runEstimatorAccuracy(): Promise<EstimatorRow[]> {
   const rows: EstimatorRow[] = [];
   const all = { estimator: [] as number[], chars: [] as number[] };
-  for (const file of readdirSync(CORPUS).filter((name) => name.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(CORPUS)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()) {
     const { messages, usage = [] } = await readTranscript(join(CORPUS, file));
     const errors = { estimator: [] as number[], chars: [] as number[] };
     for (let index = 1; index < usage.length; index++) {
@@ -36,9 +38,19 @@ export async function runEstimatorAccuracy(): Promise<EstimatorRow[]> {
     }
     all.estimator.push(...errors.estimator);
     all.chars.push(...errors.chars);
-    rows.push({ session: file.slice(0, 8), deltas: errors.estimator.length, estimator: percent(median(errors.estimator)), charsOver4: percent(median(errors.chars)) });
+    rows.push({
+      session: file.slice(0, 8),
+      deltas: errors.estimator.length,
+      estimator: percent(median(errors.estimator)),
+      charsOver4: percent(median(errors.chars)),
+    });
   }
-  rows.push({ session: 'all', deltas: all.estimator.length, estimator: percent(median(all.estimator)), charsOver4: percent(median(all.chars)) });
+  rows.push({
+    session: 'all',
+    deltas: all.estimator.length,
+    estimator: percent(median(all.estimator)),
+    charsOver4: percent(median(all.chars)),
+  });
   return rows;
 }
 

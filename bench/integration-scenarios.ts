@@ -5,7 +5,14 @@
  * what the simulator saw until the caller had its answer. Each integration's
  * bench (packages/<name>/bench/recovery.ts) drives its framework through it.
  */
-import { countTokens, startSimulator, toMessagesRequest, type ChatCompletionRequest, type RecordedRequest, type Simulator } from '@ctxhost/simulator';
+import {
+  countTokens,
+  startSimulator,
+  toMessagesRequest,
+  type ChatCompletionRequest,
+  type RecordedRequest,
+  type Simulator,
+} from '@ctxhost/simulator';
 
 export const BENCH_MODEL = 'claude-sonnet-4-6';
 export const BENCH_SYSTEM = 'You are a careful engineer.';
@@ -21,8 +28,17 @@ export function benchConversation(): NeutralMessage[] {
   const messages: NeutralMessage[] = [{ role: 'user', text: 'Investigate the failing build.' }];
   for (let index = 0; index < 10; index++) {
     const id = `toolu_${index}`;
-    messages.push({ role: 'assistant', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}`, call: { id, name: 'read_file', input: { path: `src/file${index}.ts` } } });
-    messages.push({ role: 'tool', callId: id, name: 'read_file', output: `source line ${index}\n`.repeat(60 + index * 40) });
+    messages.push({
+      role: 'assistant',
+      text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}`,
+      call: { id, name: 'read_file', input: { path: `src/file${index}.ts` } },
+    });
+    messages.push({
+      role: 'tool',
+      callId: id,
+      name: 'read_file',
+      output: `source line ${index}\n`.repeat(60 + index * 40),
+    });
   }
   messages.push({ role: 'assistant', text: 'Read everything.' }, { role: 'user', text: 'What failed?' });
   return messages;
@@ -61,7 +77,13 @@ export async function measureConversation(send: (run: ScenarioRun) => Promise<un
 }
 
 /** Runs one scenario: the API limit puts the conversation `overBy` over; `send` returns when the caller has its answer (or throws what the caller saw). */
-export async function runScenario(integration: string, real: number, overBy: number, knownWindow: boolean, send: (run: ScenarioRun) => Promise<string>): Promise<IntegrationRow> {
+export async function runScenario(
+  integration: string,
+  real: number,
+  overBy: number,
+  knownWindow: boolean,
+  send: (run: ScenarioRun) => Promise<string>,
+): Promise<IntegrationRow> {
   const limit = Math.floor(real / (1 + overBy));
   const sim = await startSimulator({ contextLimit: limit });
   let answer = '';
@@ -93,6 +115,7 @@ export function isModelCall(request: RecordedRequest): boolean {
 /** The prompt's size as the simulator counts it, whatever the endpoint (a rejected call has no usage). */
 export function promptTokensOf(request: RecordedRequest): number {
   if (request.body === undefined) return 0;
-  const body = request.path === '/v1/chat/completions' ? toMessagesRequest(request.body as ChatCompletionRequest) : request.body;
+  const body =
+    request.path === '/v1/chat/completions' ? toMessagesRequest(request.body as ChatCompletionRequest) : request.body;
   return countTokens(body as Parameters<typeof countTokens>[0]);
 }

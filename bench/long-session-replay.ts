@@ -41,7 +41,9 @@ const NO_WAIT = { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_
 /** A compaction that saved under 10% of what it started from. */
 export function weakShare(result: ReplayResult): { weak: number; total: number } {
   const compactions = result.events.flatMap((event) => (event.kind === 'compaction' ? [event.report] : []));
-  const weak = compactions.filter((report) => report.tokensBefore > 0 && (report.tokensBefore - report.tokensAfter) / report.tokensBefore < 0.1).length;
+  const weak = compactions.filter(
+    (report) => report.tokensBefore > 0 && (report.tokensBefore - report.tokensAfter) / report.tokensBefore < 0.1,
+  ).length;
   return { weak, total: compactions.length };
 }
 
@@ -51,7 +53,14 @@ export async function runLongSessionReplay(options: { quick?: boolean } = {}): P
   for (const { options: sessionOptions, heldOut } of sessions) {
     const session = await generateLongSession(sessionOptions);
     const { messages } = parseTranscript(session.transcript);
-    const withSystem = [{ id: 'system', role: 'system' as const, parts: [{ id: 'system.0', type: 'text' as const, text: session.system }] }, ...messages];
+    const withSystem = [
+      {
+        id: 'system',
+        role: 'system' as const,
+        parts: [{ id: 'system.0', type: 'text' as const, text: session.system }],
+      },
+      ...messages,
+    ];
     for (const apiLimit of options.quick === true ? [15_300, 12_500] : API_LIMITS) {
       const result = await runReplay({ messages: withSystem, window: WINDOW, contextLimit: apiLimit, config: NO_WAIT });
       const { weak, total } = weakShare(result);

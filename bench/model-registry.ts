@@ -13,7 +13,19 @@ export interface ModelRegistryRow {
   note: string;
 }
 
-const NAMED = ['anthropic', 'openai', 'google', 'mistral', 'deepseek', 'xai', 'openrouter', 'groq', 'amazon-bedrock', 'azure-openai-responses', 'google-vertex'];
+const NAMED = [
+  'anthropic',
+  'openai',
+  'google',
+  'mistral',
+  'deepseek',
+  'xai',
+  'openrouter',
+  'groq',
+  'amazon-bedrock',
+  'azure-openai-responses',
+  'google-vertex',
+];
 
 export async function runModelRegistry(): Promise<ModelRegistryRow[]> {
   const started = performance.now();
@@ -22,9 +34,17 @@ export async function runModelRegistry(): Promise<ModelRegistryRow[]> {
   const models = registry.list();
   const byProvider = new Map<string, number>();
   for (const model of models) byProvider.set(model.provider, (byProvider.get(model.provider) ?? 0) + 1);
-  const rows: ModelRegistryRow[] = NAMED.map((provider) => ({ provider, models: byProvider.get(provider) ?? 0, note: '' }));
+  const rows: ModelRegistryRow[] = NAMED.map((provider) => ({
+    provider,
+    models: byProvider.get(provider) ?? 0,
+    note: '',
+  }));
   const others = [...byProvider].filter(([provider]) => !NAMED.includes(provider));
-  rows.push({ provider: `${others.length} others`, models: others.reduce((sum, [, count]) => sum + count, 0), note: others.map(([provider]) => provider).join(', ') });
+  rows.push({
+    provider: `${others.length} others`,
+    models: others.reduce((sum, [, count]) => sum + count, 0),
+    note: others.map(([provider]) => provider).join(', '),
+  });
   const lookups = 10_000;
   const lookupStarted = performance.now();
   // Distinct names, so the registry's per-name cache never answers: every lookup walks all the spellings.

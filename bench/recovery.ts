@@ -27,20 +27,41 @@ const MODEL = 'claude-sonnet-4-6';
 function conversation(): Message[] {
   let n = 0;
   const id = () => `r${++n}`;
-  const messages: Message[] = [{ id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'You are a careful engineer.' }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'Investigate the failing build.' }] }];
+  const messages: Message[] = [
+    { id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'You are a careful engineer.' }] },
+    { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'Investigate the failing build.' }] },
+  ];
   for (let index = 0; index < 10; index++) {
     const callId = `toolu_${index}`;
-    messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }, { id: id(), type: 'tool-call', callId, name: 'read_file', input: { path: `src/file${index}.ts` } }] });
-    messages.push({ id: id(), role: 'tool', parts: [{ id: id(), type: 'tool-result', callId, output: `source line ${index}\n`.repeat(60 + index * 40) }] });
+    messages.push({
+      id: id(),
+      role: 'assistant',
+      parts: [
+        { id: id(), type: 'text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` },
+        { id: id(), type: 'tool-call', callId, name: 'read_file', input: { path: `src/file${index}.ts` } },
+      ],
+    });
+    messages.push({
+      id: id(),
+      role: 'tool',
+      parts: [{ id: id(), type: 'tool-result', callId, output: `source line ${index}\n`.repeat(60 + index * 40) }],
+    });
   }
-  messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: 'Read everything.' }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'What failed?' }] });
+  messages.push(
+    { id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: 'Read everything.' }] },
+    { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'What failed?' }] },
+  );
   return messages;
 }
 
 async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
   const messages = conversation();
   const probe = await startSimulator();
-  const real = (await new Anthropic({ apiKey: 't', baseURL: probe.url }).messages.countTokens(toParams({ sessionId: 'p', model: MODEL, messages, maxTokens: 100 }))).input_tokens;
+  const real = (
+    await new Anthropic({ apiKey: 't', baseURL: probe.url }).messages.countTokens(
+      toParams({ sessionId: 'p', model: MODEL, messages, maxTokens: 100 }),
+    )
+  ).input_tokens;
   await probe.close();
   const sim = await startSimulator({ contextLimit: Math.floor(real / (1 + overBy)) });
   const host = createHost({
@@ -50,8 +71,14 @@ async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
     plugins: [createAutoCompactPlugin()],
   });
   const toasts: string[] = [];
-  host.hooks.toast.tapPromise('bench', async (toast) => { toasts.push(`${toast.title}: ${toast.text}`); });
-  const agent = createAgent({ host, model: createAnthropicModel(new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 }), { model: MODEL }), maxTokens: 100 });
+  host.hooks.toast.tapPromise('bench', async (toast) => {
+    toasts.push(`${toast.title}: ${toast.text}`);
+  });
+  const agent = createAgent({
+    host,
+    model: createAnthropicModel(new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 }), { model: MODEL }),
+    maxTokens: 100,
+  });
   const session = await host.session('bench');
   for (const message of messages) await session.append(message);
   const started = performance.now();
@@ -61,8 +88,18 @@ async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
   const calls = sim.requests.filter((request) => request.path === '/v1/messages').length;
   await sim.close();
   await host.dispose();
-  const steps = /after (.*?)[;(]/.exec(toasts.find((toast) => toast.startsWith('Session recovered') || toast.startsWith('Manual')) ?? '')?.[1] ?? '';
-  return { overflow: `${Math.round(overBy * 100)}%`, cascade: plan ? 'planned (ctxhost)' : 'walk (seed order)', modelCalls: calls, ms: Math.round(ms), recovered, steps };
+  const steps =
+    /after (.*?)[;(]/.exec(
+      toasts.find((toast) => toast.startsWith('Session recovered') || toast.startsWith('Manual')) ?? '',
+    )?.[1] ?? '';
+  return {
+    overflow: `${Math.round(overBy * 100)}%`,
+    cascade: plan ? 'planned (ctxhost)' : 'walk (seed order)',
+    modelCalls: calls,
+    ms: Math.round(ms),
+    recovered,
+    steps,
+  };
 }
 
 export async function runRecovery(): Promise<RecoveryRow[]> {

@@ -28,7 +28,10 @@ export interface ReplayFidelityRow {
 
 const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures');
 const SESSIONS = [
-  ...readdirSync(join(FIXTURES, 'corpus', 'claude-code')).filter((name) => name.endsWith('.jsonl')).sort().map((name) => join(FIXTURES, 'corpus', 'claude-code', name)),
+  ...readdirSync(join(FIXTURES, 'corpus', 'claude-code'))
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .map((name) => join(FIXTURES, 'corpus', 'claude-code', name)),
   join(FIXTURES, 'claude-code-compaction', 'compacted-session.jsonl'),
 ];
 const WINDOW = 1_000_000;
@@ -38,7 +41,13 @@ export async function runReplayFidelity(): Promise<ReplayFidelityRow[]> {
   for (const file of SESSIONS) {
     const transcript = await readTranscript(file, { includeSidechains: true, skipInvalid: true });
     const recorded = buildInspectReport(transcript).usage!;
-    const result = await runReplay({ messages: transcript.messages, usage: transcript.usage ?? [], boundaries: (transcript.boundaries ?? []).map((boundary) => boundary.messageIndex), window: WINDOW, config: {} });
+    const result = await runReplay({
+      messages: transcript.messages,
+      usage: transcript.usage ?? [],
+      boundaries: (transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
+      window: WINDOW,
+      config: {},
+    });
     rows.push({
       session: file.split('/').at(-1)!.slice(0, 24),
       calls: `${result.cost.requests}/${recorded.requests}`,

@@ -49,7 +49,9 @@ export async function runStorePostgres(workerCounts: readonly number[] = [1, 4])
     for (const store of ['file', 'postgres'] as const) {
       for (const workers of workerCounts) {
         const target = store === 'file' ? join(directory, `run-${workers}`) : schema;
-        const results = await Promise.all(Array.from({ length: workers }, (_, index) => runWorker(store, target, `w${workers}-${index}`)));
+        const results = await Promise.all(
+          Array.from({ length: workers }, (_, index) => runWorker(store, target, `w${workers}-${index}`)),
+        );
         rows.push({
           store,
           workers,
@@ -67,36 +69,65 @@ export async function runStorePostgres(workerCounts: readonly number[] = [1, 4])
 }
 
 function runWorker(store: 'file' | 'postgres', target: string, name: string): Promise<WorkerResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxhost/source', SELF, '--worker', store, target, name], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@ctxhost/source', SELF, '--worker', store, target, name],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   return new Promise((resolve, reject) => {
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(stdout) as WorkerResult) : reject(new Error(`bench worker ${name} exited with ${code}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(stdout) as WorkerResult)
+        : reject(new Error(`bench worker ${name} exited with ${code}`)),
+    );
   });
 }
 
 async function workerMain(kind: 'file' | 'postgres', target: string, name: string): Promise<WorkerResult> {
-  const open = (): SessionStore => (kind === 'file' ? createFileStore({ directory: target }) : createPostgresStore({ url: databaseUrl(), schema: target, maxConnections: 4 }));
+  const open = (): SessionStore =>
+    kind === 'file'
+      ? createFileStore({ directory: target })
+      : createPostgresStore({ url: databaseUrl(), schema: target, maxConnections: 4 });
   const appendStore = open();
   const body = 'x'.repeat(1_000);
   const started = performance.now();
-  for (let index = 0; index < APPENDS; index += 1) await appendStore.append(`${name}-appends`, { type: 'message.appended', message: message('tool', `${index} ${body}`) });
+  for (let index = 0; index < APPENDS; index += 1)
+    await appendStore.append(`${name}-appends`, {
+      type: 'message.appended',
+      message: message('tool', `${index} ${body}`),
+    });
   const appendsPerSecond = APPENDS / ((performance.now() - started) / 1_000);
   await appendStore.close();
   return { appendsPerSecond, turnOverheadMs: await turnOverhead(open(), `${name}-turns`) };
 }
 
 async function turnOverhead(store: SessionStore, sessionId: string): Promise<number> {
-  const host = await createDefaultHost({ config: { store: { kind: store.kind === 'file' ? 'file' : 'postgres' }, model: { contextLength: 200_000 } }, store });
+  const host = await createDefaultHost({
+    config: { store: { kind: store.kind === 'file' ? 'file' : 'postgres' }, model: { contextLength: 200_000 } },
+    store,
+  });
   const session = await host.session(sessionId);
-  const locked = <T>(fn: () => Promise<T>) => (store.kind === 'postgres' ? (store as PostgresStore).withSessionLock(sessionId, fn) : fn());
+  const locked = <T>(fn: () => Promise<T>) =>
+    store.kind === 'postgres' ? (store as PostgresStore).withSessionLock(sessionId, fn) : fn();
   const timings: number[] = [];
   for (let turn = 0; turn < TURNS; turn += 1) {
     const started = performance.now();
     await locked(async () => {
       await session.append(message('user', `turn ${turn}: next step please`));
-      const request = await host.hooks.beforeRequest.promise({ sessionId, model: 'claude-sonnet-4-6', messages: session.messages(), maxTokens: 1000 }, { sessionId, contextWindow: 200_000 });
-      await session.append(message('assistant', `done with turn ${turn}`), { usage: { inputTokens: 1000 + turn, outputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: request.messages.length } });
+      const request = await host.hooks.beforeRequest.promise(
+        { sessionId, model: 'claude-sonnet-4-6', messages: session.messages(), maxTokens: 1000 },
+        { sessionId, contextWindow: 200_000 },
+      );
+      await session.append(message('assistant', `done with turn ${turn}`), {
+        usage: {
+          inputTokens: 1000 + turn,
+          outputTokens: 10,
+          cacheCreationInputTokens: 0,
+          cacheReadInputTokens: request.messages.length,
+        },
+      });
       await host.emit('session.idle', { sessionId });
     });
     timings.push(performance.now() - started);

@@ -32,15 +32,25 @@ export async function runTokenCounter(): Promise<TokenCounterRow[]> {
   const rows: TokenCounterRow[] = [];
   const all = { messages: 0, exact: 0, reference: 0, estimate: 0, chars: 0, perMessage: [] as number[] };
   for (const folder of FOLDERS) {
-    for (const file of readdirSync(join(CORPUS, folder)).filter((name) => /\.(json|jsonl|traj)$/.test(name)).sort()) {
+    for (const file of readdirSync(join(CORPUS, folder))
+      .filter((name) => /\.(json|jsonl|traj)$/.test(name))
+      .sort()) {
       const { messages } = await readTranscript(join(CORPUS, folder, file));
       const counter = createOpenAITokenCounter(encoding);
       const exact = counter.countAll(messages);
       const reference = referenceCount(messages, (text) => encoding.countText(text));
       const estimate = messages.reduce((sum, message) => sum + estimateTokens(message), 0);
       const chars = messages.reduce((sum, message) => sum + messageChars(message), 0) / 4;
-      const perMessage = messages.map((message) => relative(estimateTokens(message), counter.count(message))).filter(Number.isFinite);
-      Object.assign(all, { messages: all.messages + messages.length, exact: all.exact + exact, reference: all.reference + reference, estimate: all.estimate + estimate, chars: all.chars + chars });
+      const perMessage = messages
+        .map((message) => relative(estimateTokens(message), counter.count(message)))
+        .filter(Number.isFinite);
+      Object.assign(all, {
+        messages: all.messages + messages.length,
+        exact: all.exact + exact,
+        reference: all.reference + reference,
+        estimate: all.estimate + estimate,
+        chars: all.chars + chars,
+      });
       all.perMessage.push(...perMessage);
       rows.push(row(`${folder}/${file}`, messages.length, exact, reference, estimate, chars, perMessage));
     }
@@ -57,14 +67,33 @@ export async function runTokenCounter(): Promise<TokenCounterRow[]> {
  */
 function referenceCount(messages: readonly Message[], countText: (text: string) => number): number {
   let total = 0;
-  for (const chat of toOpenAI(messages.map((message) => ({ ...message, parts: message.parts.filter((part) => part.type !== 'image' && part.type !== 'file') })).filter((message) => message.parts.length > 0))) {
-    total += encodeChat([{ role: chat.role === 'developer' ? 'system' : (chat.role), content: chatMessageText(chat) }], 'gpt-4o').length - 3;
-    if (chat.role === 'assistant') for (const call of chat.tool_calls ?? []) total += 3 + countText(call.function.name) + countText(call.function.arguments);
+  for (const chat of toOpenAI(
+    messages
+      .map((message) => ({
+        ...message,
+        parts: message.parts.filter((part) => part.type !== 'image' && part.type !== 'file'),
+      }))
+      .filter((message) => message.parts.length > 0),
+  )) {
+    total +=
+      encodeChat([{ role: chat.role === 'developer' ? 'system' : chat.role, content: chatMessageText(chat) }], 'gpt-4o')
+        .length - 3;
+    if (chat.role === 'assistant')
+      for (const call of chat.tool_calls ?? [])
+        total += 3 + countText(call.function.name) + countText(call.function.arguments);
   }
   return total;
 }
 
-function row(transcript: string, count: number, exact: number, reference: number, estimate: number, chars: number, perMessage: number[]): TokenCounterRow {
+function row(
+  transcript: string,
+  count: number,
+  exact: number,
+  reference: number,
+  estimate: number,
+  chars: number,
+  perMessage: number[],
+): TokenCounterRow {
   return {
     transcript,
     messages: count,

@@ -32,17 +32,42 @@ export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000,
   for (const size of sizes) {
     const history = buildHistory(corpus, size);
     const heapBefore = settledHeap();
-    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: 1_000_000_000 } }, store: createMemoryStore() });
+    const host = await createDefaultHost({
+      config: { store: { kind: 'memory' }, model: { contextLength: 1_000_000_000 } },
+      store: createMemoryStore(),
+    });
     const session = await host.session('bench');
     // Load the history in one step (a restored projection) and report one usage, as a live session would have.
-    await session.applyCompaction(history, { engine: 'bench', reason: 'manual', tokensBefore: 0, tokensAfter: 0, messagesBefore: 0, messagesAfter: history.length });
-    await session.reportUsage({ inputTokens: 1000, outputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+    await session.applyCompaction(history, {
+      engine: 'bench',
+      reason: 'manual',
+      tokensBefore: 0,
+      tokensAfter: 0,
+      messagesBefore: 0,
+      messagesAfter: history.length,
+    });
+    await session.reportUsage({
+      inputTokens: 1000,
+      outputTokens: 10,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+    });
     const timings: number[] = [];
     for (let turn = 0; turn < TURNS; turn++) {
       const started = performance.now();
       await session.append(text('user', `turn ${turn}: next step please`));
-      const request = await host.hooks.beforeRequest.promise({ sessionId: 'bench', model: 'claude-sonnet-4-6', messages: session.messages(), maxTokens: 1000 }, { sessionId: 'bench', contextWindow: 1_000_000_000 });
-      await session.append(text('assistant', `done with turn ${turn}`), { usage: { inputTokens: 1000 + turn, outputTokens: 10, cacheCreationInputTokens: 0, cacheReadInputTokens: request.messages.length } });
+      const request = await host.hooks.beforeRequest.promise(
+        { sessionId: 'bench', model: 'claude-sonnet-4-6', messages: session.messages(), maxTokens: 1000 },
+        { sessionId: 'bench', contextWindow: 1_000_000_000 },
+      );
+      await session.append(text('assistant', `done with turn ${turn}`), {
+        usage: {
+          inputTokens: 1000 + turn,
+          outputTokens: 10,
+          cacheCreationInputTokens: 0,
+          cacheReadInputTokens: request.messages.length,
+        },
+      });
       await host.emit('session.idle', { sessionId: 'bench' });
       timings.push(performance.now() - started);
     }
@@ -52,7 +77,13 @@ export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000,
     for (const message of session.messages()) chars += messageChars(message);
     void Math.ceil(chars / 4);
     const fullRecountMs = performance.now() - recount;
-    rows.push({ messages: size, hostMs: round(median(timings)), fullRecountMs: round(fullRecountMs), heapMb: Math.round(process.memoryUsage().heapUsed / 1e6), sessionHeapMb });
+    rows.push({
+      messages: size,
+      hostMs: round(median(timings)),
+      fullRecountMs: round(fullRecountMs),
+      heapMb: Math.round(process.memoryUsage().heapUsed / 1e6),
+      sessionHeapMb,
+    });
     await host.dispose();
   }
   return rows;

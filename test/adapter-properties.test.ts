@@ -19,7 +19,9 @@ describe('adapters over the shared conversation arbitrary', () => {
   it('OpenAI: wire → ctxhost → wire gives back an equal value for every valid conversation without thinking', () => {
     fc.assert(
       fc.property(conversationArbitrary(), (conversation) => {
-        const withoutThinking = conversation.map((message) => ({ ...message, parts: message.parts.filter((part) => part.type !== 'reasoning') })).filter((message) => message.parts.length > 0);
+        const withoutThinking = conversation
+          .map((message) => ({ ...message, parts: message.parts.filter((part) => part.type !== 'reasoning') }))
+          .filter((message) => message.parts.length > 0);
         const wire = toOpenAI(withoutThinking);
         expect(toOpenAI(fromOpenAI(wire))).toEqual(wire);
       }),

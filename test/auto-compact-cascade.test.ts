@@ -1,7 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, createAnthropicModel, toParams } from '@ctxhost/anthropic';
-import { backoffDelay, createAutoCompactPlugin, isTruncationMarker, AUTO_COMPACT_DEFAULTS } from '@ctxhost/auto-compact';
+import {
+  backoffDelay,
+  createAutoCompactPlugin,
+  isTruncationMarker,
+  AUTO_COMPACT_DEFAULTS,
+} from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createHost, type Host, type Message, type ToastEvent } from '@ctxhost/core';
 import { startSimulator, type Simulator, type SimulatorFeature } from '@ctxhost/simulator';
@@ -17,13 +22,38 @@ afterEach(async () => {
 let next = 0;
 const id = () => `x${++next}`;
 function conversation(outputs: number[], options: { emptyAt?: number } = {}): Message[] {
-  const messages: Message[] = [{ id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'You are a careful engineer.' }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'Investigate the failing build.' }] }];
+  const messages: Message[] = [
+    { id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'You are a careful engineer.' }] },
+    { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'Investigate the failing build.' }] },
+  ];
   outputs.forEach((size, index) => {
     const callId = `toolu_${index}_${next}`;
-    messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: `Reading part ${index}.` }, { id: id(), type: 'tool-call', callId, name: 'read_file', input: { path: `src/file${index}.ts` } }] });
-    messages.push({ id: id(), role: 'tool', parts: [{ id: id(), type: 'tool-result', callId, output: `line of source code number ${index}\n`.repeat(Math.ceil(size / 32)) }] });
+    messages.push({
+      id: id(),
+      role: 'assistant',
+      parts: [
+        { id: id(), type: 'text', text: `Reading part ${index}.` },
+        { id: id(), type: 'tool-call', callId, name: 'read_file', input: { path: `src/file${index}.ts` } },
+      ],
+    });
+    messages.push({
+      id: id(),
+      role: 'tool',
+      parts: [
+        {
+          id: id(),
+          type: 'tool-result',
+          callId,
+          output: `line of source code number ${index}\n`.repeat(Math.ceil(size / 32)),
+        },
+      ],
+    });
   });
-  messages.push({ id: id(), role: 'assistant', parts: [{ id: id(), type: 'text', text: options.emptyAt === undefined ? 'Read everything.' : '' }] });
+  messages.push({
+    id: id(),
+    role: 'assistant',
+    parts: [{ id: id(), type: 'text', text: options.emptyAt === undefined ? 'Read everything.' : '' }],
+  });
   messages.push({ id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'What failed?' }] });
   return messages;
 }
@@ -32,7 +62,9 @@ function conversation(outputs: number[], options: { emptyAt?: number } = {}): Me
 async function realCount(messages: Message[]): Promise<number> {
   const probe = await startSimulator();
   const client = new Anthropic({ apiKey: 't', baseURL: probe.url, maxRetries: 0 });
-  const counted = await client.messages.countTokens(toParams({ sessionId: 's', model: MODEL, messages, maxTokens: 100 }));
+  const counted = await client.messages.countTokens(
+    toParams({ sessionId: 's', model: MODEL, messages, maxTokens: 100 }),
+  );
   await probe.close();
   return counted.input_tokens;
 }
@@ -46,8 +78,16 @@ interface Setup {
 }
 
 /** A session whose next request is `overBy` over the simulator's limit (by the simulator's own count). */
-async function setUp(messages: Message[], overBy: number, config: Record<string, unknown> = {}, features?: SimulatorFeature[]): Promise<Setup> {
-  sim = await startSimulator({ contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)), ...(features === undefined ? {} : { features }) });
+async function setUp(
+  messages: Message[],
+  overBy: number,
+  config: Record<string, unknown> = {},
+  features?: SimulatorFeature[],
+): Promise<Setup> {
+  sim = await startSimulator({
+    contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)),
+    ...(features === undefined ? {} : { features }),
+  });
   const client = new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 });
   const host = createHost({
     config: { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, ...config } } },
@@ -56,9 +96,14 @@ async function setUp(messages: Message[], overBy: number, config: Record<string,
     plugins: [createAutoCompactPlugin()],
   });
   const toasts: ToastEvent[] = [];
-  host.hooks.toast.tapPromise('t', async (toast) => { toasts.push(toast); });
+  host.hooks.toast.tapPromise('t', async (toast) => {
+    toasts.push(toast);
+  });
   const setup: Setup = { host, toasts, resends: 0, sessionId: `s${next}`, agentRetry: async () => undefined };
-  host.hooks.resend.tapPromise({ name: 'count', stage: -1 }, async () => { setup.resends++; return undefined; });
+  host.hooks.resend.tapPromise({ name: 'count', stage: -1 }, async () => {
+    setup.resends++;
+    return undefined;
+  });
   const agent = createAgent({ host, model: createAnthropicModel(client, { model: MODEL }), maxTokens: 100 });
   const session = await host.session(setup.sessionId);
   for (const message of messages) await session.append(message);
@@ -79,11 +124,16 @@ describe('auto-compact cascade against the simulator', () => {
     expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toContain(step);
     expect(await lastRole(setup)).toBe('assistant');
     const session = await setup.host.session(setup.sessionId);
-    const truncated = session.messages().flatMap((m) => m.parts).filter((part) => part.type === 'tool-result' && isTruncationMarker(part.output));
+    const truncated = session
+      .messages()
+      .flatMap((m) => m.parts)
+      .filter((part) => part.type === 'tool-result' && isTruncationMarker(part.output));
     expect(truncated.length).toBeGreaterThan(0);
     for (const part of truncated) {
       // The marker leads back: it names the part and the tool that reads the original.
-      expect(part.type === 'tool-result' && part.output).toContain(`kept as part ${part.id}: to read it, call the ctxhost_original tool with handle "${part.id}"`);
+      expect(part.type === 'tool-result' && part.output).toContain(
+        `kept as part ${part.id}: to read it, call the ctxhost_original tool with handle "${part.id}"`,
+      );
       expect(JSON.stringify(await session.original(part.id))).toContain('line of source code');
     }
     expect(sim!.requests.filter((request) => request.path === '/v1/messages').length).toBe(2);
@@ -92,7 +142,9 @@ describe('auto-compact cascade against the simulator', () => {
 
   it('recovers a session over by 300% (summarize when truncation is not enough)', async () => {
     const messages = conversation([900, 900, 900, 900, 900, 900, 900, 900]);
-    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
+    for (const message of messages)
+      if (message.role === 'assistant')
+        message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
     const setup = await setUp(messages, 3);
     await setup.agentRetry();
     expect(setup.toasts.map((toast) => toast.title)).toContain('Session recovered');
@@ -117,7 +169,10 @@ describe('auto-compact cascade against the simulator', () => {
   });
 
   it('stops with one clear error when nothing can make it fit, and does not loop', async () => {
-    const messages: Message[] = [{ id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'rule '.repeat(3000) }] }, { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'hi' }] }];
+    const messages: Message[] = [
+      { id: id(), role: 'system', parts: [{ id: id(), type: 'text', text: 'rule '.repeat(3000) }] },
+      { id: id(), role: 'user', parts: [{ id: id(), type: 'text', text: 'hi' }] },
+    ];
     const setup = await setUp(messages, 0.5);
     await setup.agentRetry();
     await setup.agentRetry();
@@ -131,7 +186,9 @@ describe('auto-compact cascade against the simulator', () => {
   it('summarizes rather than re-running the turn once a planned step fell short', async () => {
     // Tool work after the user's question (revertable), outputs too small to cover the real overflow.
     const messages = conversation([700, 700, 700, 700, 700, 700]).slice(0, -2);
-    for (const message of messages) if (message.role === 'assistant') message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
+    for (const message of messages)
+      if (message.role === 'assistant')
+        message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
     // The API counts the first request short (its long texts cut), so its error understates the overflow: the plan
     // truncates just enough for that, and the re-send, counted whole, is still over.
     let first = true;
@@ -140,13 +197,25 @@ describe('auto-compact cascade against the simulator', () => {
       prepareRequest(request) {
         if (!first) return request;
         first = false;
-        const cut = (content: (typeof request.messages)[number]['content']) => (typeof content === 'string' ? content : content.map((block) => (block.type === 'text' ? { ...block, text: String(block.text).slice(0, 1_200) } : block)));
-        return { ...request, messages: request.messages.map((message) => (message.role === 'assistant' ? { ...message, content: cut(message.content) } : message)) };
+        const cut = (content: (typeof request.messages)[number]['content']) =>
+          typeof content === 'string'
+            ? content
+            : content.map((block) =>
+                block.type === 'text' ? { ...block, text: String(block.text).slice(0, 1_200) } : block,
+              );
+        return {
+          ...request,
+          messages: request.messages.map((message) =>
+            message.role === 'assistant' ? { ...message, content: cut(message.content) } : message,
+          ),
+        };
       },
     };
     const setup = await setUp(messages, 0.5, {}, [understateFirst]);
     await setup.agentRetry();
-    const statuses = sim!.requests.filter((request) => request.path === '/v1/messages').map((request) => request.status);
+    const statuses = sim!.requests
+      .filter((request) => request.path === '/v1/messages')
+      .map((request) => request.status);
     expect(statuses).toEqual([400, 400, 200]);
     const recovered = setup.toasts.find((toast) => toast.title === 'Session recovered')?.text;
     expect(recovered).toMatch(/truncation → summarize/);
@@ -156,16 +225,29 @@ describe('auto-compact cascade against the simulator', () => {
 
   it('never runs two recoveries at once for one session', async () => {
     const setup = await setUp(conversation([6000, 5000]), 0.2);
-    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
-    await Promise.all([setup.host.emit('session.idle', { sessionId: setup.sessionId }), setup.host.emit('session.idle', { sessionId: setup.sessionId })]);
+    await setup.host.emit('session.error', {
+      sessionId: setup.sessionId,
+      error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' },
+      raw: null,
+    });
+    await Promise.all([
+      setup.host.emit('session.idle', { sessionId: setup.sessionId }),
+      setup.host.emit('session.idle', { sessionId: setup.sessionId }),
+    ]);
     expect(setup.resends).toBe(1);
   });
 
   it('waits 2 s × 2^attempt before re-sending, capped at 30 s', async () => {
-    expect([0, 1, 2, 3, 4].map((attempt) => backoffDelay(attempt, AUTO_COMPACT_DEFAULTS))).toEqual([2000, 4000, 8000, 16000, 30000]);
+    expect([0, 1, 2, 3, 4].map((attempt) => backoffDelay(attempt, AUTO_COMPACT_DEFAULTS))).toEqual([
+      2000, 4000, 8000, 16000, 30000,
+    ]);
     const setup = await setUp(conversation([6000, 5000]), 0.2, { initial_delay_ms: 2000 });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
+    await setup.host.emit('session.error', {
+      sessionId: setup.sessionId,
+      error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' },
+      raw: null,
+    });
     const idle = setup.host.emit('session.idle', { sessionId: setup.sessionId });
     await vi.advanceTimersByTimeAsync(1999);
     expect(setup.resends).toBe(0);
@@ -177,7 +259,11 @@ describe('auto-compact cascade against the simulator', () => {
 
   it('cancels a recovery when the session is deleted, and drops its state', async () => {
     const setup = await setUp(conversation([6000, 5000]), 0.2, { initial_delay_ms: 60_000 });
-    await setup.host.emit('session.error', { sessionId: setup.sessionId, error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' }, raw: null });
+    await setup.host.emit('session.error', {
+      sessionId: setup.sessionId,
+      error: { kind: 'context_overflow', message: 'prompt is too long: 9 tokens > 8 maximum' },
+      raw: null,
+    });
     const idle = setup.host.emit('session.idle', { sessionId: setup.sessionId });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await (await setup.host.session(setup.sessionId)).delete();

@@ -7,7 +7,10 @@ import { corpus, runCtxhostInProcess, type BinResult } from './cli-run-bin.js';
 const LAUNCHER = fileURLToPath(new URL('../packages/cli/bin/ctxhost.js', import.meta.url));
 
 function runLauncher(args: readonly string[]): Promise<BinResult> {
-  const child = spawn(process.execPath, [LAUNCHER, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', CTXHOST_CLI_SOURCE: '1' } });
+  const child = spawn(process.execPath, [LAUNCHER, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', CTXHOST_CLI_SOURCE: '1' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -20,7 +23,11 @@ function runLauncher(args: readonly string[]): Promise<BinResult> {
 
 describe('the ctxhost bin before a build', () => {
   it('runs the command line from its sources and passes its exit code on', async () => {
-    const ok = await runLauncher(['inspect', corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), '--json']);
+    const ok = await runLauncher([
+      'inspect',
+      corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'),
+      '--json',
+    ]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ format: 'claude-code' });
     const missing = await runLauncher(['inspect', 'missing.jsonl']);
@@ -34,13 +41,23 @@ describe('--json on failure', () => {
     const { code, stdout, stderr } = await runCtxhostInProcess(['inspect', 'missing.jsonl', '--json']);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^ctxhost: transcript missing\.jsonl/);
-    expect(JSON.parse(stdout)).toEqual({ error: { code: 'CTXHOST_TRANSCRIPT_UNREADABLE', message: expect.stringContaining('missing.jsonl'), exitCode: 1 } });
+    expect(JSON.parse(stdout)).toEqual({
+      error: { code: 'CTXHOST_TRANSCRIPT_UNREADABLE', message: expect.stringContaining('missing.jsonl'), exitCode: 1 },
+    });
   });
 
   it('prints a usage error as a JSON object too, exit code 2', async () => {
-    const { code, stdout } = await runCtxhostInProcess(['replay', corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), '--window', 'lots', '--json']);
+    const { code, stdout } = await runCtxhostInProcess([
+      'replay',
+      corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'),
+      '--window',
+      'lots',
+      '--json',
+    ]);
     expect(code).toBe(2);
-    expect(JSON.parse(stdout)).toEqual({ error: { code: 'CTXHOST_CLI_USAGE', message: expect.stringContaining('--window'), exitCode: 2 } });
+    expect(JSON.parse(stdout)).toEqual({
+      error: { code: 'CTXHOST_CLI_USAGE', message: expect.stringContaining('--window'), exitCode: 2 },
+    });
   });
 
   it('prints nothing on stdout without --json', async () => {

@@ -12,7 +12,10 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'ctxhost-inspect-'));
   broken = join(folder, 'broken.jsonl');
   const lines = (await readFile(corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), 'utf8')).split('\n');
-  await writeFile(broken, [...lines.slice(0, 5), '{not json', '{"type":"assistant","message":{}}', ...lines.slice(5)].join('\n'));
+  await writeFile(
+    broken,
+    [...lines.slice(0, 5), '{not json', '{"type":"assistant","message":{}}', ...lines.slice(5)].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -23,28 +26,49 @@ describe('ctxhost inspect', () => {
   it('reports format, messages, groups and tokens by kind, the largest outputs, and the reported usage and its cost', async () => {
     const { code, stdout, stderr } = await runCtxhost(['inspect', session]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^format claude-code, 341 messages \(user 8, assistant 170, tool 163\), sidechains included$/m);
+    expect(stdout).toMatch(
+      /^format claude-code, 341 messages \(user 8, assistant 170, tool 163\), sidechains included$/m,
+    );
     expect(stdout).toMatch(/^tool_call +163 +326 +261,654 +[\d,]+ +0$/m);
     expect(stdout).toMatch(/^ 1 +82 +Bash +toolu_01WoBqxuPLSBtW4V8onmnH21 +26,746 /m);
     expect(stdout).toMatch(/^Reported usage: 170 requests, peak prompt 42,726 tokens/m);
-    expect(stdout).toMatch(/^claude-sonnet-4-20250514 +170 +818 +137,976 +3,647,854 +51,933 +\$2\.39 +\$12\.14 +96\.3%$/m);
+    expect(stdout).toMatch(
+      /^claude-sonnet-4-20250514 +170 +818 +137,976 +3,647,854 +51,933 +\$2\.39 +\$12\.14 +96\.3%$/m,
+    );
   });
 
   it('prints the same report as JSON', async () => {
     const { code, stdout } = await runCtxhostInProcess(['inspect', session, '--json', '--no-sidechains']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as Record<string, unknown> & { groups: { kind: string; tokens: number }[]; usage: { requests: number; byModel: { priced: boolean; model: string; dollars: { total: number } }[] } };
-    expect(report).toMatchObject({ file: session, format: 'claude-code', sidechains: false, messages: 19, skipped: 0, roles: { user: 3, assistant: 9, tool: 7, system: 0 } });
+    const report = JSON.parse(stdout) as Record<string, unknown> & {
+      groups: { kind: string; tokens: number }[];
+      usage: { requests: number; byModel: { priced: boolean; model: string; dollars: { total: number } }[] };
+    };
+    expect(report).toMatchObject({
+      file: session,
+      format: 'claude-code',
+      sidechains: false,
+      messages: 19,
+      skipped: 0,
+      roles: { user: 3, assistant: 9, tool: 7, system: 0 },
+    });
     expect(report.groups.map((group) => group.kind)).toEqual(['user', 'assistant_text', 'tool_call']);
     expect(report.groups.every((group) => group.tokens > 0)).toBe(true);
     expect(report['largestToolOutputs']).toHaveLength(10);
     expect(report.usage.requests).toBe(9);
-    expect(report.usage.byModel).toEqual([expect.objectContaining({ priced: true, model: 'claude-sonnet-4-20250514' })]);
+    expect(report.usage.byModel).toEqual([
+      expect.objectContaining({ priced: true, model: 'claude-sonnet-4-20250514' }),
+    ]);
     expect(report.usage.byModel[0]!.dollars.total).toBeGreaterThan(0);
   });
 
   it('reads OpenHands runs and SWE-agent trajectories, which carry no usage', async () => {
-    const openhands = await runCtxhostInProcess(['inspect', corpus('openhands/multi-swe-bench-output.jsonl'), '--run', '2']);
+    const openhands = await runCtxhostInProcess([
+      'inspect',
+      corpus('openhands/multi-swe-bench-output.jsonl'),
+      '--run',
+      '2',
+    ]);
     expect(openhands.stdout).toMatch(/^format openhands, 101 messages \(.*\), run 2 of 3$/m);
     expect(openhands.stdout).toMatch(/^No API-reported usage in this transcript\.$/m);
     const swe = await runCtxhostInProcess(['inspect', corpus('swe-agent/pydicom__pydicom-1458.traj'), '--json']);
@@ -58,6 +82,8 @@ describe('ctxhost inspect', () => {
     const strict = await runCtxhostInProcess(['inspect', broken, '--strict']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe('');
-    expect(strict.stderr).toBe(`ctxhost: transcript ${broken}:6: not valid JSON (Expected property name or '}' in JSON at position 1); fix the line or run without --strict to skip it [CTXHOST_TRANSCRIPT_INVALID]\n`);
+    expect(strict.stderr).toBe(
+      `ctxhost: transcript ${broken}:6: not valid JSON (Expected property name or '}' in JSON at position 1); fix the line or run without --strict to skip it [CTXHOST_TRANSCRIPT_INVALID]\n`,
+    );
   });
 });

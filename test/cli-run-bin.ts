@@ -17,7 +17,10 @@ export interface BinResult {
 }
 
 /** Runs `ctxhost …args` as a child process to its end; stdout and stderr are pipes (not a terminal), so no colour. */
-export function runCtxhost(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<BinResult> {
+export function runCtxhost(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<BinResult> {
   const child = spawn(process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', CTXHOST_BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd ?? process.cwd(),
@@ -41,6 +44,9 @@ export function runCtxhost(args: readonly string[], options: { cwd?: string; env
 export async function runCtxhostInProcess(args: readonly string[]): Promise<BinResult> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['node', 'ctxhost', ...args], { out: textStream((text) => (stdout += text)), err: textStream((text) => (stderr += text)) });
+  const code = await runCli(['node', 'ctxhost', ...args], {
+    out: textStream((text) => (stdout += text)),
+    err: textStream((text) => (stderr += text)),
+  });
   return { code, stdout, stderr };
 }

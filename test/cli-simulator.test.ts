@@ -14,8 +14,15 @@ afterEach(() => {
 });
 
 /** Starts `ctxhost simulator …` and resolves with its URL once the first line is printed. */
-function startBin(args: string[]): { url: Promise<string>; exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const process = spawn(globalThis.process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', CTXHOST_BIN, 'simulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...globalThis.process.env, NO_COLOR: '1' } });
+function startBin(args: string[]): {
+  url: Promise<string>;
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
+} {
+  const process = spawn(
+    globalThis.process.execPath,
+    ['--import', tsx, '--conditions=@ctxhost/source', CTXHOST_BIN, 'simulator', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...globalThis.process.env, NO_COLOR: '1' } },
+  );
   child = process;
   let stdout = '';
   let stderr = '';
@@ -25,11 +32,15 @@ function startBin(args: string[]): { url: Promise<string>; exit: Promise<{ code:
       const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
       if (found !== undefined && stdout.includes('Stop with Ctrl+C')) resolve(found);
     });
-    process.once('exit', () => reject(new Error(`ctxhost simulator exited before printing its URL: ${stdout}${stderr}`)));
+    process.once('exit', () =>
+      reject(new Error(`ctxhost simulator exited before printing its URL: ${stdout}${stderr}`)),
+    );
   });
   url.catch(() => undefined);
   process.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => process.once('close', (code) => resolve({ code, stdout, stderr })));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    process.once('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { url, exit };
 }
 
@@ -38,8 +49,16 @@ describe('ctxhost simulator', () => {
     const { url, exit } = startBin(['--port', '0', '--window', '60']);
     const baseURL = await url;
     const client = new Anthropic({ apiKey: 'offline', baseURL, maxRetries: 0 });
-    await expect(client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })).resolves.toMatchObject({ type: 'message' });
-    const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'word '.repeat(200) }] }).catch((caught: unknown) => caught);
+    await expect(
+      client.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    ).resolves.toMatchObject({ type: 'message' });
+    const error = await client.messages
+      .create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'word '.repeat(200) }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((error as Error).message)).toMatch(/prompt is too long: \d+ tokens > 60 maximum/);
     child?.kill('SIGTERM');
@@ -60,8 +79,14 @@ describe('ctxhost simulator', () => {
   });
 
   it.each([
-    [['--port', '70000'], /^error: option '--port <n>' argument '70000' is invalid\. expected a whole number from 0 to 65535/],
-    [['--overflow-style', 'loud'], /^error: option '--overflow-style <style>' argument 'loud' is invalid\. Allowed choices are prompt_too_long, input_plus_max_tokens, stop_reason\./],
+    [
+      ['--port', '70000'],
+      /^error: option '--port <n>' argument '70000' is invalid\. expected a whole number from 0 to 65535/,
+    ],
+    [
+      ['--overflow-style', 'loud'],
+      /^error: option '--overflow-style <style>' argument 'loud' is invalid\. Allowed choices are prompt_too_long, input_plus_max_tokens, stop_reason\./,
+    ],
     [['--colour'], /^error: unknown option '--colour'\n\(run with --help for usage\)/],
   ])('refuses %j with exit code 2', async (args, message) => {
     const { code, stderr } = await runCtxhostInProcess(['simulator', ...args]);
@@ -75,7 +100,9 @@ describe('ctxhost simulator', () => {
       const port = new URL(taken.url).port;
       const { code, stderr } = await runCtxhostInProcess(['simulator', '--port', port]);
       expect(code).toBe(2);
-      expect(stderr).toBe(`ctxhost: simulator: 127.0.0.1:${port} is in use; choose another --port (0 picks a free one) [CTXHOST_CLI_USAGE]\n`);
+      expect(stderr).toBe(
+        `ctxhost: simulator: 127.0.0.1:${port} is in use; choose another --port (0 picks a free one) [CTXHOST_CLI_USAGE]\n`,
+      );
     } finally {
       await taken.close();
     }

@@ -8,7 +8,18 @@ describe('ctxhost store migrate', () => {
   it('creates the PostgreSQL store schema, and says so again without change', async () => {
     const schema = `ctxhost_cli_${Math.random().toString(36).slice(2, 10)}`;
     const output: string[] = [];
-    const run = (...args: string[]) => createProgram((text) => output.push(text)).parseAsync(['node', 'ctxhost', 'store', 'migrate', '--url', url, '--schema', schema, ...args]);
+    const run = (...args: string[]) =>
+      createProgram((text) => output.push(text)).parseAsync([
+        'node',
+        'ctxhost',
+        'store',
+        'migrate',
+        '--url',
+        url,
+        '--schema',
+        schema,
+        ...args,
+      ]);
     try {
       await run();
       await run();

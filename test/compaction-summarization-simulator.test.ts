@@ -20,7 +20,11 @@ const turns: Message[] = Array.from({ length: 16 }, (_, i) => ({
 describe('summarization strategy against the simulator, through the real SDK', () => {
   it('replaces the older span with the model’s summary, atomically', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
-    const strategy = summarization({ summarizer: createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }), trigger: triggers.always, minimumPreserved: 4 });
+    const strategy = summarization({
+      summarizer: createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }),
+      trigger: triggers.always,
+      minimumPreserved: 4,
+    });
     const { messages, report } = await applyCompaction(turns, strategy, { counter: createTokenCounter() });
     const summary = messages.find((message) => message.meta?.summary !== undefined);
     expect(summary).toBeDefined();
@@ -35,7 +39,11 @@ describe('summarization strategy against the simulator, through the real SDK', (
   it('keeps the span when the model call fails (no exclusion without its summary)', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
     sim.faults.next(1, 'overloaded');
-    const strategy = summarization({ summarizer: createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }), trigger: triggers.always, minimumPreserved: 4 });
+    const strategy = summarization({
+      summarizer: createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }),
+      trigger: triggers.always,
+      minimumPreserved: 4,
+    });
     const { messages, report } = await applyCompaction(turns, strategy, { counter: createTokenCounter() });
     expect(messages).toEqual(turns);
     expect(report.notes?.join(' ')).toMatch(/summar/i);

@@ -19,14 +19,19 @@ async function setup(options: { contextLimit: number }) {
   sim = await startSimulator({ contextLimit: options.contextLimit });
   const client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
   host = await createDefaultHost({
-    config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } },
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
     summarizer: createAnthropicSummarizer(client, { model: MODEL }),
   });
   const failures: HookFailedEvent[] = [];
   host.hooks.hookFailed.tap('test', (failure) => failures.push(failure));
   const timeline: string[] = [];
   host.hooks.messageUpdated.tapPromise('test', async ({ message }) => {
-    timeline.push(`${message.role}:${message.parts.map((part) => (part.type === 'text' ? part.text.slice(0, 12) : part.type)).join('|')}`);
+    timeline.push(
+      `${message.role}:${message.parts.map((part) => (part.type === 'text' ? part.text.slice(0, 12) : part.type)).join('|')}`,
+    );
   });
   host.hooks.compactionCompleted.tapPromise('test', async () => {
     timeline.push('compaction');
@@ -35,7 +40,12 @@ async function setup(options: { contextLimit: number }) {
   host.hooks.toast.tapPromise('test', async (toast) => {
     toasts.push(toast.title);
   });
-  const agent = createAgent({ host, model: createAnthropicModel(client, { model: MODEL, contextWindow: 1_000_000 }), system: 'You are a careful engineer.', maxTokens: 200 });
+  const agent = createAgent({
+    host,
+    model: createAnthropicModel(client, { model: MODEL, contextWindow: 1_000_000 }),
+    system: 'You are a careful engineer.',
+    maxTokens: 200,
+  });
   return { sim, host, agent, failures, timeline, toasts };
 }
 
@@ -44,7 +54,13 @@ function longHistory(): Message[] {
   return Array.from({ length: 24 }, (_, index) => ({
     id: `h${index}`,
     role: index % 2 === 0 ? 'user' : 'assistant',
-    parts: [{ id: `h${index}:0`, type: 'text', text: `step ${index}: looked at src/module${index}.ts and ran the tests. ${'the build output was long and detailed '.repeat(30)}` }],
+    parts: [
+      {
+        id: `h${index}:0`,
+        type: 'text',
+        text: `step ${index}: looked at src/module${index}.ts and ran the tests. ${'the build output was long and detailed '.repeat(30)}`,
+      },
+    ],
   }));
 }
 
@@ -60,10 +76,23 @@ describe('concurrency on one session, through the agent, the SDK and the simulat
     const [first, second] = await Promise.all([agent.send('s', 'first question'), agent.send('s', 'second question')]);
     expect(first.status).toBe('done');
     expect(second.status).toBe('done');
-    const roles = (await host!.session('s')).messages().map((message) => `${message.role}:${message.parts[0]?.type === 'text' ? message.parts[0].text.slice(0, 15) : ''}`);
-    expect(roles).toEqual(['system:You are a caref', 'user:first question', 'assistant:Simulated reply', 'user:second question', 'assistant:Simulated reply']);
+    const roles = (await host!.session('s'))
+      .messages()
+      .map(
+        (message) => `${message.role}:${message.parts[0]?.type === 'text' ? message.parts[0].text.slice(0, 15) : ''}`,
+      );
+    expect(roles).toEqual([
+      'system:You are a caref',
+      'user:first question',
+      'assistant:Simulated reply',
+      'user:second question',
+      'assistant:Simulated reply',
+    ]);
     const bodies = sim.requests.map((request) => request.body as MessagesRequest);
-    expect(bodies.map(lastUserText)).toEqual([expect.stringContaining('first question'), expect.stringContaining('second question')]);
+    expect(bodies.map(lastUserText)).toEqual([
+      expect.stringContaining('first question'),
+      expect.stringContaining('second question'),
+    ]);
     expect(bodies[1]!.messages).toHaveLength(3);
     expect(failures).toEqual([]);
   });
@@ -75,7 +104,8 @@ describe('concurrency on one session, through the agent, the SDK and the simulat
     let second: Promise<TurnOutcome> | undefined;
     sim.faults.when(
       (request) => {
-        if (isSummaryRequest(request) && second === undefined) second = agent.send('s', 'second question while recovering');
+        if (isSummaryRequest(request) && second === undefined)
+          second = agent.send('s', 'second question while recovering');
         return isSummaryRequest(request);
       },
       { kind: 'slow', delayMs: 300 },
@@ -85,13 +115,22 @@ describe('concurrency on one session, through the agent, the SDK and the simulat
     expect(first).toMatchObject({ status: 'error', error: { kind: 'context_overflow' } });
     expect(second).toBeDefined();
     const secondOutcome = await second!;
-    expect(secondOutcome.status, JSON.stringify({ secondOutcome, timeline, requests: sim.requests.map((request) => [request.status, request.error]) })).toBe('done');
+    expect(
+      secondOutcome.status,
+      JSON.stringify({
+        secondOutcome,
+        timeline,
+        requests: sim.requests.map((request) => [request.status, request.error]),
+      }),
+    ).toBe('done');
     // The recovery's compaction is complete before the second turn appends anything.
     const compaction = timeline.indexOf('compaction');
     const secondUser = timeline.findIndex((entry) => entry.startsWith('user:second quest'));
     expect(compaction).toBeGreaterThan(-1);
     expect(secondUser).toBeGreaterThan(compaction);
-    const texts = session.messages().flatMap((message) => message.parts.map((part) => (part.type === 'text' ? part.text : '')));
+    const texts = session
+      .messages()
+      .flatMap((message) => message.parts.map((part) => (part.type === 'text' ? part.text : '')));
     expect(texts).toContain('second question while recovering');
     expect(session.messages().at(-1)?.role).toBe('assistant');
     expect(sim.requests.every((request) => !request.rejectedForShape)).toBe(true);
@@ -128,7 +167,9 @@ describe('concurrency on one session, through the agent, the SDK and the simulat
     expect(await host.store.list()).not.toContain('s');
     expect(sim.requests.length).toBe(requestsAtDelete);
     expect(toasts.slice(toastsAtDelete)).toEqual([]);
-    await expect(session.append({ id: 'late', role: 'user', parts: [{ id: 'late:0', type: 'text', text: 'late' }] })).rejects.toThrow(/was deleted/);
+    await expect(
+      session.append({ id: 'late', role: 'user', parts: [{ id: 'late:0', type: 'text', text: 'late' }] }),
+    ).rejects.toThrow(/was deleted/);
   });
 });
 
@@ -165,7 +206,9 @@ describe('session.deleted announced by another worker during a recovery', () => 
     expect((await host.store.read('s')).length).toBe(eventsAtDelete);
     expect(sim.requests.length).toBe(requestsAtDelete);
     expect(toasts.slice(toastsAtDelete)).toEqual([]);
-    await expect(session.append({ id: 'late', role: 'user', parts: [{ id: 'late:0', type: 'text', text: 'late' }] })).rejects.toThrow(/was deleted/);
+    await expect(
+      session.append({ id: 'late', role: 'user', parts: [{ id: 'late:0', type: 'text', text: 'late' }] }),
+    ).rejects.toThrow(/was deleted/);
   });
 });
 
@@ -177,7 +220,8 @@ describe('dispose during a recovery', () => {
     let disposed: Promise<void> | undefined;
     sim.faults.when(
       (request) => {
-        if (isSummaryRequest(request)) disposed ??= new Promise((resolve) => setTimeout(resolve, 20)).then(() => host.dispose());
+        if (isSummaryRequest(request))
+          disposed ??= new Promise((resolve) => setTimeout(resolve, 20)).then(() => host.dispose());
         return isSummaryRequest(request);
       },
       { kind: 'slow', delayMs: 500 },

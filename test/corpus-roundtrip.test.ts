@@ -43,7 +43,9 @@ describe.each(files)('corpus round trips: %s', (file) => {
     const notReasoning = (part: Part) => part.type !== 'reasoning';
     const texts = (list: readonly Message[]) => contentOf(list, notReasoning).length;
     expect(texts(back)).toBeGreaterThan(0);
-    expect(contentOf(back, (part) => part.type === 'tool-call').map((part) => (part as { callId: string }).callId)).toEqual(
+    expect(
+      contentOf(back, (part) => part.type === 'tool-call').map((part) => (part as { callId: string }).callId),
+    ).toEqual(
       contentOf(messages, (part) => part.type === 'tool-call').map((part) => (part as { callId: string }).callId),
     );
   });

@@ -18,8 +18,13 @@ async function sessionAt(fraction: number) {
   const host = createHost({ config: { model: { contextLength: window } }, enginePlugin: false });
   const session = await host.session('s1');
   const filler = 'alpha beta gamma delta epsilon. ';
-  while (session.promptSize().tokens < window * fraction) await session.append(createMessage('user', [{ type: 'text', text: filler.repeat(50) }]));
-  return { host, session, agent: createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-6' }), maxTokens: 100 }) };
+  while (session.promptSize().tokens < window * fraction)
+    await session.append(createMessage('user', [{ type: 'text', text: filler.repeat(50) }]));
+  return {
+    host,
+    session,
+    agent: createAgent({ host, model: createAnthropicModel(client, { model: 'claude-sonnet-4-6' }), maxTokens: 100 }),
+  };
 }
 
 describe('count_tokens near the window', () => {

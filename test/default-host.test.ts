@@ -8,14 +8,28 @@ import { createDefaultHost, loadDefaultHost } from 'ctxhost';
 describe('createDefaultHost', () => {
   it('wires every built-in hook and the compressor', async () => {
     const host = await createDefaultHost({ config: { store: { kind: 'memory' } } });
-    expect(host.plugins).toEqual(['context-engine', 'context-window-monitor', 'preemptive-compaction', 'tool-output-truncator', 'session-hygiene', 'prompt-caching', 'server-context', 'anthropic-auto-compact']);
+    expect(host.plugins).toEqual([
+      'context-engine',
+      'context-window-monitor',
+      'preemptive-compaction',
+      'tool-output-truncator',
+      'session-hygiene',
+      'prompt-caching',
+      'server-context',
+      'anthropic-auto-compact',
+    ]);
     expect(host.engine.name).toBe('compressor');
     expect(serverFirstThreshold(host.engine)).toBeUndefined();
     await host.dispose();
   });
 
   it('with hooks.server-context on, the compressor steps back to the fallback threshold', async () => {
-    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'server-context': { compaction: { enabled: true }, client_fallback_threshold: 0.9 } } } });
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'server-context': { compaction: { enabled: true }, client_fallback_threshold: 0.9 } },
+      },
+    });
     expect(host.engine.name).toBe('compressor');
     expect(serverFirstThreshold(host.engine)).toBe(0.9);
     await host.dispose();
@@ -23,7 +37,17 @@ describe('createDefaultHost', () => {
 
   it('lets a built-in be replaced by one configured differently', async () => {
     let applied = false;
-    const host = await createDefaultHost({ config: { store: { kind: 'memory' } }, builtIns: [{ name: 'session-hygiene', apply: () => { applied = true; } }] });
+    const host = await createDefaultHost({
+      config: { store: { kind: 'memory' } },
+      builtIns: [
+        {
+          name: 'session-hygiene',
+          apply: () => {
+            applied = true;
+          },
+        },
+      ],
+    });
     expect(applied).toBe(true);
     expect(host.plugins.filter((name) => name === 'session-hygiene')).toHaveLength(1);
   });
@@ -31,7 +55,10 @@ describe('createDefaultHost', () => {
   it('honours disabled_hooks from the project config and stores sessions in the configured folder', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ctxhost-default-'));
     mkdirSync(join(cwd, '.ctxhost'));
-    writeFileSync(join(cwd, '.ctxhost', 'config.yaml'), `disabled_hooks: [session-hygiene, preemptive-compaction]\nstore:\n  kind: file\n  path: ${join(cwd, 'sessions')}\n`);
+    writeFileSync(
+      join(cwd, '.ctxhost', 'config.yaml'),
+      `disabled_hooks: [session-hygiene, preemptive-compaction]\nstore:\n  kind: file\n  path: ${join(cwd, 'sessions')}\n`,
+    );
     const host = await loadDefaultHost({ cwd });
     expect(host.plugins).not.toContain('session-hygiene');
     expect(host.plugins).not.toContain('preemptive-compaction');

@@ -15,14 +15,28 @@ const directory = process.argv[2] ?? '';
 const sim = await startSimulator({ defaultToolUse: true, models: { small: { contextLimit: 3000 } } });
 const client = new Anthropic({ apiKey: 'child', baseURL: sim.url, maxRetries: 1 });
 const host = await createDefaultHost({
-  config: { store: { kind: 'file', path: directory }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 60000, max_delay_ms: 60000 } } },
+  config: {
+    store: { kind: 'file', path: directory },
+    hooks: { 'anthropic-auto-compact': { initial_delay_ms: 60000, max_delay_ms: 60000 } },
+  },
   summarizer: createAnthropicSummarizer(client, { model: 'claude-sonnet-4-6' }),
 });
 const readFile: AgentTool = {
-  definition: { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  definition: {
+    name: 'read_file',
+    description: 'Read a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
   run: async () => 'line of the file\n'.repeat(400),
 };
-const agent = (model: string, stream: boolean) => createAgent({ host, model: createAnthropicModel(client, { model, contextWindow: 1000000, stream }), tools: [readFile], system: 'You are careful.', maxTokens: 100 });
+const agent = (model: string, stream: boolean) =>
+  createAgent({
+    host,
+    model: createAnthropicModel(client, { model, contextWindow: 1000000, stream }),
+    tools: [readFile],
+    system: 'You are careful.',
+    maxTokens: 100,
+  });
 const big = agent('claude-sonnet-4-6', false);
 const streamed = agent('claude-sonnet-4-6', true);
 const small = agent('small', false);

@@ -14,15 +14,24 @@ describe('groupMessages over the shared conversation arbitrary', () => {
         expect(indices).toEqual(messages.map((_, index) => index));
         expect(groups.some((group) => group.orphan)).toBe(false);
         for (const group of groups) {
-          const calls = group.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : [])));
-          const results = group.messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : [])));
+          const calls = group.messages.flatMap((message) =>
+            message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : [])),
+          );
+          const results = group.messages.flatMap((message) =>
+            message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : [])),
+          );
           expect([...results].sort()).toEqual([...calls].sort());
           expect([...group.callIds].sort()).toEqual([...calls].sort());
-          if (group.kind === 'tool_call') expect(group.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
+          if (group.kind === 'tool_call')
+            expect(group.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
           else expect(group.messageCount).toBe(1);
         }
-        expect(groups.filter((group) => group.kind === 'system').length).toBe(messages.filter((message) => message.role === 'system').length);
-        expect(groups.reduce((sum, group) => sum + group.tokens, 0)).toBe(messages.reduce((sum, message) => sum + estimateTokens(message), 0));
+        expect(groups.filter((group) => group.kind === 'system').length).toBe(
+          messages.filter((message) => message.role === 'system').length,
+        );
+        expect(groups.reduce((sum, group) => sum + group.tokens, 0)).toBe(
+          messages.reduce((sum, message) => sum + estimateTokens(message), 0),
+        );
       }),
       { numRuns: testSize(250), seed: 1701 },
     );

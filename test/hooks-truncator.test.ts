@@ -9,9 +9,18 @@ const buildLog = [
   'Found 1 error. BUILD FAILED',
 ].join('\n');
 
-const resultPart = (output: ToolResultPart['output']): ToolResultPart => ({ id: 'm1:0', type: 'tool-result', callId: 'c1', output });
+const resultPart = (output: ToolResultPart['output']): ToolResultPart => ({
+  id: 'm1:0',
+  type: 'tool-result',
+  callId: 'c1',
+  output,
+});
 
-async function truncate(part: ToolResultPart, options: Parameters<typeof createToolOutputTruncator>[0], toolName = 'bash') {
+async function truncate(
+  part: ToolResultPart,
+  options: Parameters<typeof createToolOutputTruncator>[0],
+  toolName = 'bash',
+) {
   const host = createHost({ plugins: [createToolOutputTruncator(options)] });
   const shortened = await host.hooks.toolResult.promise(part, { sessionId: 's', toolName, messageId: 'm1' });
   return { host, shortened };
@@ -24,7 +33,9 @@ describe('tool-output-truncator', () => {
     expect(output.startsWith('BUILD START\ncompiling module 0')).toBe(true);
     expect(output.endsWith('Found 1 error. BUILD FAILED')).toBe(true);
     expect(output).toContain('error TS2322');
-    expect(output).toMatch(/\[\.\.\. [\d,]+ characters \([\d,]+ lines, about [\d,]+ tokens\) cut from the middle .* kept as part m1:0/);
+    expect(output).toMatch(
+      /\[\.\.\. [\d,]+ characters \([\d,]+ lines, about [\d,]+ tokens\) cut from the middle .* kept as part m1:0/,
+    );
     expect(output).toContain('call the ctxhost_original tool with handle "m1:0"');
     expect(shortened.compacted).toMatchObject({ by: 'tool-output-truncator', originalChars: buildLog.length });
     expect(output.length).toBeLessThan(buildLog.length / 3);
@@ -39,7 +50,11 @@ describe('tool-output-truncator', () => {
 
   it('caps one output at half the room left in the window, whatever max_tokens says (found with hostile inputs)', async () => {
     const host = createHost({ config: { model: { contextLength: 8000 } }, plugins: [createToolOutputTruncator()] });
-    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 's', toolName: 'bash', messageId: 'm1' });
+    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), {
+      sessionId: 's',
+      toolName: 'bash',
+      messageId: 'm1',
+    });
     expect(shortened.compacted?.reason).toBe('over the 4,000-token cap for one tool output');
     expect(host.counter.countText(shortened.output as string)).toBeLessThanOrEqual(4000);
   });
@@ -52,8 +67,16 @@ describe('tool-output-truncator', () => {
   ])('sizes the cap by the room left: %s', async (_name, filler, cap) => {
     const host = createHost({ config: { model: { contextLength: 20_000 } }, plugins: [createToolOutputTruncator()] });
     const session = await host.session('room');
-    if (filler > 0) await session.append({ id: 'u', role: 'user', parts: [{ id: 'u:0', type: 'text', text: 'x' }] }, { usage: { inputTokens: filler, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
-    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 'room', toolName: 'bash', messageId: 'm1' });
+    if (filler > 0)
+      await session.append(
+        { id: 'u', role: 'user', parts: [{ id: 'u:0', type: 'text', text: 'x' }] },
+        { usage: { inputTokens: filler, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } },
+      );
+    const shortened = await host.hooks.toolResult.promise(resultPart(buildLog), {
+      sessionId: 'room',
+      toolName: 'bash',
+      messageId: 'm1',
+    });
     // The room is the window less the prompt so far: the reported usage plus the estimate of the message appended after it.
     const shown = Number(/over the ([\d,]+)-token cap/.exec(shortened.compacted?.reason ?? '')?.[1]?.replace(/,/g, ''));
     expect(shown).toBeLessThanOrEqual(cap);
@@ -62,15 +85,25 @@ describe('tool-output-truncator', () => {
 
   it('lets parallel outputs of one message share the room', async () => {
     const host = createHost({ config: { model: { contextLength: 20_000 } }, plugins: [createToolOutputTruncator()] });
-    const first = await host.hooks.toolResult.promise(resultPart(buildLog), { sessionId: 'p', toolName: 'bash', messageId: 'm1' });
-    const second = await host.hooks.toolResult.promise({ ...resultPart(buildLog), id: 'm1:1', callId: 'c2' }, { sessionId: 'p', toolName: 'bash', messageId: 'm1' });
+    const first = await host.hooks.toolResult.promise(resultPart(buildLog), {
+      sessionId: 'p',
+      toolName: 'bash',
+      messageId: 'm1',
+    });
+    const second = await host.hooks.toolResult.promise(
+      { ...resultPart(buildLog), id: 'm1:1', callId: 'c2' },
+      { sessionId: 'p', toolName: 'bash', messageId: 'm1' },
+    );
     const firstTokens = host.counter.countText(first.output as string);
     expect(firstTokens).toBeLessThanOrEqual(10_000);
     expect(host.counter.countText(second.output as string)).toBeLessThanOrEqual(Math.floor((20_000 - firstTokens) / 2));
   });
 
   it('keeps whole blocks at both ends of an output of thousands of text blocks, so the cut output is never larger (found with hostile inputs)', async () => {
-    const blocks = Array.from({ length: 3000 }, (_, index) => ({ type: 'text' as const, text: `entry ${index} ${'y'.repeat(40)}` }));
+    const blocks = Array.from({ length: 3000 }, (_, index) => ({
+      type: 'text' as const,
+      text: `entry ${index} ${'y'.repeat(40)}`,
+    }));
     const { host, shortened } = await truncate(resultPart(blocks), { maxTokens: 1000 });
     const texts = (shortened.output as { text: string }[]).map((block) => block.text);
     expect(texts[0]).toBe(blocks[0]!.text);
@@ -103,7 +136,10 @@ describe('tool-output-truncator', () => {
   });
 
   it('is switched off by disabled_hooks', async () => {
-    const host = createHost({ config: { disabledHooks: ['tool-output-truncator'] }, plugins: [createToolOutputTruncator({ maxTokens: 100 })] });
+    const host = createHost({
+      config: { disabledHooks: ['tool-output-truncator'] },
+      plugins: [createToolOutputTruncator({ maxTokens: 100 })],
+    });
     const part = resultPart(buildLog);
     expect(await host.hooks.toolResult.promise(part, { sessionId: 's', toolName: 'bash', messageId: 'm1' })).toBe(part);
   });

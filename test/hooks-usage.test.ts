@@ -10,12 +10,25 @@ const text = (role: Message['role'], body: string): Message => {
   return { id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] };
 };
 /** Usage whose prompt size is exactly `percent` of the window. */
-const usageAt = (percent: number): Usage => ({ inputTokens: Math.round((WINDOW * percent) / 100), outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+const usageAt = (percent: number): Usage => ({
+  inputTokens: Math.round((WINDOW * percent) / 100),
+  outputTokens: 0,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0,
+});
 
-function hostWith(...plugins: Parameters<typeof createHost>[0] extends infer O ? (O extends { plugins?: infer P } ? NonNullable<P> : never) : never) {
+function hostWith(
+  ...plugins: Parameters<typeof createHost>[0] extends infer O
+    ? O extends { plugins?: infer P }
+      ? NonNullable<P>
+      : never
+    : never
+) {
   const host = createHost({ config: { model: { contextLength: WINDOW } }, plugins, enginePlugin: false });
   const toasts: ToastEvent[] = [];
-  host.hooks.toast.tapPromise('collect', async (toast) => { toasts.push(toast); });
+  host.hooks.toast.tapPromise('collect', async (toast) => {
+    toasts.push(toast);
+  });
   return { host, toasts };
 }
 
@@ -53,7 +66,14 @@ describe('context-window-monitor', () => {
     await turnAt(host, 's', 85);
     const session = await host.session('s');
     const summary = text('user', 'summary of earlier work');
-    await session.applyCompaction([summary], { engine: 'test', reason: 'manual', tokensBefore: 8500, tokensAfter: 10, messagesBefore: 4, messagesAfter: 1 });
+    await session.applyCompaction([summary], {
+      engine: 'test',
+      reason: 'manual',
+      tokensBefore: 8500,
+      tokensAfter: 10,
+      messagesBefore: 4,
+      messagesAfter: 1,
+    });
     await turnAt(host, 's', 82);
     expect(toasts.map((toast) => toast.level)).toEqual(['warning', 'warning']);
   });
@@ -61,7 +81,9 @@ describe('context-window-monitor', () => {
   it('says once when the window is unknown instead of going quiet', async () => {
     const host = createHost({ plugins: [createContextWindowMonitor()], enginePlugin: false });
     const toasts: ToastEvent[] = [];
-    host.hooks.toast.tapPromise('collect', async (toast) => { toasts.push(toast); });
+    host.hooks.toast.tapPromise('collect', async (toast) => {
+      toasts.push(toast);
+    });
     await turnAt(host, 's', 90);
     await turnAt(host, 's', 95);
     expect(toasts).toMatchObject([{ level: 'info', title: 'Context window unknown' }]);
@@ -76,18 +98,29 @@ describe('context-window-monitor', () => {
   });
 
   it('is switched off by disabled_hooks', async () => {
-    const host = createHost({ config: { model: { contextLength: WINDOW }, disabledHooks: ['context-window-monitor'] }, plugins: [createContextWindowMonitor()] });
+    const host = createHost({
+      config: { model: { contextLength: WINDOW }, disabledHooks: ['context-window-monitor'] },
+      plugins: [createContextWindowMonitor()],
+    });
     const toasts: ToastEvent[] = [];
-    host.hooks.toast.tapPromise('collect', async (toast) => { toasts.push(toast); });
+    host.hooks.toast.tapPromise('collect', async (toast) => {
+      toasts.push(toast);
+    });
     await turnAt(host, 's', 95);
     expect(toasts).toEqual([]);
   });
 
   it('does not re-count old messages on each event', async () => {
     const tokenCounter = createTokenCounter();
-    const host = createHost({ config: { model: { contextLength: 1_000_000 } }, counter: tokenCounter, plugins: [createContextWindowMonitor()], enginePlugin: false });
+    const host = createHost({
+      config: { model: { contextLength: 1_000_000 } },
+      counter: tokenCounter,
+      plugins: [createContextWindowMonitor()],
+      enginePlugin: false,
+    });
     const session = await host.session('s');
-    for (let i = 0; i < 200; i++) await session.append(text(i % 2 === 0 ? 'user' : 'assistant', `message ${i} `.repeat(20)));
+    for (let i = 0; i < 200; i++)
+      await session.append(text(i % 2 === 0 ? 'user' : 'assistant', `message ${i} `.repeat(20)));
     const missesBefore = tokenCounter.stats.misses;
     await session.append(text('user', 'one more'));
     await session.append(text('assistant', 'and the reply'));
@@ -98,7 +131,10 @@ describe('context-window-monitor', () => {
 describe('preemptive-compaction', () => {
   async function requestFor(host: Host, sessionId: string) {
     const session = await host.session(sessionId);
-    return host.hooks.beforeRequest.promise({ sessionId, model: 'm', messages: session.messages(), maxTokens: 100 }, { sessionId, contextWindow: WINDOW });
+    return host.hooks.beforeRequest.promise(
+      { sessionId, model: 'm', messages: session.messages(), maxTokens: 100 },
+      { sessionId, contextWindow: WINDOW },
+    );
   }
 
   it('appends one honest notice at the end of the next request, once per arming', async () => {
@@ -112,7 +148,10 @@ describe('preemptive-compaction', () => {
     const notice = request.messages.at(-1);
     expect(notice?.role).toBe('user');
     expect(notice?.meta?.notice).toBe(NOTICE_KIND);
-    expect(notice?.parts[0]).toMatchObject({ type: 'text', text: expect.stringContaining("of this model's 10,000-token context window") });
+    expect(notice?.parts[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining("of this model's 10,000-token context window"),
+    });
     expect(session.messages().at(-1)?.id).toBe(notice?.id);
     await turnAt(host, 's', 90);
     const later = await requestFor(host, 's');
@@ -128,12 +167,24 @@ describe('preemptive-compaction', () => {
         'keep-last': () => ({
           name: 'keep-last',
           shouldCompress: () => false,
-          compress: async (messages, context) => ({ messages: messages.slice(-1), report: { engine: 'keep-last', reason: context.reason, tokensBefore: 1, tokensAfter: 0, messagesBefore: messages.length, messagesAfter: 1 } }),
+          compress: async (messages, context) => ({
+            messages: messages.slice(-1),
+            report: {
+              engine: 'keep-last',
+              reason: context.reason,
+              tokensBefore: 1,
+              tokensAfter: 0,
+              messagesBefore: messages.length,
+              messagesAfter: 1,
+            },
+          }),
         }),
       },
     });
     const reasons: string[] = [];
-    host.hooks.compactionCompleted.tapPromise('t', async ({ report }) => { reasons.push(report.reason); });
+    host.hooks.compactionCompleted.tapPromise('t', async ({ report }) => {
+      reasons.push(report.reason);
+    });
     await turnAt(host, 's', 85);
     const session = await host.session('s');
     await session.append(text('user', 'continue'));
@@ -148,7 +199,11 @@ describe('preemptive-compaction', () => {
     await turnAt(host, 's', 85);
     await (await host.session('s')).delete();
     expect((await requestFor(host, 's')).messages.some((message) => message.meta?.notice !== undefined)).toBe(false);
-    const off = createHost({ config: { model: { contextLength: WINDOW }, disabledHooks: ['preemptive-compaction'] }, plugins: [createPreemptiveCompaction()], enginePlugin: false });
+    const off = createHost({
+      config: { model: { contextLength: WINDOW }, disabledHooks: ['preemptive-compaction'] },
+      plugins: [createPreemptiveCompaction()],
+      enginePlugin: false,
+    });
     await turnAt(off, 's', 95);
     expect((await requestFor(off, 's')).messages.some((message) => message.meta?.notice !== undefined)).toBe(false);
   });

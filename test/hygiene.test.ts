@@ -10,7 +10,10 @@ const text = (role: Message['role'], body: string): Message => {
   return { id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] };
 };
 
-function hostWith(config: NonNullable<Parameters<typeof createHost>[0]>['config'] = {}): { host: Host; reasons: string[] } {
+function hostWith(config: NonNullable<Parameters<typeof createHost>[0]>['config'] = {}): {
+  host: Host;
+  reasons: string[];
+} {
   const host = createHost({
     config: { model: { contextLength: WINDOW }, compression: { protectLastN: 2 }, ...config },
     plugins: [createSessionHygiene()],
@@ -18,7 +21,9 @@ function hostWith(config: NonNullable<Parameters<typeof createHost>[0]>['config'
     fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
   });
   const reasons: string[] = [];
-  host.hooks.compactionCompleted.tapPromise('t', async ({ report }) => { reasons.push(report.reason); });
+  host.hooks.compactionCompleted.tapPromise('t', async ({ report }) => {
+    reasons.push(report.reason);
+  });
   return { host, reasons };
 }
 
@@ -26,15 +31,26 @@ function hostWith(config: NonNullable<Parameters<typeof createHost>[0]>['config'
 async function sessionAt(host: Host, percent: number, count = 10) {
   const session = await host.session(`s${++counter}`);
   await session.append(text('system', 'You are careful.'));
-  for (let i = 1; i < count - 1; i++) await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(400)}`));
-  await session.append(text(count % 2 ? 'user' : 'assistant', 'last'), { usage: { inputTokens: (WINDOW * percent) / 100, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+  for (let i = 1; i < count - 1; i++)
+    await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(400)}`));
+  await session.append(text(count % 2 ? 'user' : 'assistant', 'last'), {
+    usage: {
+      inputTokens: (WINDOW * percent) / 100,
+      outputTokens: 0,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+    },
+  });
   await session.append(text('user', 'next?'));
   return session;
 }
 
 async function send(host: Host, sessionId: string) {
   const session = await host.session(sessionId);
-  return host.hooks.beforeRequest.promise({ sessionId, model: 'm', messages: session.messages(), maxTokens: 100 }, { sessionId, contextWindow: WINDOW });
+  return host.hooks.beforeRequest.promise(
+    { sessionId, model: 'm', messages: session.messages(), maxTokens: 100 },
+    { sessionId, contextWindow: WINDOW },
+  );
 }
 
 describe('session-hygiene', () => {
@@ -51,7 +67,8 @@ describe('session-hygiene', () => {
     const { host } = hostWith({ compression: { protectLastN: 20 } });
     const session = await host.session(`s${++counter}`);
     await session.append(text('system', 'You are careful.'));
-    for (let i = 1; i < 30; i++) await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(500)}`));
+    for (let i = 1; i < 30; i++)
+      await session.append(text(i % 2 ? 'user' : 'assistant', `turn ${i} ${'words '.repeat(500)}`));
     expect(host.counter.countAll(session.messages().slice(-20))).toBeGreaterThan(0.85 * WINDOW);
     const request = await send(host, session.id);
     expect(host.counter.countAll(request.messages)).toBeLessThanOrEqual(0.5 * WINDOW);
@@ -68,7 +85,9 @@ describe('session-hygiene', () => {
     const { host, reasons } = hostWith();
     const session = await host.session('tiny');
     await session.append(text('user', 'x'));
-    await session.append(text('assistant', 'y'), { usage: { inputTokens: WINDOW, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 } });
+    await session.append(text('assistant', 'y'), {
+      usage: { inputTokens: WINDOW, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    });
     await send(host, 'tiny');
     expect(reasons).toEqual([]);
   });
@@ -87,10 +106,20 @@ describe('session-hygiene', () => {
       config: { model: { contextLength: WINDOW }, context: { engine: 'broken' } },
       plugins: [createSessionHygiene()],
       enginePlugin: false,
-      engines: { broken: () => ({ name: 'broken', shouldCompress: () => false, compress: async () => { throw new Error('engine exploded'); } }) },
+      engines: {
+        broken: () => ({
+          name: 'broken',
+          shouldCompress: () => false,
+          compress: async () => {
+            throw new Error('engine exploded');
+          },
+        }),
+      },
     });
     const toasts: string[] = [];
-    host.hooks.toast.tapPromise('t', async (toast) => { toasts.push(toast.title); });
+    host.hooks.toast.tapPromise('t', async (toast) => {
+      toasts.push(toast.title);
+    });
     const session = await sessionAt(host, 95);
     const before = session.messages();
     const request = await send(host, session.id);

@@ -31,7 +31,10 @@ function replyTo(text: string): string {
 }
 
 async function ask(sessionId: string, text: string): Promise<void> {
-  const result = await server.client.session.prompt({ path: { id: sessionId }, body: { model: MODEL, parts: [{ type: 'text', text }] } });
+  const result = await server.client.session.prompt({
+    path: { id: sessionId },
+    body: { model: MODEL, parts: [{ type: 'text', text }] },
+  });
   if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
 }
 
@@ -43,12 +46,23 @@ async function newSession(): Promise<string> {
   const id = (await server.client.session.create({ body: {} })).data?.id;
   if (id === undefined) throw new Error('session.create failed');
   await ask(id, 'hello');
-  await waitFor('the session title', async () => ((await server.client.session.get({ path: { id } })).data?.title.startsWith('New session') === false ? true : undefined));
+  await waitFor('the session title', async () =>
+    (await server.client.session.get({ path: { id } })).data?.title.startsWith('New session') === false
+      ? true
+      : undefined,
+  );
   return id;
 }
 
 function lastPromptTokens(): number {
-  const usage = sim.requests.filter((request) => request.path === '/v1/messages' && request.status === 200 && (request.body as { tools?: unknown[] }).tools?.length).at(-1)?.usage;
+  const usage = sim.requests
+    .filter(
+      (request) =>
+        request.path === '/v1/messages' &&
+        request.status === 200 &&
+        (request.body as { tools?: unknown[] }).tools?.length,
+    )
+    .at(-1)?.usage;
   if (usage === undefined) throw new Error('no model call with usage yet');
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
@@ -59,13 +73,19 @@ function modelCallsSince(from: number): string[] {
     if (request.path !== '/v1/messages') return [];
     const tools = (request.body as { tools?: unknown[] } | undefined)?.tools;
     if (tools === undefined || tools.length === 0) return [`${request.status} summary`];
-    const empty = request.stopReason === 'model_context_window_exceeded' || (request.stopReason === 'end_turn' && (request.usage?.output_tokens ?? 0) <= 1);
+    const empty =
+      request.stopReason === 'model_context_window_exceeded' ||
+      (request.stopReason === 'end_turn' && (request.usage?.output_tokens ?? 0) <= 1);
     return [empty ? `${request.status} empty` : `${request.status}`];
   });
 }
 
 function toastsSince(from: number, title: string): EventTuiToastShow['properties'][] {
-  return server.events.slice(from).flatMap((event) => (event.type === 'tui.toast.show' && event.properties.title === title ? [event.properties] : []));
+  return server.events
+    .slice(from)
+    .flatMap((event) =>
+      event.type === 'tui.toast.show' && event.properties.title === title ? [event.properties] : [],
+    );
 }
 
 function untilToast(from: number, title: string): Promise<EventTuiToastShow['properties']> {
@@ -79,7 +99,9 @@ function textsOf(message: Awaited<ReturnType<typeof messagesOf>>[number]): strin
 async function lastAnswer(sessionId: string) {
   return waitFor('the last assistant message to complete', async () => {
     const last = (await messagesOf(sessionId)).at(-1);
-    return last?.info.role === 'assistant' && last.info.time.completed !== undefined && last.info.summary !== true ? last : undefined;
+    return last?.info.role === 'assistant' && last.info.time.completed !== undefined && last.info.summary !== true
+      ? last
+      : undefined;
   });
 }
 
@@ -87,7 +109,10 @@ async function lastAnswer(sessionId: string) {
 const hasTools = (request: { tools?: unknown[] }) => (request.tools ?? []).length > 0;
 
 /** Grows a text session past the preemptive threshold (80%) and waits for ctxhost's compaction; returns where the calls after the crossing start. */
-async function crossTheThreshold(sessionId: string, word: string): Promise<{ from: number; toast: EventTuiToastShow['properties'] }> {
+async function crossTheThreshold(
+  sessionId: string,
+  word: string,
+): Promise<{ from: number; toast: EventTuiToastShow['properties'] }> {
   await ask(sessionId, textOf(WINDOW * 0.5 - lastPromptTokens(), `${word}-first`));
   const from = sim.requests.length;
   const eventsFrom = server.events.length;
@@ -98,13 +123,37 @@ async function crossTheThreshold(sessionId: string, word: string): Promise<{ fro
 describe('ctxhost acts before the overflow inside the real opencode', () => {
   it('compacts when a turn ends past 80%, through opencode’s summarize with ctxhost’s brief, the todo list and the newest request, on the agent’s compaction model; the next prompt is answered with no failed request and nothing sent for the user', async () => {
     const sessionId = await newSession();
-    sim.script({ content: [{ type: 'tool_use', id: 'toolu_todo', name: 'todowrite', input: { todos: [{ id: 'parser-1', content: 'add the trailing-comma case to parser.ts', status: 'in_progress', priority: 'high' }] } }] });
+    sim.script({
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_todo',
+          name: 'todowrite',
+          input: {
+            todos: [
+              {
+                id: 'parser-1',
+                content: 'add the trailing-comma case to parser.ts',
+                status: 'in_progress',
+                priority: 'high',
+              },
+            ],
+          },
+        },
+      ],
+    });
     await ask(sessionId, 'plan the parser work');
-    expect((await server.client.session.todo({ path: { id: sessionId } })).data?.map((todo) => todo.content)).toEqual(['add the trailing-comma case to parser.ts']);
+    expect((await server.client.session.todo({ path: { id: sessionId } })).data?.map((todo) => todo.content)).toEqual([
+      'add the trailing-comma case to parser.ts',
+    ]);
 
     const { from, toast } = await crossTheThreshold(sessionId, 'pre');
-    expect(toast.message).toMatch(/^8\d% of the 40,000-token window was in use, so opencode summarized the \d+ earlier messages before the next request .*nothing was sent for you\.$/);
-    const summary = sim.requests.slice(from).find((request) => request.path === '/v1/messages' && !(request.body as { tools?: unknown[] }).tools?.length);
+    expect(toast.message).toMatch(
+      /^8\d% of the 40,000-token window was in use, so opencode summarized the \d+ earlier messages before the next request .*nothing was sent for you\.$/,
+    );
+    const summary = sim.requests
+      .slice(from)
+      .find((request) => request.path === '/v1/messages' && !(request.body as { tools?: unknown[] }).tools?.length);
     const body = JSON.stringify(summary?.body);
     expect((summary?.body as { model?: string }).model).toBe(COMPACTION_MODEL.modelID);
     expect(body).toContain('## Critical Context');
@@ -117,7 +166,11 @@ describe('ctxhost acts before the overflow inside the real opencode', () => {
     expect(textsOf(await lastAnswer(sessionId))).toEqual([replyTo(followUp)]);
     // The crossing turn, opencode's summary, the follow-up's answer: no failed request.
     expect(modelCallsSince(from)).toEqual(['200', '200 summary', '200']);
-    const userTexts = (await messagesOf(sessionId)).flatMap((message) => (message.info.role === 'user' ? message.parts.flatMap((part) => (part.type === 'text' ? [part.text.split(' ')[0]] : [])) : []));
+    const userTexts = (await messagesOf(sessionId)).flatMap((message) =>
+      message.info.role === 'user'
+        ? message.parts.flatMap((part) => (part.type === 'text' ? [part.text.split(' ')[0]] : []))
+        : [],
+    );
     expect(userTexts).toEqual(['hello', 'plan', 'pre-first', 'pre-second', 'a']);
   }, 300_000);
 
@@ -131,7 +184,9 @@ describe('ctxhost acts before the overflow inside the real opencode', () => {
     await ask(sessionId, prompt);
 
     const toast = await untilToast(eventsFrom, 'Session recovered');
-    expect(toast.message).toBe('The first reply after the compaction came back empty, so opencode summarized again (1 time) and your last message was sent again; the session answered.');
+    expect(toast.message).toBe(
+      'The first reply after the compaction came back empty, so opencode summarized again (1 time) and your last message was sent again; the session answered.',
+    );
     expect(textsOf(await lastAnswer(sessionId))).toEqual([replyTo(prompt)]);
     expect(modelCallsSince(from)).toEqual(['200 empty', '200 summary', '200']);
   }, 300_000);

@@ -15,7 +15,8 @@ useSimulatedOpencode(
   {
     contextLimit: WINDOW,
     // Preemptive compaction is left out here: this file checks the monitor's toasts on a session that stays full.
-    ctxhostYaml: (scratch) => `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\ndisabled_hooks: [preemptive-compaction]\nhooks:\n  tool-output-truncator:\n    max_tokens: ${CAP_TOKENS}\n`,
+    ctxhostYaml: (scratch) =>
+      `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\ndisabled_hooks: [preemptive-compaction]\nhooks:\n  tool-output-truncator:\n    max_tokens: ${CAP_TOKENS}\n`,
   },
   (running) => ({ sim, server } = running),
 );
@@ -34,7 +35,10 @@ async function newSession(): Promise<string> {
 }
 
 async function prompt(sessionId: string, text: string) {
-  const result = await server.client.session.prompt({ path: { id: sessionId }, body: { model: MODEL, parts: [{ type: 'text', text }] } });
+  const result = await server.client.session.prompt({
+    path: { id: sessionId },
+    body: { model: MODEL, parts: [{ type: 'text', text }] },
+  });
   if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
   return result.data;
 }
@@ -45,12 +49,16 @@ async function messages(sessionId: string) {
 }
 
 function ctxhostToasts(): EventTuiToastShow['properties'][] {
-  return server.events.flatMap((event) => (event.type === 'tui.toast.show' && event.properties.message.includes('-token window') ? [event.properties] : []));
+  return server.events.flatMap((event) =>
+    event.type === 'tui.toast.show' && event.properties.message.includes('-token window') ? [event.properties] : [],
+  );
 }
 
 /** The prompt size of the last model call, as the simulator counted it. */
 function lastPromptTokens(): number {
-  const usage = sim.requests.filter((request) => request.path === '/v1/messages' && request.usage !== undefined).at(-1)?.usage;
+  const usage = sim.requests
+    .filter((request) => request.path === '/v1/messages' && request.usage !== undefined)
+    .at(-1)?.usage;
   if (usage === undefined) throw new Error('no model call with usage yet');
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
@@ -62,7 +70,9 @@ function textOf(tokens: number): string {
 }
 
 async function toolParts(sessionId: string, tool: string): Promise<ToolPart[]> {
-  return (await messages(sessionId)).flatMap((message) => message.parts.filter((part): part is ToolPart => part.type === 'tool' && part.tool === tool));
+  return (await messages(sessionId)).flatMap((message) =>
+    message.parts.filter((part): part is ToolPart => part.type === 'tool' && part.tool === tool),
+  );
 }
 
 describe('ctxhost inside the real opencode (opencode serve against the simulator)', () => {
@@ -70,7 +80,9 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
 
   it('answers through the simulator with the plugin loaded', async () => {
     usageSession = await newSession();
-    const texts = (await messages(usageSession)).flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
+    const texts = (await messages(usageSession)).flatMap((message) =>
+      message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])),
+    );
     expect(texts).toContain('Simulated reply about: hello');
   }, 180_000);
 
@@ -82,7 +94,9 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
     await prompt(usageSession, textOf(WINDOW * 0.85 - lastPromptTokens()));
     await waitFor('the 80% toast', () => (ctxhostToasts().length === 2 ? true : undefined));
     await prompt(usageSession, 'another short follow-up');
-    await waitFor('the last turn to be mirrored', async () => ((await messages(usageSession)).length >= 10 ? true : undefined));
+    await waitFor('the last turn to be mirrored', async () =>
+      (await messages(usageSession)).length >= 10 ? true : undefined,
+    );
     const toasts = ctxhostToasts();
     expect(toasts.map((toast) => toast.title)).toEqual(['Context usage', 'Context window filling up']);
     expect(toasts[0]?.message).toMatch(/^7\d% of the 60,000-token window/);
@@ -91,28 +105,52 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
 
   it('truncates a tool output over the cap on tool.execute.after, keeping head and tail, and keeps the original retrievable', async () => {
     const sessionId = await newSession();
-    sim.script({ content: [{ type: 'tool_use', id: 'toolu_seq', name: 'bash', input: { command: 'seq 1 1500', description: 'print numbers' } }] });
+    sim.script({
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_seq',
+          name: 'bash',
+          input: { command: 'seq 1 1500', description: 'print numbers' },
+        },
+      ],
+    });
     await prompt(sessionId, 'print the numbers from 1 to 1500');
     const [bash] = await toolParts(sessionId, 'bash');
     if (bash?.state.status !== 'completed') throw new Error(`bash did not complete: ${JSON.stringify(bash?.state)}`);
     const stored = bash.state.output;
-    expect(stored).toContain(`cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${bash.id}: to read the missing lines, call the ctxhost_original tool with handle "${bash.id}"`);
+    expect(stored).toContain(
+      `cut from the middle of this output by ctxhost to fit the context window. The full output is kept as part ${bash.id}: to read the missing lines, call the ctxhost_original tool with handle "${bash.id}"`,
+    );
     expect(stored.startsWith('1\n2\n3\n')).toBe(true);
     expect(stored.trimEnd().endsWith('1499\n1500')).toBe(true);
     expect(stored).not.toContain('\n750\n');
     const sent = sim.requests.filter((request) => JSON.stringify(request.body).includes('toolu_seq')).at(-1);
     expect(JSON.stringify(sent?.body)).toContain('cut from the middle of this output by ctxhost');
 
-    sim.script({ content: [{ type: 'tool_use', id: 'toolu_original', name: 'ctxhost_original', input: { partId: bash.id, fromLine: 749, toLine: 751 } }] });
+    sim.script({
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_original',
+          name: 'ctxhost_original',
+          input: { partId: bash.id, fromLine: 749, toLine: 751 },
+        },
+      ],
+    });
     await prompt(sessionId, 'show me the lines that were cut');
     const [original] = await toolParts(sessionId, 'ctxhost_original');
-    if (original?.state.status !== 'completed') throw new Error(`ctxhost_original did not complete: ${JSON.stringify(original?.state)}`);
-    expect(original.state.output).toBe(`Lines 749-751 of 1501 of the original output of part ${bash.id}:\n749\n750\n751`);
+    if (original?.state.status !== 'completed')
+      throw new Error(`ctxhost_original did not complete: ${JSON.stringify(original?.state)}`);
+    expect(original.state.output).toBe(
+      `Lines 749-751 of 1501 of the original output of part ${bash.id}:\n749\n750\n751`,
+    );
   }, 300_000);
 
   it('drops the session state when opencode deletes the session', async () => {
     const sessionsFolder = join(server.scratch, 'sessions');
-    const logOf = async () => (await readdir(sessionsFolder)).filter((name) => name.startsWith(usageSession) && name.endsWith('.jsonl'));
+    const logOf = async () =>
+      (await readdir(sessionsFolder)).filter((name) => name.startsWith(usageSession) && name.endsWith('.jsonl'));
     expect(await logOf()).toHaveLength(1);
     const deleted = await server.client.session.delete({ path: { id: usageSession } });
     expect(deleted.data).toBe(true);

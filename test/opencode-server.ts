@@ -78,7 +78,11 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
     return { directory, scratch };
   };
   const first = await createProject(options);
-  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], { cwd: first.directory, env: isolatedEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], {
+    cwd: first.directory,
+    env: isolatedEnv(base),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await listeningUrl(child);
   const connect = async ({ directory, scratch }: { directory: string; scratch: string }): Promise<OpencodeProject> => {
     const client = createOpencodeClient({ baseUrl: url, directory });
@@ -151,7 +155,10 @@ function isolatedEnv(base: string): NodeJS.ProcessEnv {
 function listeningUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolveUrl, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`opencode serve did not report its address within 60 s; output:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`opencode serve did not report its address within 60 s; output:\n${output}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -178,7 +185,11 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Polls until `check` returns a value other than undefined (or throws after `timeoutMs`). */
-export async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

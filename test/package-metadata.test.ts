@@ -21,7 +21,10 @@ function publicPackages(): { folder: string; pkg: PackageJson }[] {
   return ['packages', 'plugins/context_engine']
     .flatMap((parent) => readdirSync(join(root, parent)).map((name) => `${parent}/${name}`))
     .filter((folder) => existsSync(join(root, folder, 'package.json')))
-    .map((folder) => ({ folder, pkg: JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as PackageJson }))
+    .map((folder) => ({
+      folder,
+      pkg: JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as PackageJson,
+    }))
     .filter(({ pkg }) => pkg.private !== true);
 }
 

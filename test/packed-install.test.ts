@@ -37,7 +37,11 @@ function readmeQuickStart(): string[] {
 }
 
 async function node(file: string, env: Record<string, string> = {}): Promise<string> {
-  const { stdout } = await run(process.execPath, [file], { cwd: folder, env: { ...process.env, ...env }, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [file], {
+    cwd: folder,
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -45,12 +49,33 @@ beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'ctxhost-packed-'));
   const tarballs = join(folder, 'tarballs');
   mkdirSync(tarballs);
-  await run('npx', ['-y', 'pnpm@10', '-r', '--filter', './packages/**', '--filter', './plugins/**', 'pack', '--pack-destination', tarballs], { cwd: root });
+  await run(
+    'npx',
+    [
+      '-y',
+      'pnpm@10',
+      '-r',
+      '--filter',
+      './packages/**',
+      '--filter',
+      './plugins/**',
+      'pack',
+      '--pack-destination',
+      tarballs,
+    ],
+    { cwd: root },
+  );
   const project = join(folder, 'project');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-install-check', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'packed-install-check', private: true, type: 'module' }),
+  );
   const files = readdirSync(tarballs).map((file) => join(tarballs, file));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, '@anthropic-ai/sdk'], { cwd: project, timeout: INSTALL_TIMEOUT });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, '@anthropic-ai/sdk'], {
+    cwd: project,
+    timeout: INSTALL_TIMEOUT,
+  });
   folder = project;
   names = publicPackageNames();
   simulator = await startSimulator();
@@ -69,7 +94,10 @@ describe('the packages as npm installs them, outside the workspace', () => {
 
   it("every package's main entry imports (its files and dependencies are all there)", async () => {
     const script = join(folder, 'import-all.mjs');
-    writeFileSync(script, `for (const name of ${JSON.stringify(names)}) { await import(name); }\nconsole.log('imported');\n`);
+    writeFileSync(
+      script,
+      `for (const name of ${JSON.stringify(names)}) { await import(name); }\nconsole.log('imported');\n`,
+    );
     expect(await node(script)).toContain('imported');
   });
 

@@ -15,17 +15,38 @@ const MODEL = 'claude-sonnet-4-6';
 /** One turn as the agent loop does it: the request through the host's waterfall, then the real SDK. */
 async function turn(host: Host, client: Anthropic, sessionId: string, userText: string): Promise<Usage> {
   const session = await host.session(sessionId);
-  await session.append(fromAnthropic([{ role: 'user', content: userText }], undefined, { idPrefix: `u${session.messages().length}-` })[0]!);
-  const request = await host.hooks.beforeRequest.promise({ sessionId, model: MODEL, messages: session.messages(), maxTokens: 200 }, { sessionId, contextWindow: 200_000 });
+  await session.append(
+    fromAnthropic([{ role: 'user', content: userText }], undefined, { idPrefix: `u${session.messages().length}-` })[0]!,
+  );
+  const request = await host.hooks.beforeRequest.promise(
+    { sessionId, model: MODEL, messages: session.messages(), maxTokens: 200 },
+    { sessionId, contextWindow: 200_000 },
+  );
   const wire = toAnthropic(request.messages);
-  const reply = await client.messages.create({ model: MODEL, max_tokens: 200, messages: wire.messages as Anthropic.MessageParam[], ...(wire.system === undefined ? {} : { system: wire.system }) });
+  const reply = await client.messages.create({
+    model: MODEL,
+    max_tokens: 200,
+    messages: wire.messages as Anthropic.MessageParam[],
+    ...(wire.system === undefined ? {} : { system: wire.system }),
+  });
   const usage: Usage = {
     inputTokens: reply.usage.input_tokens,
     outputTokens: reply.usage.output_tokens,
     cacheCreationInputTokens: reply.usage.cache_creation_input_tokens ?? 0,
     cacheReadInputTokens: reply.usage.cache_read_input_tokens ?? 0,
   };
-  const assistant = fromAnthropic([{ role: 'assistant', content: reply.content.map((block) => (block.type === 'text' ? { type: 'text' as const, text: block.text } : { type: 'text' as const, text: '?' })) }], undefined, { idPrefix: `a${session.messages().length}-` })[0]!;
+  const assistant = fromAnthropic(
+    [
+      {
+        role: 'assistant',
+        content: reply.content.map((block) =>
+          block.type === 'text' ? { type: 'text' as const, text: block.text } : { type: 'text' as const, text: '?' },
+        ),
+      },
+    ],
+    undefined,
+    { idPrefix: `a${session.messages().length}-` },
+  )[0]!;
   await session.append(assistant, { usage });
   return usage;
 }
@@ -36,7 +57,11 @@ describe('prompt caching against the simulator', () => {
     const costs = createCostTracker({ model: MODEL });
     const host = createHost({ plugins: [createPromptCachingPlugin(), costs.plugin] });
     const session = await host.session('cached');
-    await session.append({ id: 'sys', role: 'system', parts: [{ id: 'sys:0', type: 'text', text: 'You are a meticulous engineer. '.repeat(120) }] });
+    await session.append({
+      id: 'sys',
+      role: 'system',
+      parts: [{ id: 'sys:0', type: 'text', text: 'You are a meticulous engineer. '.repeat(120) }],
+    });
     const first = await turn(host, client, 'cached', 'Read the build log and tell me what failed.');
     const second = await turn(host, client, 'cached', 'And how do I fix it?');
     expect(first.cacheCreationInputTokens).toBeGreaterThan(0);
@@ -52,7 +77,11 @@ describe('prompt caching against the simulator', () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
     const host = createHost();
     const session = await host.session('plain');
-    await session.append({ id: 'sys', role: 'system', parts: [{ id: 'sys:0', type: 'text', text: 'You are a meticulous engineer. '.repeat(120) }] });
+    await session.append({
+      id: 'sys',
+      role: 'system',
+      parts: [{ id: 'sys:0', type: 'text', text: 'You are a meticulous engineer. '.repeat(120) }],
+    });
     await turn(host, client, 'plain', 'first');
     const second = await turn(host, client, 'plain', 'second');
     expect(second.cacheReadInputTokens).toBe(0);

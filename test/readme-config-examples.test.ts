@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Top-level keys of a ctxhost config: a YAML block with one of them is a config example. */
-const CONFIG_KEYS = ['context', 'compression', 'redaction', 'auxiliary', 'prompt_caching', 'model', 'models', 'disabled_hooks', 'experimental', 'plugin_dirs', 'store', 'hooks'];
+const CONFIG_KEYS = [
+  'context',
+  'compression',
+  'redaction',
+  'auxiliary',
+  'prompt_caching',
+  'model',
+  'models',
+  'disabled_hooks',
+  'experimental',
+  'plugin_dirs',
+  'store',
+  'hooks',
+];
 
 async function readmes(folder: string): Promise<string[]> {
   const found: string[] = [];
@@ -57,7 +70,11 @@ describe('config examples in the READMEs', () => {
       await mkdir(join(cwd, '.ctxhost'), { recursive: true });
       await writeFile(join(cwd, '.ctxhost', 'config.yaml'), example.text);
       try {
-        const loaded = await loadConfig({ cwd, userConfigDir: join(folder, 'no-user-config'), sections: builtInConfigSections() });
+        const loaded = await loadConfig({
+          cwd,
+          userConfigDir: join(folder, 'no-user-config'),
+          sections: builtInConfigSections(),
+        });
         failures.push(...loaded.warnings.map((warning) => `${example.where}: warning ${warning.message}`));
       } catch (error) {
         failures.push(`${example.where}: ${(error as Error).message}`);

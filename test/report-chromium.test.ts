@@ -8,7 +8,9 @@ import { renderReport } from '../packages/cli/src/report/render-report.js';
 import { runReplay } from '../packages/cli/src/replay/run-replay.js';
 import { chromiumInstalled, runChromium } from './support/headless-chromium.js';
 
-const transcript = fileURLToPath(new URL('./fixtures/corpus/claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl', import.meta.url));
+const transcript = fileURLToPath(
+  new URL('./fixtures/corpus/claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl', import.meta.url),
+);
 
 interface Box {
   x: number;
@@ -48,7 +50,10 @@ describe.skipIf(!chromiumInstalled())('the replay report in headless Chromium', 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'ctxhost-report-chromium-'));
     const { messages } = await readTranscript(transcript, { includeSidechains: true });
-    const html = renderReport({ transcript: 'session.jsonl', result: await runReplay({ messages, window: 8_000, contextLimit: 6_500 }) });
+    const html = renderReport({
+      transcript: 'session.jsonl',
+      result: await runReplay({ messages, window: 8_000, contextLimit: 6_500 }),
+    });
     const page = join(folder, 'report.html');
     const measured = join(folder, 'measured.html');
     await writeFile(page, html);
@@ -91,7 +96,13 @@ describe.skipIf(!chromiumInstalled())('the replay report in headless Chromium', 
   it('draws the window above the limit, the monitor thresholds and the engine threshold, and marks the events', () => {
     const [context] = geometry.charts;
     const y = (kind: string) => context!.thresholds.find((line) => line.kind === kind)?.y ?? Number.NaN;
-    expect(context!.thresholds.map((line) => line.kind).sort()).toEqual(['critical', 'engine', 'limit', 'warn', 'window']);
+    expect(context!.thresholds.map((line) => line.kind).sort()).toEqual([
+      'critical',
+      'engine',
+      'limit',
+      'warn',
+      'window',
+    ]);
     expect(y('window')).toBeLessThan(y('limit'));
     expect(y('limit')).toBeLessThan(y('critical'));
     expect(y('critical')).toBeLessThan(y('warn'));

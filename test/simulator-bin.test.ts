@@ -14,7 +14,9 @@ afterEach(() => {
 });
 
 function run(args: string[]): { process: ChildProcess; output: Promise<string>; firstLine: Promise<string> } {
-  const process = spawn(globalThis.process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const process = spawn(globalThis.process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = process;
   let text = '';
   const firstLine = new Promise<string>((resolve, reject) => {
@@ -40,8 +42,16 @@ describe('the ctxhost-simulator bin', () => {
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(await firstLine)?.[1];
     expect(url).toBeDefined();
     const client = new Anthropic({ apiKey: 'test', baseURL: url!, maxRetries: 0 });
-    await expect(client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] })).resolves.toMatchObject({ type: 'message' });
-    const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'word '.repeat(100) }] }).catch((caught: unknown) => caught);
+    await expect(
+      client.messages.create({
+        model: 'claude-sonnet-4-6',
+        max_tokens: 5,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    ).resolves.toMatchObject({ type: 'message' });
+    const error = await client.messages
+      .create({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'word '.repeat(100) }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((error as Error).message)).toMatch(/prompt is too long: \d+ tokens > 40 maximum/);
   });

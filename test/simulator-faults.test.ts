@@ -18,7 +18,10 @@ async function setUp(options: Parameters<typeof startSimulator>[0] = {}) {
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => undefined, (error: unknown) => error);
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 }
 
 describe('simulator: faults on demand', () => {
@@ -83,7 +86,9 @@ describe('simulator: faults on demand', () => {
     const { client, sim } = await setUp();
     sim.faults.when((request) => JSON.stringify(request.messages).includes('deploy'), 'overloaded');
     await expect(client.messages.create(params)).resolves.toMatchObject({ type: 'message' });
-    const error = (await caught(client.messages.create({ ...params, messages: [{ role: 'user', content: 'deploy now' }] }))) as ApiError;
+    const error = (await caught(
+      client.messages.create({ ...params, messages: [{ role: 'user', content: 'deploy now' }] }),
+    )) as ApiError;
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error.status).toBe(529);
     expect(sim.requests.map((request) => request.fault ?? '-')).toEqual(['-', 'overloaded']);
@@ -114,7 +119,10 @@ describe('simulator: faults on demand', () => {
     expect(((await caught(client.messages.create(params))) as ApiError).status).toBe(500);
     sim.faults.next(1, 'drop');
     await caught(client.messages.stream(params).finalMessage());
-    expect(sim.requests.map((request) => [request.status, request.fault])).toEqual([[500, 'sse_error'], [0, 'drop']]);
+    expect(sim.requests.map((request) => [request.status, request.fault])).toEqual([
+      [500, 'sse_error'],
+      [0, 'drop'],
+    ]);
   });
 
   it('lets the SDK’s own retries get through faults for the next N requests', async () => {
@@ -122,14 +130,23 @@ describe('simulator: faults on demand', () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 2 });
     simulator.faults.next(2, { kind: 'rate_limit', retryAfterSeconds: 0 });
     await expect(client.messages.create(params)).resolves.toMatchObject({ type: 'message' });
-    expect(simulator.requests.map((request) => [request.status, request.headers['x-stainless-retry-count']])).toEqual([[429, '0'], [429, '1'], [200, '2']]);
+    expect(simulator.requests.map((request) => [request.status, request.headers['x-stainless-retry-count']])).toEqual([
+      [429, '0'],
+      [429, '1'],
+      [200, '2'],
+    ]);
   });
 
   it('replays a transcript’s assistant turns in order', async () => {
-    const { client } = await setUp({ replay: [{ content: 'first recorded answer' }, { content: 'second recorded answer' }] });
+    const { client } = await setUp({
+      replay: [{ content: 'first recorded answer' }, { content: 'second recorded answer' }],
+    });
     const one = await client.messages.create(params);
     const two = await client.messages.create(params);
-    expect([one.content[0], two.content[0]]).toMatchObject([{ text: 'first recorded answer' }, { text: 'second recorded answer' }]);
+    expect([one.content[0], two.content[0]]).toMatchObject([
+      { text: 'first recorded answer' },
+      { text: 'second recorded answer' },
+    ]);
   });
 });
 
@@ -138,8 +155,14 @@ describe('simulator: summarization requests', () => {
 
   it('answers a request carrying the template with a structured summary of its own content', async () => {
     const { client } = await setUp();
-    const span = 'user asked: fix the failing build in src/app.ts\n$ npm run build\nerror TS2322: Type string is not assignable\nthen edited packages/core/src/index.ts';
-    const message = await client.messages.create({ ...params, max_tokens: 2000, system: `Summarize using exactly these sections:\n${template}`, messages: [{ role: 'user', content: span }] });
+    const span =
+      'user asked: fix the failing build in src/app.ts\n$ npm run build\nerror TS2322: Type string is not assignable\nthen edited packages/core/src/index.ts';
+    const message = await client.messages.create({
+      ...params,
+      max_tokens: 2000,
+      system: `Summarize using exactly these sections:\n${template}`,
+      messages: [{ role: 'user', content: span }],
+    });
     const text = message.content[0]?.type === 'text' ? message.content[0].text : '';
     for (const heading of SUMMARY_HEADINGS) expect(text).toContain(`## ${heading}`);
     expect(text).toContain('src/app.ts');
@@ -150,13 +173,18 @@ describe('simulator: summarization requests', () => {
 
   it('carries the previous summary’s Done items into the update', () => {
     const previous = '### Done\n- migrated the config loader\n';
-    const summary = buildSummary({ messages: [{ role: 'user', content: `${template}\nPrevious summary:\n${previous}` }] });
+    const summary = buildSummary({
+      messages: [{ role: 'user', content: `${template}\nPrevious summary:\n${previous}` }],
+    });
     expect(summary).toContain('- migrated the config loader');
   });
 
   it('answers an ordinary request normally', async () => {
     const { client } = await setUp();
-    const message = await client.messages.create({ ...params, messages: [{ role: 'user', content: '## Goal\nonly one heading' }] });
+    const message = await client.messages.create({
+      ...params,
+      messages: [{ role: 'user', content: '## Goal\nonly one heading' }],
+    });
     expect(message.content[0]).toMatchObject({ text: expect.stringContaining('Simulated reply') });
   });
 });

@@ -24,17 +24,37 @@ else throw new Error(`store-worker: unknown mode "${mode}"; use hammer or hold`)
 async function hammer(iterations: number): Promise<void> {
   for (let iteration = 0; iteration < iterations; iteration += 1) {
     await store.withSessionLock(sessionId, async () => {
-      const entered = await store.pool.query<{ id: number }>(`INSERT INTO "${schema}".lock_intervals (worker, iteration, entered_at) VALUES ($1, $2, clock_timestamp()) RETURNING id`, [worker, iteration]);
-      const event = { type: 'message.appended' as const, message: { id: `${worker}-${iteration}`, role: 'user' as const, parts: [{ id: `${worker}-${iteration}-p`, type: 'text' as const, text: `locked ${iteration}` }] } };
+      const entered = await store.pool.query<{ id: number }>(
+        `INSERT INTO "${schema}".lock_intervals (worker, iteration, entered_at) VALUES ($1, $2, clock_timestamp()) RETURNING id`,
+        [worker, iteration],
+      );
+      const event = {
+        type: 'message.appended' as const,
+        message: {
+          id: `${worker}-${iteration}`,
+          role: 'user' as const,
+          parts: [{ id: `${worker}-${iteration}-p`, type: 'text' as const, text: `locked ${iteration}` }],
+        },
+      };
       const first = await store.append(sessionId, event, { eventId: `${worker}-locked-${iteration}` });
       const retry = await store.append(sessionId, event, { eventId: `${worker}-locked-${iteration}` });
       if (retry.seq !== first.seq) throw new Error(`retried append got seq ${retry.seq}, first had ${first.seq}`);
       const log = await store.read(sessionId);
       const lockedSince = log.filter((stored) => stored.seq > first.seq && stored.eventId.includes('-locked-'));
-      if (lockedSince.length > 0) throw new Error(`another locked section appended inside this one: ${lockedSince[0]!.eventId}`);
-      await store.pool.query(`UPDATE "${schema}".lock_intervals SET exited_at = clock_timestamp() WHERE id = $1`, [entered.rows[0]!.id]);
+      if (lockedSince.length > 0)
+        throw new Error(`another locked section appended inside this one: ${lockedSince[0]!.eventId}`);
+      await store.pool.query(`UPDATE "${schema}".lock_intervals SET exited_at = clock_timestamp() WHERE id = $1`, [
+        entered.rows[0]!.id,
+      ]);
     });
-    const free = { type: 'message.appended' as const, message: { id: `${worker}-free-${iteration}`, role: 'assistant' as const, parts: [{ id: `${worker}-free-${iteration}-p`, type: 'text' as const, text: 'unlocked' }] } };
+    const free = {
+      type: 'message.appended' as const,
+      message: {
+        id: `${worker}-free-${iteration}`,
+        role: 'assistant' as const,
+        parts: [{ id: `${worker}-free-${iteration}-p`, type: 'text' as const, text: 'unlocked' }],
+      },
+    };
     await store.append(sessionId, free, { eventId: `${worker}-free-${iteration}` });
   }
   await store.close();
@@ -43,7 +63,18 @@ async function hammer(iterations: number): Promise<void> {
 
 async function hold(): Promise<void> {
   await store.withSessionLock(sessionId, async () => {
-    await store.append(sessionId, { type: 'message.appended', message: { id: 'held', role: 'user', parts: [{ id: 'held-p', type: 'text', text: 'written by the worker that dies' }] } }, { eventId: 'held' });
+    await store.append(
+      sessionId,
+      {
+        type: 'message.appended',
+        message: {
+          id: 'held',
+          role: 'user',
+          parts: [{ id: 'held-p', type: 'text', text: 'written by the worker that dies' }],
+        },
+      },
+      { eventId: 'held' },
+    );
     process.stdout.write('locked\n');
     await new Promise(() => undefined);
   });

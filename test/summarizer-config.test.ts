@@ -27,8 +27,20 @@ async function summarize(summarizer: Summarizer) {
 describe('summarizerFromConfig', () => {
   it('provider openai with a base_url and api_key_env: an Anthropic conversation summarized by an OpenAI-compatible endpoint', async () => {
     const [main, cheap] = [await simulator(), await simulator()];
-    const config = withDefaults({ auxiliary: { compression: { provider: 'openai', model: 'qwen3-coder', baseUrl: `${cheap.url}/v1`, apiKeyEnv: 'CHEAP_KEY' } } });
-    const summarizer = summarizerFromConfig(config, { provider: 'anthropic', model: 'claude-sonnet-4-6', client: new Anthropic({ apiKey: 'main', baseURL: main.url }) }, { CHEAP_KEY: 'sk-cheap' });
+    const config = withDefaults({
+      auxiliary: {
+        compression: { provider: 'openai', model: 'qwen3-coder', baseUrl: `${cheap.url}/v1`, apiKeyEnv: 'CHEAP_KEY' },
+      },
+    });
+    const summarizer = summarizerFromConfig(
+      config,
+      {
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-6',
+        client: new Anthropic({ apiKey: 'main', baseURL: main.url }),
+      },
+      { CHEAP_KEY: 'sk-cheap' },
+    );
     expect(await summarize(summarizer)).toContain('## Goal');
     expect(main.requests).toHaveLength(0);
     expect(cheap.requests[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'qwen3-coder' } });
@@ -37,8 +49,14 @@ describe('summarizerFromConfig', () => {
 
   it('provider anthropic with a base_url: an OpenAI conversation summarized by Claude', async () => {
     const summary = await simulator();
-    const config = withDefaults({ auxiliary: { compression: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: summary.url } } });
-    const summarizer = summarizerFromConfig(config, { provider: 'openai', model: 'gpt-4o' }, { ANTHROPIC_API_KEY: 'sk-ant' });
+    const config = withDefaults({
+      auxiliary: { compression: { provider: 'anthropic', model: 'claude-haiku-4-5', baseUrl: summary.url } },
+    });
+    const summarizer = summarizerFromConfig(
+      config,
+      { provider: 'openai', model: 'gpt-4o' },
+      { ANTHROPIC_API_KEY: 'sk-ant' },
+    );
     expect(await summarize(summarizer)).toContain('## Goal');
     expect(summary.requests[0]).toMatchObject({ path: '/v1/messages', body: { model: 'claude-haiku-4-5' } });
     const { authorization, 'x-api-key': apiKey } = summary.requests[0]!.headers;
@@ -54,16 +72,25 @@ describe('summarizerFromConfig', () => {
     expect(main.requests[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'gpt-4o-mini' } });
   });
 
-  it('knows the summary model\'s window whenever it can, so the compressor chunks by default', () => {
+  it("knows the summary model's window whenever it can, so the compressor chunks by default", () => {
     const client = new Anthropic({ apiKey: 'unused' });
-    expect(createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }).maxInputTokens).toBe(getModelInfo('claude-haiku-4-5')?.contextWindow);
+    expect(createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }).maxInputTokens).toBe(
+      getModelInfo('claude-haiku-4-5')?.contextWindow,
+    );
     expect(createAnthropicSummarizer(client, { model: 'claude-haiku-4-5' }).maxInputTokens).toBeGreaterThan(0);
-    expect(anthropicSummarizerFromConfig(withDefaults({ model: { contextLength: 64_000 } }), { client, model: 'claude-sonnet-4-6' }).maxInputTokens).toBe(64_000);
+    expect(
+      anthropicSummarizerFromConfig(withDefaults({ model: { contextLength: 64_000 } }), {
+        client,
+        model: 'claude-sonnet-4-6',
+      }).maxInputTokens,
+    ).toBe(64_000);
     expect(createAnthropicSummarizer(client, { model: 'some-unknown-model' }).maxInputTokens).toBeUndefined();
   });
 
   it('says which key is missing when a hosted provider has none', () => {
-    const config = withDefaults({ auxiliary: { compression: { provider: 'openrouter', model: 'deepseek/deepseek-chat' } } });
+    const config = withDefaults({
+      auxiliary: { compression: { provider: 'openrouter', model: 'deepseek/deepseek-chat' } },
+    });
     const attempt = () => summarizerFromConfig(config, { provider: 'anthropic', model: 'claude-sonnet-4-6' }, {});
     expect(attempt).toThrow(CtxhostError);
     expect(attempt).toThrow(/\$OPENROUTER_API_KEY/);

@@ -13,7 +13,11 @@ describe('a real pi session (made by running pi against the simulator)', () => {
     expect(transcript.boundaries?.map((boundary) => boundary.trigger)).toEqual(['auto', 'auto']);
     const { code, stdout } = await runCtxhostInProcess(['inspect', pi, '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { format: string; boundaries: unknown[]; usage: { requests: number; byModel: { model: string }[] } };
+    const report = JSON.parse(stdout) as {
+      format: string;
+      boundaries: unknown[];
+      usage: { requests: number; byModel: { model: string }[] };
+    };
     expect(report.format).toBe('pi');
     expect(report.boundaries).toHaveLength(2);
     expect(report.usage.requests).toBe(transcript.usage!.length);
@@ -22,7 +26,13 @@ describe('a real pi session (made by running pi against the simulator)', () => {
 
   it('replays segment by segment, every recorded turn answered', async () => {
     const transcript = await readTranscript(pi);
-    const result = await runReplay({ messages: transcript.messages, usage: transcript.usage!, boundaries: transcript.boundaries!.map((boundary) => boundary.messageIndex), window: 200_000, config: {} });
+    const result = await runReplay({
+      messages: transcript.messages,
+      usage: transcript.usage!,
+      boundaries: transcript.boundaries!.map((boundary) => boundary.messageIndex),
+      window: 200_000,
+      config: {},
+    });
     expect(result.segments).toBe(3);
     expect(result.answeredTurns).toBe(result.recordedTurns);
     expect(result.reconstructed.main?.tokens).toBeGreaterThan(0);

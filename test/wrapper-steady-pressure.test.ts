@@ -25,13 +25,41 @@ async function steadyPressure(client: Anthropic, options: ContextManagementOptio
   const usages = [];
   for (let turn = 0; turn < turns; turn++) {
     const reply = await wrapped.messages.create({ model: MODEL, max_tokens: 512, system: 'You audit code.', messages });
-    usages.push({ inputTokens: reply.usage.input_tokens, outputTokens: reply.usage.output_tokens, cacheCreationInputTokens: reply.usage.cache_creation_input_tokens ?? 0, cacheReadInputTokens: reply.usage.cache_read_input_tokens ?? 0 });
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Checking module ${turn}.` }, { type: 'tool_use', id: `toolu_${turn}`, name: 'run_tests', input: { module: turn } }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: `module ${turn}: ${'test passed; '.repeat(230)}` }] });
+    usages.push({
+      inputTokens: reply.usage.input_tokens,
+      outputTokens: reply.usage.output_tokens,
+      cacheCreationInputTokens: reply.usage.cache_creation_input_tokens ?? 0,
+      cacheReadInputTokens: reply.usage.cache_read_input_tokens ?? 0,
+    });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Checking module ${turn}.` },
+        { type: 'tool_use', id: `toolu_${turn}`, name: 'run_tests', input: { module: turn } },
+      ],
+    });
+    messages.push({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `toolu_${turn}`,
+          content: `module ${turn}: ${'test passed; '.repeat(230)}`,
+        },
+      ],
+    });
   }
-  const prompt = usages.reduce((sum, usage) => sum + usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens, 0);
+  const prompt = usages.reduce(
+    (sum, usage) => sum + usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens,
+    0,
+  );
   const cacheRead = usages.reduce((sum, usage) => sum + usage.cacheReadInputTokens, 0) / prompt;
-  return { compactions, cacheRead, dollars: sessionCost(usages, MODEL).dollars.total, requests: sim!.requests.filter((request) => request.path === '/v1/messages') };
+  return {
+    compactions,
+    cacheRead,
+    dollars: sessionCost(usages, MODEL).dollars.total,
+    requests: sim!.requests.filter((request) => request.path === '/v1/messages'),
+  };
 }
 
 describe('withContextManagement under steady pressure', () => {
@@ -52,9 +80,16 @@ describe('withContextManagement under steady pressure', () => {
   it('keeps the first (task) message and the newest turn of a text-only history, and says what it dropped', async () => {
     const { client, sim } = await simulator({ contextLimit: 6_000 });
     const compactions: WrapperCompactionEvent[] = [];
-    const wrapped = withContextManagement(client, { contextWindow: 6_000, onCompaction: (event) => compactions.push(event) });
+    const wrapped = withContextManagement(client, {
+      contextWindow: 6_000,
+      onCompaction: (event) => compactions.push(event),
+    });
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: TASK }];
-    for (let turn = 0; turn < 14; turn++) messages.push({ role: 'assistant', content: `answer ${turn} ${'detail '.repeat(120)}` }, { role: 'user', content: `question ${turn + 1} ${'context '.repeat(120)}` });
+    for (let turn = 0; turn < 14; turn++)
+      messages.push(
+        { role: 'assistant', content: `answer ${turn} ${'detail '.repeat(120)}` },
+        { role: 'user', content: `question ${turn + 1} ${'context '.repeat(120)}` },
+      );
     await wrapped.messages.create({ model: MODEL, max_tokens: 256, messages });
     const sent = (sim.requests.at(-1)!.body as { messages: { content: unknown }[] }).messages;
     expect(JSON.stringify(sent[0]!.content)).toContain(TASK);
@@ -67,9 +102,17 @@ describe('withContextManagement under steady pressure', () => {
   it('summarizes instead of dropping when asked, with a summarizer on the same client', async () => {
     const { client, sim } = await simulator({ contextLimit: 6_000 });
     const compactions: WrapperCompactionEvent[] = [];
-    const wrapped = withContextManagement(client, { contextWindow: 6_000, summarize: true, onCompaction: (event) => compactions.push(event) });
+    const wrapped = withContextManagement(client, {
+      contextWindow: 6_000,
+      summarize: true,
+      onCompaction: (event) => compactions.push(event),
+    });
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: TASK }];
-    for (let turn = 0; turn < 14; turn++) messages.push({ role: 'assistant', content: `answer ${turn} ${'detail '.repeat(120)}` }, { role: 'user', content: `question ${turn + 1} ${'context '.repeat(120)}` });
+    for (let turn = 0; turn < 14; turn++)
+      messages.push(
+        { role: 'assistant', content: `answer ${turn} ${'detail '.repeat(120)}` },
+        { role: 'user', content: `question ${turn + 1} ${'context '.repeat(120)}` },
+      );
     await wrapped.messages.create({ model: MODEL, max_tokens: 256, messages });
     expect(compactions[0]!.summarized).toBeGreaterThan(0);
     expect(compactions[0]!.dropped).toBe(0);
@@ -82,7 +125,11 @@ describe('withContextManagement under steady pressure', () => {
   it('learns a smaller real limit from the first overflow and never hits it again (README window 200,000)', async () => {
     const { client, sim } = await simulator({ contextLimit: 12_000 });
     const learned: number[] = [];
-    const { requests } = await steadyPressure(client, { contextWindow: 200_000, onWindowLearned: ({ contextWindow }) => learned.push(contextWindow) }, 30);
+    const { requests } = await steadyPressure(
+      client,
+      { contextWindow: 200_000, onWindowLearned: ({ contextWindow }) => learned.push(contextWindow) },
+      30,
+    );
     expect(learned).toEqual([12_000]);
     expect(requests.filter((request) => request.status === 400)).toHaveLength(1);
     expect(sim.requests.at(-1)?.status).toBe(200);

@@ -41,16 +41,34 @@ export async function withChild<T>(fn: (work: string, child: string) => Promise<
     const source = join(work, 'child-source.mjs');
     await writeFile(source, childSource);
     const child = join(work, 'child.mjs');
-    await build({ entryPoints: [source], outfile: child, bundle: true, platform: 'node', format: 'esm', conditions: ['@ctxhost/source'], logLevel: 'error', external: ['esbuild'], banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+    await build({
+      entryPoints: [source],
+      outfile: child,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      conditions: ['@ctxhost/source'],
+      logLevel: 'error',
+      external: ['esbuild'],
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    });
     return await fn(work, child);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-function runChild(child: string, args: string[], fileLimitKib?: number, onDone?: () => void, release?: Promise<void>): Promise<string[]> {
+function runChild(
+  child: string,
+  args: string[],
+  fileLimitKib?: number,
+  onDone?: () => void,
+  release?: Promise<void>,
+): Promise<string[]> {
   const command = `${fileLimitKib === undefined ? '' : `ulimit -f ${fileLimitKib}; `}exec "$0" "$@"`;
-  const process_ = spawn('bash', ['-c', command, process.execPath, child, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const process_ = spawn('bash', ['-c', command, process.execPath, child, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let done = false;
   process_.stdout.on('data', (chunk: Buffer) => {
@@ -62,10 +80,20 @@ function runChild(child: string, args: string[], fileLimitKib?: number, onDone?:
   });
   if (release === undefined) process_.stdin.end();
   else void release.then(() => process_.stdin.end());
-  return new Promise((resolve) => process_.once('exit', () => resolve(output.trim().split('\n').filter((line) => line !== '' && line !== 'done'))));
+  return new Promise((resolve) =>
+    process_.once('exit', () =>
+      resolve(
+        output
+          .trim()
+          .split('\n')
+          .filter((line) => line !== '' && line !== 'done'),
+      ),
+    ),
+  );
 }
 
-const messageIds = (events: StoredEvent[]) => events.flatMap((event) => (event.type === 'message.appended' ? [event.message.id] : []));
+const messageIds = (events: StoredEvent[]) =>
+  events.flatMap((event) => (event.type === 'message.appended' ? [event.message.id] : []));
 
 /** Appends under `ulimit -f` until several appends failed; then reopens with room and appends once more. */
 export async function sizeLimit(work: string, child: string, limitKib: number) {
@@ -78,7 +106,10 @@ export async function sizeLimit(work: string, child: string, limitKib: number) {
   let stored: string[] = [];
   try {
     stored = messageIds(await store.read('full'));
-    await store.append('full', { type: 'message.appended', message: { id: 'after', role: 'user', parts: [{ id: 'after:0', type: 'text', text: 'room again' }] } });
+    await store.append('full', {
+      type: 'message.appended',
+      message: { id: 'after', role: 'user', parts: [{ id: 'after:0', type: 'text', text: 'room again' }] },
+    });
     await store.close();
     const again = createFileStore({ directory });
     opens = messageIds(await again.read('full')).at(-1) === 'after';
@@ -87,7 +118,15 @@ export async function sizeLimit(work: string, child: string, limitKib: number) {
     opens = false;
   }
   const lost = acknowledged.filter((id) => !stored.includes(id)).length;
-  return { limitKib, acknowledged: acknowledged.length, stored: stored.length, lost, unacknowledgedStored: stored.filter((id) => !acknowledged.includes(id)).length, failures: [...new Set(failures)], reopensAfterRoom: opens };
+  return {
+    limitKib,
+    acknowledged: acknowledged.length,
+    stored: stored.length,
+    lost,
+    unacknowledgedStored: stored.filter((id) => !acknowledged.includes(id)).length,
+    failures: [...new Set(failures)],
+    reopensAfterRoom: opens,
+  };
 }
 
 /** `rounds` times: six processes take over one dead lock at the same instant and hold it until all tried. */
@@ -99,15 +138,31 @@ export async function lockRaces(work: string, child: string, rounds: number) {
   for (let round = 0; round < rounds; round += 1) {
     const directory = join(work, `race-${round}`);
     const seeded = createFileStore({ directory });
-    await seeded.append('raced', { type: 'message.appended', message: { id: 'seed', role: 'user', parts: [{ id: 'seed:0', type: 'text', text: 'seed' }] } });
+    await seeded.append('raced', {
+      type: 'message.appended',
+      message: { id: 'seed', role: 'user', parts: [{ id: 'seed:0', type: 'text', text: 'seed' }] },
+    });
     await seeded.close();
     const lockFile = (await readdir(directory)).find((name) => name.endsWith('.jsonl'))!;
-    await writeFile(join(directory, `${lockFile}.lock`), JSON.stringify({ pid: 2 ** 22 + 4321, hostname: hostname(), token: '0000dead-0000-0000-0000-000000000000' }));
+    await writeFile(
+      join(directory, `${lockFile}.lock`),
+      JSON.stringify({ pid: 2 ** 22 + 4321, hostname: hostname(), token: '0000dead-0000-0000-0000-000000000000' }),
+    );
     const startAt = Date.now() + 900;
     let left = 6;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const outputs = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => runChild(child, ['race', directory, String(startAt), name], undefined, () => (left -= 1) === 0 && release(), released)));
+    const outputs = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((name) =>
+        runChild(
+          child,
+          ['race', directory, String(startAt), name],
+          undefined,
+          () => (left -= 1) === 0 && release(),
+          released,
+        ),
+      ),
+    );
     const acked = outputs.map((lines) => lines.filter((line) => line.startsWith('ok ')).map((line) => line.slice(3)));
     if (acked.filter((ids) => ids.length > 0).length > 1) doubleOwners += 1;
     acknowledged += acked.flat().length;
@@ -120,7 +175,14 @@ export async function lockRaces(work: string, child: string, rounds: number) {
       unreadable += 1;
     }
   }
-  return { rounds, processesPerRound: 6, roundsWithTwoOwners: doubleOwners, acknowledged, stored, logsUnreadable: unreadable };
+  return {
+    rounds,
+    processesPerRound: 6,
+    roundsWithTwoOwners: doubleOwners,
+    acknowledged,
+    stored,
+    logsUnreadable: unreadable,
+  };
 }
 
 /** One host, `sessions` sessions one after another (an append each), idle release after `idleSeconds`: peak open files and locks, everything stored. */
@@ -135,7 +197,11 @@ export async function manySessions(work: string, sessions: number, idleSeconds: 
   for (let index = 0; index < sessions; index += 1) {
     try {
       const session = await host.session(`many-${index}`);
-      await session.append({ id: `m${index}`, role: 'user', parts: [{ id: `m${index}:0`, type: 'text', text: `session ${index}` }] });
+      await session.append({
+        id: `m${index}`,
+        role: 'user',
+        parts: [{ id: `m${index}:0`, type: 'text', text: `session ${index}` }],
+      });
     } catch {
       failures += 1;
     }

@@ -26,10 +26,15 @@ const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
   return result;
 };
 
-await step('postgres: backends terminated under load', () => pgTerminations({ seconds: quick ? 5 : 20, everyMs: 100, stores: 4 }));
-await step('postgres: partitioned server', () => pgPartition({ seconds: quick ? 6 : 10, partitionSeconds: quick ? 2 : 4, statementMs: 1_000, connectMs: 1_000 }));
+await step('postgres: backends terminated under load', () =>
+  pgTerminations({ seconds: quick ? 5 : 20, everyMs: 100, stores: 4 }),
+);
+await step('postgres: partitioned server', () =>
+  pgPartition({ seconds: quick ? 6 : 10, partitionSeconds: quick ? 2 : 4, statementMs: 1_000, connectMs: 1_000 }),
+);
 await withChild(async (work, child) => {
-  for (const limitKib of quick ? [64] : [16, 64, 256]) await step(`file store: ulimit -f ${limitKib} KiB`, () => sizeLimit(work, child, limitKib));
+  for (const limitKib of quick ? [64] : [16, 64, 256])
+    await step(`file store: ulimit -f ${limitKib} KiB`, () => sizeLimit(work, child, limitKib));
   await step('file store: lock takeover races', () => lockRaces(work, child, quick ? 3 : 15));
   await step('host: many sessions on one host', () => manySessions(work, quick ? 300 : 2_000, 0.5));
 });

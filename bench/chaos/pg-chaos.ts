@@ -1,6 +1,10 @@
 import { createPgClient } from '../../packages/store-postgres/src/pg-driver.js';
 import { startTcpProxy, targetOf } from '../../packages/store-postgres/src/tcp-proxy.test-helper.js';
-import { dropSchema, testDatabaseUrl, uniqueSchemaName } from '../../packages/store-postgres/src/test-database.test-helper.js';
+import {
+  dropSchema,
+  testDatabaseUrl,
+  uniqueSchemaName,
+} from '../../packages/store-postgres/src/test-database.test-helper.js';
 import { createPostgresStore, type PostgresStore } from '@ctxhost/store-postgres';
 import { CtxhostError, type StoreEvent } from '@ctxhost/core';
 
@@ -14,10 +18,20 @@ export interface AppendTally {
   slowestCallMs: number;
 }
 
-const event = (id: string): StoreEvent => ({ type: 'message.appended', message: { id, role: 'user', parts: [{ id: `${id}:0`, type: 'text', text: `chaos ${id}` }] } });
+const event = (id: string): StoreEvent => ({
+  type: 'message.appended',
+  message: { id, role: 'user', parts: [{ id: `${id}:0`, type: 'text', text: `chaos ${id}` }] },
+});
 
 /** Appends with retries by event id (as the host does) and records what was acknowledged. */
-async function appendLoop(store: PostgresStore, sessionId: string, prefix: string, until: number, acknowledged: Set<string>, tally: AppendTally): Promise<void> {
+async function appendLoop(
+  store: PostgresStore,
+  sessionId: string,
+  prefix: string,
+  until: number,
+  acknowledged: Set<string>,
+  tally: AppendTally,
+): Promise<void> {
   for (let index = 0; Date.now() < until; index += 1) {
     const id = `${prefix}-${index}`;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -36,7 +50,12 @@ async function appendLoop(store: PostgresStore, sessionId: string, prefix: strin
   }
 }
 
-async function countStored(store: PostgresStore, sessions: string[], acknowledged: Set<string>, tally: AppendTally): Promise<void> {
+async function countStored(
+  store: PostgresStore,
+  sessions: string[],
+  acknowledged: Set<string>,
+  tally: AppendTally,
+): Promise<void> {
   const seen = new Map<string, number>();
   for (const sessionId of sessions) {
     for (const stored of await store.read(sessionId)) {
@@ -55,9 +74,15 @@ function newTally(): AppendTally {
 }
 
 /** Several stores append to a few sessions while a second connection terminates their backends every `everyMs`. */
-export async function pgTerminations(options: { seconds: number; everyMs: number; stores: number }): Promise<AppendTally & { terminations: number }> {
+export async function pgTerminations(options: {
+  seconds: number;
+  everyMs: number;
+  stores: number;
+}): Promise<AppendTally & { terminations: number }> {
   const schema = uniqueSchemaName('chaos_term');
-  const stores = Array.from({ length: options.stores }, () => createPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 3 }));
+  const stores = Array.from({ length: options.stores }, () =>
+    createPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 3 }),
+  );
   const tally = newTally();
   const crashes = (error: unknown) => {
     tally.crashes += 1;
@@ -75,12 +100,21 @@ export async function pgTerminations(options: { seconds: number; everyMs: number
     const killer = (async () => {
       while (Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, options.everyMs));
-        const killed = await admin.query<{ ok: boolean }>(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'ctxhost-store' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${schema}%`]);
+        const killed = await admin.query<{ ok: boolean }>(
+          `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'ctxhost-store' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+          [`%${schema}%`],
+        );
         terminations += killed.rows.filter((row) => row.ok).length;
       }
     })();
     const sessions = ['t0', 't1', 't2'];
-    await Promise.all(stores.flatMap((store, storeIndex) => sessions.map((sessionId) => appendLoop(store, sessionId, `s${storeIndex}-${sessionId}`, until, acknowledged, tally))));
+    await Promise.all(
+      stores.flatMap((store, storeIndex) =>
+        sessions.map((sessionId) =>
+          appendLoop(store, sessionId, `s${storeIndex}-${sessionId}`, until, acknowledged, tally),
+        ),
+      ),
+    );
     await killer;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const reader = createPostgresStore({ url: testDatabaseUrl(), schema });
@@ -96,7 +130,12 @@ export async function pgTerminations(options: { seconds: number; everyMs: number
 }
 
 /** Appends through a TCP proxy that stops forwarding for `partitionSeconds`, then heals; reports the longest any call waited and what close() took. */
-export async function pgPartition(options: { seconds: number; partitionSeconds: number; statementMs: number; connectMs: number }): Promise<AppendTally & { closeMs: number; boundMs: number }> {
+export async function pgPartition(options: {
+  seconds: number;
+  partitionSeconds: number;
+  statementMs: number;
+  connectMs: number;
+}): Promise<AppendTally & { closeMs: number; boundMs: number }> {
   const schema = uniqueSchemaName('chaos_part');
   const proxy = await startTcpProxy(targetOf(testDatabaseUrl()));
   const timeouts = { statementMs: options.statementMs, connectMs: options.connectMs, closeMs: 1_000 };
@@ -113,7 +152,9 @@ export async function pgPartition(options: { seconds: number; partitionSeconds: 
       await new Promise((resolve) => setTimeout(resolve, options.partitionSeconds * 1000));
       proxy.heal();
     })();
-    await Promise.all(['p0', 'p1'].map((sessionId) => appendLoop(store, sessionId, sessionId, until, acknowledged, tally)));
+    await Promise.all(
+      ['p0', 'p1'].map((sessionId) => appendLoop(store, sessionId, sessionId, until, acknowledged, tally)),
+    );
     await partition;
     const reader = createPostgresStore({ url: testDatabaseUrl(), schema });
     await countStored(reader, ['p0', 'p1'], acknowledged, tally);
@@ -127,5 +168,9 @@ export async function pgPartition(options: { seconds: number; partitionSeconds: 
     await dropSchema(schema);
   }
   // A call: connect + statement (+ slack), retried once after a dropped connection.
-  return { ...tally, closeMs, boundMs: 2 * (options.connectMs + options.statementMs + Math.min(2_000, options.statementMs / 4)) };
+  return {
+    ...tally,
+    closeMs,
+    boundMs: 2 * (options.connectMs + options.statementMs + Math.min(2_000, options.statementMs / 4)),
+  };
 }

@@ -29,7 +29,13 @@ if (values.help) {
   process.exit(0);
 }
 
-function numberOption(name: string, raw: string | undefined, fallback: number, check: (value: number) => boolean, expected: string): number {
+function numberOption(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  check: (value: number) => boolean,
+  expected: string,
+): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || !check(value)) {
@@ -44,24 +50,57 @@ const share = (value: number) => value >= 0 && value <= 1;
 const options = {
   sessions: numberOption('sessions', values.sessions, SOAK_DEFAULTS.sessions, positiveInteger, 'a positive integer'),
   seed: numberOption('seed', values.seed, SOAK_DEFAULTS.seed, Number.isInteger, 'an integer'),
-  faultRate: numberOption('fault-rate', values['fault-rate'], SOAK_DEFAULTS.faultRate, share, 'a number between 0 and 1'),
-  overflowRate: numberOption('overflow-rate', values['overflow-rate'], SOAK_DEFAULTS.overflowRate, share, 'a number between 0 and 1'),
-  concurrency: numberOption('concurrency', values.concurrency, SOAK_DEFAULTS.concurrency, positiveInteger, 'a positive integer'),
-  maxPrefix: numberOption('max-prefix', values['max-prefix'], SOAK_DEFAULTS.maxPrefix, positiveInteger, 'a positive integer'),
+  faultRate: numberOption(
+    'fault-rate',
+    values['fault-rate'],
+    SOAK_DEFAULTS.faultRate,
+    share,
+    'a number between 0 and 1',
+  ),
+  overflowRate: numberOption(
+    'overflow-rate',
+    values['overflow-rate'],
+    SOAK_DEFAULTS.overflowRate,
+    share,
+    'a number between 0 and 1',
+  ),
+  concurrency: numberOption(
+    'concurrency',
+    values.concurrency,
+    SOAK_DEFAULTS.concurrency,
+    positiveInteger,
+    'a positive integer',
+  ),
+  maxPrefix: numberOption(
+    'max-prefix',
+    values['max-prefix'],
+    SOAK_DEFAULTS.maxPrefix,
+    positiveInteger,
+    'a positive integer',
+  ),
   corpus: fileURLToPath(new URL('../../test/fixtures/corpus/', import.meta.url)),
 };
 
 const step = Math.max(1, Math.floor(options.sessions / 20));
-const report = await runSoak({ ...options, onSession: (done) => done % step === 0 && console.error(`soak: ${done}/${options.sessions} sessions`) });
+const report = await runSoak({
+  ...options,
+  onSession: (done) => done % step === 0 && console.error(`soak: ${done}/${options.sessions} sessions`),
+});
 printReport(report);
 const out = values.out ?? join(import.meta.dirname, 'results.json');
-writeFileSync(out, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), ...report }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), ...report }, null, 2)}\n`,
+);
 console.log(`\nJSON: ${out}`);
-const failed = report.rejectedForShape > 0 || report.unretrievableOriginals > 0 || Object.keys(report.sessionsUnclear).length > 0;
+const failed =
+  report.rejectedForShape > 0 || report.unretrievableOriginals > 0 || Object.keys(report.sessionsUnclear).length > 0;
 process.exitCode = failed ? 1 : 0;
 
 function printReport(report: SoakReport): void {
-  console.log(`\n## soak — ${report.options.sessions} sessions, seed ${report.options.seed}, fault rate ${report.options.faultRate}, overflow rate ${report.options.overflowRate}, concurrency ${report.options.concurrency}`);
+  console.log(
+    `\n## soak — ${report.options.sessions} sessions, seed ${report.options.seed}, fault rate ${report.options.faultRate}, overflow rate ${report.options.overflowRate}, concurrency ${report.options.concurrency}`,
+  );
   console.table({
     'sessions completed': report.sessionsCompleted,
     'sessions ended with a clear error': Object.values(report.sessionsEndedWithError).reduce((sum, n) => sum + n, 0),
@@ -75,7 +114,12 @@ function printReport(report: SoakReport): void {
     throughput: `${report.sessionsPerSecond} sessions/s, ${report.requestsPerSecond} requests/s`,
     time: `${report.seconds} s`,
   });
-  for (const [title, counts] of [['ended with an error', report.sessionsEndedWithError], ['unclear', report.sessionsUnclear], ['hook failures', report.hookFailures]] as const) {
-    if (Object.keys(counts).length > 0) console.table(Object.entries(counts).map(([reason, sessions]) => ({ [title]: reason, sessions })));
+  for (const [title, counts] of [
+    ['ended with an error', report.sessionsEndedWithError],
+    ['unclear', report.sessionsUnclear],
+    ['hook failures', report.hookFailures],
+  ] as const) {
+    if (Object.keys(counts).length > 0)
+      console.table(Object.entries(counts).map(([reason, sessions]) => ({ [title]: reason, sessions })));
   }
 }

@@ -3,7 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent, createAnthropicModel, createAnthropicSummarizer, type Agent } from '@ctxhost/anthropic';
-import { mulberry32, startSimulator, type ModelLimits, type OverflowStyle, type SimulatorStats } from '@ctxhost/simulator';
+import {
+  mulberry32,
+  startSimulator,
+  type ModelLimits,
+  type OverflowStyle,
+  type SimulatorStats,
+} from '@ctxhost/simulator';
 import { createDefaultHost } from 'ctxhost';
 import { loadCorpus, type CorpusTranscript } from './soak-corpus.js';
 import { createSoakFaults } from './soak-faults.js';
@@ -27,7 +33,14 @@ export interface SoakOptions {
   onSession?(done: number, result: SessionResult): void;
 }
 
-export const SOAK_DEFAULTS = { sessions: 1_000, seed: 1, faultRate: 0.05, overflowRate: 0.25, concurrency: 50, maxPrefix: 150 } as const;
+export const SOAK_DEFAULTS = {
+  sessions: 1_000,
+  seed: 1,
+  faultRate: 0.05,
+  overflowRate: 0.25,
+  concurrency: 50,
+  maxPrefix: 150,
+} as const;
 
 /** The windows a session can get, and how the simulator answers at each (all three overflow styles). */
 const WINDOWS: readonly { tokens: number; overflowStyle: OverflowStyle }[] = [
@@ -73,17 +86,27 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const corpus = await loadCorpus(options.corpus);
   if (corpus.length === 0) throw new Error(`soak: no transcript found under ${options.corpus}`);
   const faults = createSoakFaults({ rate: options.faultRate, seed: options.seed });
-  const models: Record<string, ModelLimits> = Object.fromEntries(WINDOWS.map((window) => [modelName(window.tokens), { contextLimit: window.tokens, overflowStyle: window.overflowStyle }]));
+  const models: Record<string, ModelLimits> = Object.fromEntries(
+    WINDOWS.map((window) => [
+      modelName(window.tokens),
+      { contextLimit: window.tokens, overflowStyle: window.overflowStyle },
+    ]),
+  );
   const sim = await startSimulator({ defaultToolUse: true, models, features: [faults.feature] });
   faults.install(sim);
   const client = new Anthropic({ apiKey: 'soak', baseURL: sim.url, maxRetries: 2, timeout: 60_000 });
   const directory = await mkdtemp(join(tmpdir(), 'ctxhost-soak-'));
   const host = await createDefaultHost({
-    config: { store: { kind: 'file', path: directory }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, max_delay_ms: 50 } } },
+    config: {
+      store: { kind: 'file', path: directory },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, max_delay_ms: 50 } },
+    },
     summarizer: createAnthropicSummarizer(client, { model: SUMMARY_MODEL }),
   });
   const tally = createTally();
-  host.hooks.hookFailed.tap('soak', (failure) => count(tally.hookFailures, `${failure.plugin} ${failure.hook}: ${normalize(String(failure.error))}`));
+  host.hooks.hookFailed.tap('soak', (failure) =>
+    count(tally.hookFailures, `${failure.plugin} ${failure.hook}: ${normalize(String(failure.error))}`),
+  );
   host.hooks.toast.tapPromise('soak', async (toast) => {
     if (toast.title === 'Session recovered') tally.recoveries++;
     if (toast.title === 'Manual intervention needed') tally.manualInterventions++;
@@ -157,8 +180,24 @@ function createAgents(host: Parameters<typeof createAgent>[0]['host'], client: A
   for (const window of WINDOWS) {
     for (const stream of [false, true]) {
       for (const overstated of [false, true]) {
-        const model = createAnthropicModel(client, { model: modelName(window.tokens), contextWindow: overstated ? overstate(window.tokens) : window.tokens, maxTokens: MAX_TOKENS, stream });
-        agents.set(agentKey(window.tokens, stream, overstated), createAgent({ host, model, tools: [createReadFileTool()], system: 'You are a careful engineer working in a TypeScript repository.', maxTokens: MAX_TOKENS, maxTurns: 6, stream }));
+        const model = createAnthropicModel(client, {
+          model: modelName(window.tokens),
+          contextWindow: overstated ? overstate(window.tokens) : window.tokens,
+          maxTokens: MAX_TOKENS,
+          stream,
+        });
+        agents.set(
+          agentKey(window.tokens, stream, overstated),
+          createAgent({
+            host,
+            model,
+            tools: [createReadFileTool()],
+            system: 'You are a careful engineer working in a TypeScript repository.',
+            maxTokens: MAX_TOKENS,
+            maxTurns: 6,
+            stream,
+          }),
+        );
       }
     }
   }
@@ -203,7 +242,18 @@ interface Tally {
 }
 
 function createTally(): Tally {
-  return { completed: 0, errors: {}, unclear: {}, examples: {}, sources: {}, partsChecked: 0, unretrievable: [], recoveries: 0, manualInterventions: 0, hookFailures: {} };
+  return {
+    completed: 0,
+    errors: {},
+    unclear: {},
+    examples: {},
+    sources: {},
+    partsChecked: 0,
+    unretrievable: [],
+    recoveries: 0,
+    manualInterventions: 0,
+    hookFailures: {},
+  };
 }
 
 function record(tally: Tally, result: SessionResult, plan: SessionPlan): void {
@@ -226,5 +276,9 @@ function count(counts: Record<string, number>, key: string): void {
 
 /** Groups messages that differ only in numbers, ids and paths. */
 function normalize(text: string): string {
-  return text.replace(/req_sim_[0-9a-f]+/g, 'req_ID').replace(/soak-\d+-\d+/g, 'SESSION').replace(/\d[\d,]*/g, 'N').slice(0, 240);
+  return text
+    .replace(/req_sim_[0-9a-f]+/g, 'req_ID')
+    .replace(/soak-\d+-\d+/g, 'SESSION')
+    .replace(/\d[\d,]*/g, 'N')
+    .slice(0, 240);
 }

@@ -16,8 +16,15 @@ const TRANSCRIPT_FILE = /\.(jsonl|json|traj)$/;
 /** Imports every transcript under `directory` (the test fixtures' corpus). */
 export async function loadCorpus(directory: string): Promise<CorpusTranscript[]> {
   const files = listFiles(directory).filter((path) => TRANSCRIPT_FILE.test(path));
-  const transcripts = await Promise.all(files.map(async (path) => ({ name: relative(directory, path), messages: (await readTranscript(path, { skipInvalid: true })).messages })));
-  return transcripts.map((transcript) => ({ ...transcript, cutPoints: cutPoints(transcript.messages) })).filter((transcript) => transcript.cutPoints.length > 0);
+  const transcripts = await Promise.all(
+    files.map(async (path) => ({
+      name: relative(directory, path),
+      messages: (await readTranscript(path, { skipInvalid: true })).messages,
+    })),
+  );
+  return transcripts
+    .map((transcript) => ({ ...transcript, cutPoints: cutPoints(transcript.messages) }))
+    .filter((transcript) => transcript.cutPoints.length > 0);
 }
 
 function listFiles(directory: string): string[] {

@@ -1,4 +1,10 @@
-import { mulberry32, type FaultKind, type MessagesRequest, type Simulator, type SimulatorFeature } from '@ctxhost/simulator';
+import {
+  mulberry32,
+  type FaultKind,
+  type MessagesRequest,
+  type Simulator,
+  type SimulatorFeature,
+} from '@ctxhost/simulator';
 
 /** The request faults a soak injects, with delays kept small so a run takes minutes. */
 export const SOAK_FAULTS = [

@@ -29,7 +29,15 @@ export type SessionResult =
  * empty, or an overflow whose recovery made room but whose re-send failed
  * (auto-compact then asks to send again; an exhausted overflow fails again fast).
  */
-const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limited', 'overloaded', 'network', 'server', 'context_overflow', 'output_budget_overflow', 'request_too_large']);
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limited',
+  'overloaded',
+  'network',
+  'server',
+  'context_overflow',
+  'output_budget_overflow',
+  'request_too_large',
+]);
 
 export interface DriveOptions {
   host: Host;
@@ -48,13 +56,20 @@ export async function driveSession(plan: SessionPlan, options: DriveOptions): Pr
     session.contextWindow = plan.contextWindow;
     for (const message of plan.transcript.messages.slice(0, plan.prefixLength)) await session.append(message);
     for (let turn = 1; turn <= plan.turns && outcome.status === 'completed'; turn++) {
-      const reason = await sendTurn(session, options, `Turn ${turn}: check the build log of src/module${turn}.ts and fix what fails`);
+      const reason = await sendTurn(
+        session,
+        options,
+        `Turn ${turn}: check the build log of src/module${turn}.ts and fix what fails`,
+      );
       if (reason !== undefined) outcome = { status: 'error', reason };
     }
   } catch (error) {
-    outcome = CtxhostError.isInstance(error) ? { status: 'error', reason: `${error.code}: ${error.message}` } : { status: 'unclear', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    outcome = CtxhostError.isInstance(error)
+      ? { status: 'error', reason: `${error.code}: ${error.message}` }
+      : { status: 'unclear', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
-  const { partsChecked, unretrievable } = session === undefined ? { partsChecked: 0, unretrievable: [] } : await checkOriginals(session);
+  const { partsChecked, unretrievable } =
+    session === undefined ? { partsChecked: 0, unretrievable: [] } : await checkOriginals(session);
   await session?.delete().catch(() => undefined);
   return { ...outcome, partsChecked, unretrievable };
 }
@@ -68,7 +83,8 @@ async function sendTurn(session: Session, options: DriveOptions, text: string): 
     if (outcome.status === 'max_turns') return `max_turns: the model called tools ${outcome.turns} times in a row`;
     // A recovery (auto-compact) may have re-sent the session already and got an answer.
     if (answeredSince(session, before)) return undefined;
-    if (!RETRYABLE.has(outcome.error.kind) || retry >= options.retries) return `${outcome.error.kind}: ${outcome.error.message}`;
+    if (!RETRYABLE.has(outcome.error.kind) || retry >= options.retries)
+      return `${outcome.error.kind}: ${outcome.error.message}`;
     await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** retry));
     outcome = await options.agent.retry(session.id);
   }
@@ -76,7 +92,13 @@ async function sendTurn(session: Session, options: DriveOptions, text: string): 
 
 function answeredSince(session: Session, historyLength: number): boolean {
   const last = session.messages().at(-1);
-  return last?.role === 'assistant' && session.history().slice(historyLength).some((message) => message.id === last.id);
+  return (
+    last?.role === 'assistant' &&
+    session
+      .history()
+      .slice(historyLength)
+      .some((message) => message.id === last.id)
+  );
 }
 
 /**
@@ -86,14 +108,16 @@ function answeredSince(session: Session, historyLength: number): boolean {
  */
 async function checkOriginals(session: Session): Promise<{ partsChecked: number; unretrievable: string[] }> {
   const parts = new Map<string, Part>();
-  const collect = (messages: readonly Message[]) => messages.forEach((message) => message.parts.forEach((part) => parts.set(part.id, part)));
+  const collect = (messages: readonly Message[]) =>
+    messages.forEach((message) => message.parts.forEach((part) => parts.set(part.id, part)));
   collect(session.history());
   collect(session.messages());
   const unretrievable: string[] = [];
   for (const [partId, part] of parts) {
     const original = await session.original(partId);
     const shortened = 'compacted' in part && part.compacted !== undefined;
-    if (original === undefined || (shortened && 'compacted' in original && original.compacted !== undefined)) unretrievable.push(partId);
+    if (original === undefined || (shortened && 'compacted' in original && original.compacted !== undefined))
+      unretrievable.push(partId);
   }
   return { partsChecked: parts.size, unretrievable };
 }

@@ -12,9 +12,16 @@ const OUTPUT_SIZES = [300, 4_000, 60_000] as const;
 export function createReadFileTool(): AgentTool {
   let calls = 0;
   return {
-    definition: { name: 'read_file', description: 'Read a file of the project', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    definition: {
+      name: 'read_file',
+      description: 'Read a file of the project',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
     async run(input) {
-      const path = typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.path === 'string' ? input.path : 'unknown';
+      const path =
+        typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.path === 'string'
+          ? input.path
+          : 'unknown';
       const random = mulberry32(hash(path) + calls++);
       const size = OUTPUT_SIZES[Math.floor(random() * OUTPUT_SIZES.length)]!;
       const lines: string[] = [];

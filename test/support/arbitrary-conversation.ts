@@ -42,9 +42,23 @@ export interface ConversationShapeOptions {
 }
 
 export function conversationShapeArbitrary(options: ConversationShapeOptions = {}) {
-  const step: fc.Arbitrary<TextStep | ToolStep> = options.approvals === false ? fc.oneof(textStep, toolStep.map((tools) => ({ ...tools, approval: false }))) : fc.oneof(textStep, toolStep);
-  const turn = fc.record({ words: fc.integer({ min: 1, max: 40 }), image: fc.boolean(), steps: fc.array(step, { maxLength: 4 }) });
-  return fc.record({ system: fc.boolean(), priorSummary: fc.boolean(), turns: fc.array(turn, { minLength: 1, maxLength: options.maxTurns ?? 12 }) });
+  const step: fc.Arbitrary<TextStep | ToolStep> =
+    options.approvals === false
+      ? fc.oneof(
+          textStep,
+          toolStep.map((tools) => ({ ...tools, approval: false })),
+        )
+      : fc.oneof(textStep, toolStep);
+  const turn = fc.record({
+    words: fc.integer({ min: 1, max: 40 }),
+    image: fc.boolean(),
+    steps: fc.array(step, { maxLength: 4 }),
+  });
+  return fc.record({
+    system: fc.boolean(),
+    priorSummary: fc.boolean(),
+    turns: fc.array(turn, { minLength: 1, maxLength: options.maxTurns ?? 12 }),
+  });
 }
 
 export type ConversationShape = ReturnType<typeof conversationShapeArbitrary> extends fc.Arbitrary<infer T> ? T : never;
@@ -67,23 +81,53 @@ export function buildConversation(shape: ConversationShape): Message[] {
   const messages: Message[] = [];
   const push = (role: Message['role'], parts: PartInput[], meta?: Message['meta']): string => {
     const id = `m${++next}`;
-    messages.push({ id, role, parts: parts.map((part, index) => ({ ...part, id: `${id}:${index}` })), ...(meta === undefined ? {} : { meta }) });
+    messages.push({
+      id,
+      role,
+      parts: parts.map((part, index) => ({ ...part, id: `${id}:${index}` })),
+      ...(meta === undefined ? {} : { meta }),
+    });
     return id;
   };
   if (shape.system) push('system', [{ type: 'text', text: 'You are a careful coding assistant.' }]);
-  if (shape.priorSummary) push('user', [{ type: 'text', text: '[Summary] earlier work: read src/app.ts, ran the tests.' }], { summary: { covers: ['old-1', 'old-2'], engine: 'summarization', source: 'model' } });
+  if (shape.priorSummary)
+    push('user', [{ type: 'text', text: '[Summary] earlier work: read src/app.ts, ran the tests.' }], {
+      summary: { covers: ['old-1', 'old-2'], engine: 'summarization', source: 'model' },
+    });
   for (const turn of shape.turns) {
-    push('user', [{ type: 'text', text: `question ${next}: ${filler(turn.words, 'ask')}` }, ...(turn.image ? [{ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: PIXEL } }] : [])]);
+    push('user', [
+      { type: 'text', text: `question ${next}: ${filler(turn.words, 'ask')}` },
+      ...(turn.image
+        ? [{ type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: PIXEL } }]
+        : []),
+    ]);
     for (const step of turn.steps) {
       if (step.kind === 'text') {
-        push('assistant', [...(step.thinking ? [{ type: 'reasoning' as const, text: `thinking ${filler(5, 't')}`, signature: 'c2ln' }] : []), { type: 'text', text: filler(step.words) }]);
+        push('assistant', [
+          ...(step.thinking
+            ? [{ type: 'reasoning' as const, text: `thinking ${filler(5, 't')}`, signature: 'c2ln' }]
+            : []),
+          { type: 'text', text: filler(step.words) },
+        ]);
         continue;
       }
       const callIds = Array.from({ length: step.calls }, (_, index) => `call-${next + 1}-${index}`);
-      push('assistant', callIds.map((callId, index) => ({ type: 'tool-call' as const, callId, name: index === 0 ? 'read_file' : `tool${index}`, input: { path: `src/file${index}.ts` } })));
+      push(
+        'assistant',
+        callIds.map((callId, index) => ({
+          type: 'tool-call' as const,
+          callId,
+          name: index === 0 ? 'read_file' : `tool${index}`,
+          input: { path: `src/file${index}.ts` },
+        })),
+      );
       if (step.approval) push('user', [{ type: 'text', text: 'approved' }]);
       const chunks = step.split ? callIds.map((callId) => [callId]) : [callIds];
-      for (const chunk of chunks) push(step.resultRole, chunk.map((callId) => resultPart(callId, step)));
+      for (const chunk of chunks)
+        push(
+          step.resultRole,
+          chunk.map((callId) => resultPart(callId, step)),
+        );
     }
   }
   return messages;
@@ -91,7 +135,12 @@ export function buildConversation(shape: ConversationShape): Message[] {
 
 function resultPart(callId: string, step: ToolStep): PartInput {
   const text = `ok ${callId} ${filler(step.long ? 1500 : step.words, 'out')}\nlast line of ${callId}`;
-  const output = step.image ? [{ type: 'text' as const, text }, { type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: PIXEL } }] : text;
+  const output = step.image
+    ? [
+        { type: 'text' as const, text },
+        { type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: PIXEL } },
+      ]
+    : text;
   return { type: 'tool-result', callId, output, ...(step.isError ? { isError: true } : {}) };
 }
 

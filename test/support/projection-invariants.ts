@@ -16,17 +16,31 @@ export function projectionProblems(original: readonly Message[], projection: rea
   const kept = new Set(projection.map((message) => message.id));
   for (const group of groupMessages(original)) {
     const present = group.messages.filter((message) => kept.has(message.id)).length;
-    if (present !== 0 && present !== group.messageCount) problems.push(`group ${group.index} (${group.kind}) split: ${present} of ${group.messageCount} messages kept (${group.messages.map((message) => message.id).join(', ')})`);
+    if (present !== 0 && present !== group.messageCount)
+      problems.push(
+        `group ${group.index} (${group.kind}) split: ${present} of ${group.messageCount} messages kept (${group.messages.map((message) => message.id).join(', ')})`,
+      );
   }
-  for (const message of original) if (message.role === 'system' && !kept.has(message.id)) problems.push(`system message ${message.id} dropped`);
-  const calls = new Set(projection.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []))));
-  const results = new Set(projection.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : []))));
+  for (const message of original)
+    if (message.role === 'system' && !kept.has(message.id)) problems.push(`system message ${message.id} dropped`);
+  const calls = new Set(
+    projection.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []))),
+  );
+  const results = new Set(
+    projection.flatMap((message) =>
+      message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : [])),
+    ),
+  );
   for (const callId of results) if (!calls.has(callId)) problems.push(`tool result ${callId} has no call`);
   for (const callId of calls) if (!results.has(callId)) problems.push(`tool call ${callId} has no result`);
   projection.forEach((message, index) => {
     if (message.parts.length === 0) problems.push(`message ${index} (${message.id}) has no parts`);
     for (const part of message.parts) {
-      if ((part.type === 'text' && part.text.trim() === '') || (part.type === 'tool-result' && (part.output.length === 0 || (typeof part.output === 'string' && part.output.trim() === '')))) {
+      if (
+        (part.type === 'text' && part.text.trim() === '') ||
+        (part.type === 'tool-result' &&
+          (part.output.length === 0 || (typeof part.output === 'string' && part.output.trim() === '')))
+      ) {
         problems.push(`message ${index} (${message.id}) part ${part.id} is empty`);
       }
     }

@@ -14,7 +14,10 @@ export function useSimulatedOpencode(
   let sim: Simulator | undefined;
   let server: OpencodeServer | undefined;
   beforeAll(async () => {
-    sim = await startSimulator({ contextLimit: options.contextLimit, ...(options.overflowStyle === undefined ? {} : { overflowStyle: options.overflowStyle }) });
+    sim = await startSimulator({
+      contextLimit: options.contextLimit,
+      ...(options.overflowStyle === undefined ? {} : { overflowStyle: options.overflowStyle }),
+    });
     server = await startOpencodeServer({ ...options, simulatorUrl: sim.url });
     started({ sim, server });
   }, 120_000);

@@ -13,7 +13,11 @@ export function createUsageLog(file: string): Plugin {
     name: USAGE_LOG,
     apply(host) {
       host.hooks.messageUpdated.tapPromise(USAGE_LOG, async ({ sessionId, message, usage }) => {
-        if (usage !== undefined) appendFileSync(file, `${JSON.stringify({ sessionId, message: message.id, promptTokens: promptTokens(usage), outputTokens: usage.outputTokens, cacheRead: usage.cacheReadInputTokens })}\n`);
+        if (usage !== undefined)
+          appendFileSync(
+            file,
+            `${JSON.stringify({ sessionId, message: message.id, promptTokens: promptTokens(usage), outputTokens: usage.outputTokens, cacheRead: usage.cacheReadInputTokens })}\n`,
+          );
       });
       host.hooks.sessionError.tapPromise(USAGE_LOG, async ({ sessionId, error }) => {
         appendFileSync(file, `${JSON.stringify({ sessionId, error: error.kind, message: error.message })}\n`);
@@ -27,7 +31,12 @@ export async function main(log: (line: string) => void = console.log): Promise<s
   const simulator = await startSimulator();
   simulator.faults.at(2, 'overloaded');
   const host = await createDefaultHost({ config: { store: { kind: 'memory' } }, plugins: [createUsageLog(file)] });
-  const agent = createAgent({ host, model: createAnthropicModel(new Anthropic({ apiKey: 'offline', baseURL: simulator.url, maxRetries: 0 }), { model: 'claude-sonnet-4-6' }) });
+  const agent = createAgent({
+    host,
+    model: createAnthropicModel(new Anthropic({ apiKey: 'offline', baseURL: simulator.url, maxRetries: 0 }), {
+      model: 'claude-sonnet-4-6',
+    }),
+  });
   await agent.send('s1', 'first question');
   await agent.send('s1', 'second question (the simulator answers 529 this time)');
   await agent.send('s1', 'third question');

@@ -3,7 +3,14 @@ import { withContextManagement } from '@ctxhost/openai';
 import { startSimulator } from '@ctxhost/simulator';
 
 const tools: OpenAI.Chat.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'read_log', description: 'Read the build log', parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'read_log',
+      description: 'Read the build log',
+      parameters: { type: 'object', properties: { question: { type: 'string' } }, required: ['question'] },
+    },
+  },
 ];
 
 /**
@@ -16,15 +23,27 @@ const tools: OpenAI.Chat.ChatCompletionTool[] = [
  */
 export async function main(log: (line: string) => void = console.log): Promise<number> {
   const online = Boolean(process.env['OPENAI_API_KEY']);
-  const simulator = online ? undefined : await startSimulator({ defaultToolUse: true, models: { 'qwen3-coder-local': { contextLimit: 4_000, overflowStyle: 'vllm' } } });
-  const raw = simulator === undefined ? new OpenAI() : new OpenAI({ apiKey: 'offline', baseURL: `${simulator.url}/v1`, maxRetries: 0 });
+  const simulator = online
+    ? undefined
+    : await startSimulator({
+        defaultToolUse: true,
+        models: { 'qwen3-coder-local': { contextLimit: 4_000, overflowStyle: 'vllm' } },
+      });
+  const raw =
+    simulator === undefined
+      ? new OpenAI()
+      : new OpenAI({ apiKey: 'offline', baseURL: `${simulator.url}/v1`, maxRetries: 0 });
   const model = online ? 'gpt-4o-mini' : 'qwen3-coder-local';
 
   // The wrapper:
-  const client = withContextManagement(raw, { onCompaction: (event) => log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} tokens`) });
+  const client = withContextManagement(raw, {
+    onCompaction: (event) => log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+  });
 
   // Your loop, as it was:
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'system', content: 'You are a build assistant. Use read_log to answer.' }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+    { role: 'system', content: 'You are a build assistant. Use read_log to answer.' },
+  ];
   let calls = 0;
   for (let turn = 1; turn <= 6; turn++) {
     messages.push({ role: 'user', content: `Turn ${turn}: what does the build log say now?` });
@@ -35,11 +54,17 @@ export async function main(log: (line: string) => void = console.log): Promise<n
       if (message.tool_calls === undefined || message.tool_calls.length === 0) break;
       for (const call of message.tool_calls) {
         calls++;
-        messages.push({ role: 'tool', tool_call_id: call.id, content: `${'2026-11-23 12:00:01 step ok: compiled module\n'.repeat(40)}build finished (${turn})` });
+        messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: `${'2026-11-23 12:00:01 step ok: compiled module\n'.repeat(40)}build finished (${turn})`,
+        });
       }
     }
   }
-  log(`6 turns answered with ${calls} tool calls; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`);
+  log(
+    `6 turns answered with ${calls} tool calls; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`,
+  );
   if (simulator !== undefined) log(`requests: ${simulator.requests.map((request) => request.status).join(' ')}`);
   await simulator?.close();
   return messages.length;

@@ -8,20 +8,33 @@ import { withContextManagement } from 'ctxhost';
  * Offline the simulator plays the API with a small 4,000-token window so the recovery shows.
  */
 export async function main(log: (line: string) => void = console.log): Promise<number> {
-  const simulator = process.env['ANTHROPIC_API_KEY'] === undefined ? await startSimulator({ contextLimit: 4_000 }) : undefined;
-  const raw = simulator === undefined ? new Anthropic() : new Anthropic({ apiKey: 'offline', baseURL: simulator.url, maxRetries: 0 });
+  const simulator =
+    process.env['ANTHROPIC_API_KEY'] === undefined ? await startSimulator({ contextLimit: 4_000 }) : undefined;
+  const raw =
+    simulator === undefined
+      ? new Anthropic()
+      : new Anthropic({ apiKey: 'offline', baseURL: simulator.url, maxRetries: 0 });
 
   // The three lines:
-  const client = withContextManagement(raw, { contextWindow: simulator === undefined ? 200_000 : 1_000_000, onCompaction: (event) => log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} estimated tokens`) });
+  const client = withContextManagement(raw, {
+    contextWindow: simulator === undefined ? 200_000 : 1_000_000,
+    onCompaction: (event) =>
+      log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} estimated tokens`),
+  });
 
   // Your loop, as it was:
   const messages: Anthropic.MessageParam[] = [];
   for (let turn = 1; turn <= 12; turn++) {
-    messages.push({ role: 'user', content: `Turn ${turn}. Here is a long log to read:\n${'2026-11-22 build step ok\n'.repeat(60)}` });
+    messages.push({
+      role: 'user',
+      content: `Turn ${turn}. Here is a long log to read:\n${'2026-11-22 build step ok\n'.repeat(60)}`,
+    });
     const reply = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 200, messages });
     messages.push({ role: 'assistant', content: reply.content });
   }
-  log(`12 turns answered; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`);
+  log(
+    `12 turns answered; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`,
+  );
   await simulator?.close();
   return messages.length;
 }

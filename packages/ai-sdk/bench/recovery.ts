@@ -7,23 +7,75 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, wrapLanguageModel, type LanguageModel, type ModelMessage } from 'ai';
 import { createDefaultHost } from 'ctxhost';
-import { BENCH_MODEL, BENCH_SYSTEM, benchConversation, measureConversation, OVERFLOWS, runScenario, type IntegrationRow, type NeutralMessage, type ScenarioRun } from '../../../bench/integration-scenarios.js';
+import {
+  BENCH_MODEL,
+  BENCH_SYSTEM,
+  benchConversation,
+  measureConversation,
+  OVERFLOWS,
+  runScenario,
+  type IntegrationRow,
+  type NeutralMessage,
+  type ScenarioRun,
+} from '../../../bench/integration-scenarios.js';
 import { contextManagementMiddleware } from '../src/index.js';
 
 function toModelMessages(messages: NeutralMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
     if (message.role === 'user') return { role: 'user', content: message.text };
-    if (message.role === 'tool') return { role: 'tool', content: [{ type: 'tool-result', toolCallId: message.callId, toolName: message.name, output: { type: 'text', value: message.output } }] };
-    return { role: 'assistant', content: [{ type: 'text', text: message.text }, ...(message.call === undefined ? [] : [{ type: 'tool-call' as const, toolCallId: message.call.id, toolName: message.call.name, input: message.call.input }])] };
+    if (message.role === 'tool')
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: message.callId,
+            toolName: message.name,
+            output: { type: 'text', value: message.output },
+          },
+        ],
+      };
+    return {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: message.text },
+        ...(message.call === undefined
+          ? []
+          : [
+              {
+                type: 'tool-call' as const,
+                toolCallId: message.call.id,
+                toolName: message.call.name,
+                input: message.call.input,
+              },
+            ]),
+      ],
+    };
   });
 }
 
 async function send(run: ScenarioRun, withMiddleware: boolean, chat = false): Promise<string> {
-  const base = chat ? createOpenAICompatible({ name: 'sim', baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })('gpt-4o') : createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL);
-  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  const base = chat
+    ? createOpenAICompatible({ name: 'sim', baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })('gpt-4o')
+    : createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL);
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
   try {
-    const model: LanguageModel = withMiddleware ? wrapLanguageModel({ model: base, middleware: contextManagementMiddleware({ host, contextWindow: run.window }) }) : base;
-    const result = await generateText({ model, system: BENCH_SYSTEM, messages: toModelMessages(benchConversation()), maxOutputTokens: 100, maxRetries: 0 });
+    const model: LanguageModel = withMiddleware
+      ? wrapLanguageModel({ model: base, middleware: contextManagementMiddleware({ host, contextWindow: run.window }) })
+      : base;
+    const result = await generateText({
+      model,
+      system: BENCH_SYSTEM,
+      messages: toModelMessages(benchConversation()),
+      maxOutputTokens: 100,
+      maxRetries: 0,
+    });
     return result.text;
   } finally {
     await host.dispose();
@@ -40,8 +92,12 @@ export async function runAiSdkRecovery(): Promise<IntegrationRow[]> {
   }
   const chatReal = await measureConversation((run) => send(run, false, true));
   for (const overBy of OVERFLOWS) {
-    rows.push(await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, false, (run) => send(run, true, true)));
-    rows.push(await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, true, (run) => send(run, true, true)));
+    rows.push(
+      await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, false, (run) => send(run, true, true)),
+    );
+    rows.push(
+      await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, true, (run) => send(run, true, true)),
+    );
   }
   return rows;
 }

@@ -14,8 +14,24 @@ function conversation(): ModelMessage[] {
   const messages: ModelMessage[] = [{ role: 'user', content: 'Investigate the failing build.' }];
   for (let index = 0; index < 10; index++) {
     const toolCallId = `toolu_${index}`;
-    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }, { type: 'tool-call', toolCallId, toolName: 'read_file', input: { path: `src/file${index}.ts` } }] });
-    messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'read_file', output: { type: 'text', value: `source line ${index}\n`.repeat(60 + index * 40) } }] });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` },
+        { type: 'tool-call', toolCallId, toolName: 'read_file', input: { path: `src/file${index}.ts` } },
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId,
+          toolName: 'read_file',
+          output: { type: 'text', value: `source line ${index}\n`.repeat(60 + index * 40) },
+        },
+      ],
+    });
   }
   messages.push({ role: 'assistant', content: 'Read everything.' }, { role: 'user', content: 'What failed?' });
   return messages;
@@ -37,15 +53,37 @@ afterEach(async () => {
   }
 });
 
-async function rig(options: { contextLimit?: number; contextWindow?: number; models?: Record<string, { contextWindow: number }> }): Promise<Rig> {
+async function rig(options: {
+  contextLimit?: number;
+  contextWindow?: number;
+  models?: Record<string, { contextWindow: number }>;
+}): Promise<Rig> {
   const sim = await startSimulator(options.contextLimit === undefined ? {} : { contextLimit: options.contextLimit });
   const warnings: string[] = [];
-  const logger: HostLogger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
-  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } }, ...(options.models === undefined ? {} : { models: options.models }) }, logger });
+  const logger: HostLogger = {
+    debug() {},
+    info() {},
+    warn: (message) => void warnings.push(message),
+    error: (message) => void warnings.push(message),
+  };
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      ...(options.models === undefined ? {} : { models: options.models }),
+    },
+    logger,
+  });
   const toasts: ToastEvent[] = [];
   host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
   const anthropic = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' });
-  const model = wrapLanguageModel({ model: anthropic(MODEL), middleware: contextManagementMiddleware({ host, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) }) });
+  const model = wrapLanguageModel({
+    model: anthropic(MODEL),
+    middleware: contextManagementMiddleware({
+      host,
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    }),
+  });
   const created = { sim, host, toasts, warnings, model };
   rigs.push(created);
   return created;
@@ -54,7 +92,11 @@ async function rig(options: { contextLimit?: number; contextWindow?: number; mod
 async function promptTokens(messages: ModelMessage[]): Promise<number> {
   const probe = await rig({ contextWindow: 1_000_000 });
   await generateText({ model: probe.model, system: 'You are a careful engineer.', messages, maxOutputTokens: 100 });
-  return probe.sim.requests[0]!.usage!.input_tokens + (probe.sim.requests[0]!.usage!.cache_creation_input_tokens ?? 0) + (probe.sim.requests[0]!.usage!.cache_read_input_tokens ?? 0);
+  return (
+    probe.sim.requests[0]!.usage!.input_tokens +
+    (probe.sim.requests[0]!.usage!.cache_creation_input_tokens ?? 0) +
+    (probe.sim.requests[0]!.usage!.cache_read_input_tokens ?? 0)
+  );
 }
 
 const messagesCalls = (sim: Simulator) => sim.requests.filter((request) => request.path === '/v1/messages');
@@ -63,7 +105,12 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
   it('recovers a prompt 50% over the window inside generateText: the caller gets the answer, not the error', async () => {
     const real = await promptTokens(conversation());
     const { sim, model, toasts } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
-    const result = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    const result = await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+    });
     expect(result.text.length).toBeGreaterThan(0);
     const calls = messagesCalls(sim);
     expect(calls.map((call) => call.status)).toEqual([400, 200]);
@@ -74,7 +121,13 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const real = await promptTokens(conversation());
     const { sim, model } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
     const errors: unknown[] = [];
-    const result = streamText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, onError: ({ error }) => void errors.push(error) });
+    const result = streamText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+      onError: ({ error }) => void errors.push(error),
+    });
     expect((await result.text).length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
     expect(messagesCalls(sim).map((call) => call.status)).toEqual([400, 200]);
@@ -86,7 +139,12 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const { sim, model, host } = await rig({ contextLimit: limit, contextWindow: limit });
     const compactions: number[] = [];
     host.hooks.compactionCompleted.tapPromise('test', async ({ report }) => void compactions.push(report.tokensAfter));
-    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+    });
     expect(messagesCalls(sim).map((call) => call.status)).toEqual([200]);
     expect(compactions.length).toBeGreaterThan(0);
   });
@@ -95,16 +153,31 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const real = await promptTokens(conversation());
     const limit = Math.floor(real / 1.5);
     const { sim, model } = await rig({ contextLimit: limit, models: { [MODEL]: { contextWindow: limit } } });
-    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+    });
     expect(messagesCalls(sim).map((call) => call.status)).toEqual([200]);
   });
 
   it('puts system_and_3 cache breakpoints on the request as providerOptions.anthropic.cacheControl', async () => {
     const { sim, model } = await rig({ contextWindow: 200_000 });
-    await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
-    const body = messagesCalls(sim)[0]!.body as { system: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+    await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+    });
+    const body = messagesCalls(sim)[0]!.body as {
+      system: { cache_control?: unknown }[];
+      messages: { content: { cache_control?: unknown }[] }[];
+    };
     expect(body.system.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
-    const marked = body.messages.map((message) => (Array.isArray(message.content) && message.content.some((block) => block.cache_control !== undefined) ? 1 : 0));
+    const marked = body.messages.map((message) =>
+      Array.isArray(message.content) && message.content.some((block) => block.cache_control !== undefined) ? 1 : 0,
+    );
     expect(marked.reduce((sum: number, one) => sum + one, 0)).toBe(3);
     expect(marked.slice(-3)).toEqual([1, 1, 1]);
   });
@@ -113,7 +186,9 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const { sim, model } = await rig({ contextWindow: 200_000 });
     const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
     sim.faults.next(2, { kind: 'overloaded' });
-    const direct = await generateText({ model: plain, prompt: 'hello', maxRetries: 0 }).catch((error: unknown) => error);
+    const direct = await generateText({ model: plain, prompt: 'hello', maxRetries: 0 }).catch(
+      (error: unknown) => error,
+    );
     const wrapped = await generateText({ model, prompt: 'hello', maxRetries: 0 }).catch((error: unknown) => error);
     expect(wrapped).toBeInstanceOf(Error);
     expect((wrapped as Error).constructor).toBe((direct as Error).constructor);
@@ -129,7 +204,11 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
       { content: [{ type: 'tool_use', id: 'toolu_b', name: 'read_file', input: { path: 'b.ts' } }] },
       'Both files read.',
     );
-    const readFile = tool({ description: 'Reads a file', inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => `contents of ${path}\n`.repeat(20) });
+    const readFile = tool({
+      description: 'Reads a file',
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => `contents of ${path}\n`.repeat(20),
+    });
     const sessions: string[] = [];
     const created: string[] = [];
     host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
@@ -149,7 +228,15 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     expect(sessions).toEqual(['0', '1', '2']);
     expect(messagesCalls(sim)).toHaveLength(3);
     const history = (await host.session(created[0]!)).history();
-    expect(history.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(history.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
     expect(new Set(created).size).toBe(1);
     const lastBody = messagesCalls(sim)[2]!.body as { messages: unknown[] };
     // user, (assistant tool_use, user tool_result) x 2
@@ -161,7 +248,13 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Hello' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Hi.' }, { type: 'reasoning-file', data: 'aGk=', mediaType: 'image/png' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Hi.' },
+          { type: 'reasoning-file', data: 'aGk=', mediaType: 'image/png' },
+        ],
+      },
       { role: 'user', content: 'Again' },
     ];
     await generateText({ model: plain, system: 'Be terse.', messages, maxOutputTokens: 50 });
@@ -179,10 +272,23 @@ describe('an overflow reported in a 200 (stop reason model_context_window_exceed
   it('is recovered like an error', async () => {
     const real = await promptTokens(conversation());
     const sim = await startSimulator({ contextLimit: Math.floor(real / 1.05), overflowStyle: 'stop_reason' });
-    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } } });
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      },
+    });
     rigs.push({ sim, host, toasts: [], warnings: [], model: undefined as never });
-    const model = wrapLanguageModel({ model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL), middleware: contextManagementMiddleware({ host, contextWindow: 200_000 }) });
-    const result = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+    const model = wrapLanguageModel({
+      model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL),
+      middleware: contextManagementMiddleware({ host, contextWindow: 200_000 }),
+    });
+    const result = await generateText({
+      model,
+      system: 'You are a careful engineer.',
+      messages: conversation(),
+      maxOutputTokens: 100,
+    });
     expect(result.text.length).toBeGreaterThan(0);
     expect(messagesCalls(sim).map((call) => call.stopReason)).toEqual(['model_context_window_exceeded', 'end_turn']);
   });
@@ -192,17 +298,45 @@ describe('with @ai-sdk/openai-compatible against the simulator’s Chat Completi
   for (const style of ['openai', 'vllm', 'openrouter'] as const) {
     it(`recovers a ${style} overflow inside generateText and streamText`, async () => {
       const probe = await startSimulator();
-      const openai = (sim: Simulator) => createOpenAICompatible({ name: 'sim', baseURL: `${sim.url}/v1`, apiKey: 'test', includeUsage: true });
-      await generateText({ model: openai(probe)('gpt-4o'), system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 });
+      const openai = (sim: Simulator) =>
+        createOpenAICompatible({ name: 'sim', baseURL: `${sim.url}/v1`, apiKey: 'test', includeUsage: true });
+      await generateText({
+        model: openai(probe)('gpt-4o'),
+        system: 'You are a careful engineer.',
+        messages: conversation(),
+        maxOutputTokens: 100,
+      });
       const real = probe.requests[0]!.usage!.input_tokens + (probe.requests[0]!.usage!.cache_read_input_tokens ?? 0);
       await probe.close();
-      const sim = await startSimulator({ models: { 'gpt-4o': { contextLimit: Math.floor(real / 1.5), overflowStyle: style } } });
-      const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } } });
+      const sim = await startSimulator({
+        models: { 'gpt-4o': { contextLimit: Math.floor(real / 1.5), overflowStyle: style } },
+      });
+      const host = await createDefaultHost({
+        config: {
+          store: { kind: 'memory' },
+          hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+        },
+      });
       rigs.push({ sim, host, toasts: [], warnings: [], model: undefined as never });
-      const model = wrapLanguageModel({ model: openai(sim)('gpt-4o'), middleware: contextManagementMiddleware({ host, contextWindow: 1_000_000 }) });
-      const generated = await generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, providerOptions: { ctxhost: { sessionId: 'generate' } } });
+      const model = wrapLanguageModel({
+        model: openai(sim)('gpt-4o'),
+        middleware: contextManagementMiddleware({ host, contextWindow: 1_000_000 }),
+      });
+      const generated = await generateText({
+        model,
+        system: 'You are a careful engineer.',
+        messages: conversation(),
+        maxOutputTokens: 100,
+        providerOptions: { ctxhost: { sessionId: 'generate' } },
+      });
       expect(generated.text.length).toBeGreaterThan(0);
-      const streamed = streamText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100, providerOptions: { ctxhost: { sessionId: 'stream' } } });
+      const streamed = streamText({
+        model,
+        system: 'You are a careful engineer.',
+        messages: conversation(),
+        maxOutputTokens: 100,
+        providerOptions: { ctxhost: { sessionId: 'stream' } },
+      });
       expect((await streamed.text).length).toBeGreaterThan(0);
       const calls = sim.requests.filter((request) => request.path === '/v1/chat/completions');
       expect(calls.map((call) => call.status)).toEqual([400, 200, 400, 200]);

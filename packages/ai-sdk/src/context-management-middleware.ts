@@ -1,5 +1,14 @@
 import { createDefaultHost } from 'ctxhost';
-import { createPromptMirror, isRecoverableOverflow as isRecoverable, normalizeProviderError as toProviderError, resolveContextWindow, type Host, type PartialConfig, type Session, type ToolDefinition } from '@ctxhost/core';
+import {
+  createPromptMirror,
+  isRecoverableOverflow as isRecoverable,
+  normalizeProviderError as toProviderError,
+  resolveContextWindow,
+  type Host,
+  type PartialConfig,
+  type Session,
+  type ToolDefinition,
+} from '@ctxhost/core';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiGenerateResult, AiModel, AiStreamResult, AiUsage, AiContent } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
@@ -57,7 +66,9 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   let hostPromise: Promise<Host> | undefined;
 
   const hostOf = (): Promise<Host> => {
-    hostPromise ??= Promise.resolve(options.host ?? createDefaultHost(options.config === undefined ? {} : { config: options.config })).then((host) => {
+    hostPromise ??= Promise.resolve(
+      options.host ?? createDefaultHost(options.config === undefined ? {} : { config: options.config }),
+    ).then((host) => {
       host.hooks.resend.tapPromise(AI_SDK_MIDDLEWARE, async ({ sessionId }) => {
         const recovery = recoveries.get(sessionId);
         if (recovery === undefined) return undefined;
@@ -80,10 +91,19 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   async function prepare(host: Host, session: Session, call: CallState): Promise<AiCallOptions> {
     const params = call.original;
     const request = await host.hooks.beforeRequest.promise(
-      { sessionId: session.id, model: call.model.modelId, messages: session.messages(), tools: toolDefinitions(params), maxTokens: params.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 4096 },
+      {
+        sessionId: session.id,
+        model: call.model.modelId,
+        messages: session.messages(),
+        tools: toolDefinitions(params),
+        maxTokens: params.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 4096,
+      },
       { sessionId: session.id, contextWindow: session.contextWindow },
     );
-    const prepared: AiCallOptions = { ...params, prompt: toAiSdkPrompt(request.messages, mirror.originals(session.id)) };
+    const prepared: AiCallOptions = {
+      ...params,
+      prompt: toAiSdkPrompt(request.messages, mirror.originals(session.id)),
+    };
     calls.set(prepared, call);
     return prepared;
   }
@@ -91,18 +111,34 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   function warnOnce(host: Host, type: string): void {
     if (warned.has(type)) return;
     warned.add(type);
-    host.logger.warn(`ctxhost ai-sdk middleware: a prompt part of type "${type}" has no place in ctxhost's message model; such prompts are sent untouched (no compaction, caching or recovery for them)`, { partType: type });
+    host.logger.warn(
+      `ctxhost ai-sdk middleware: a prompt part of type "${type}" has no place in ctxhost's message model; such prompts are sent untouched (no compaction, caching or recovery for them)`,
+      { partType: type },
+    );
   }
 
-  async function recordReply(host: Host, call: CallState, content: readonly AiContent[], usage: AiUsage | undefined): Promise<void> {
+  async function recordReply(
+    host: Host,
+    call: CallState,
+    content: readonly AiContent[],
+    usage: AiUsage | undefined,
+  ): Promise<void> {
     const session = await openSession(host, call.sessionId, call.model);
     const message = replyMessage(content);
-    if (message.parts.length > 0) await session.exclusive(() => mirror.appendReply(session, message, usage === undefined ? {} : { usage: toUsage(usage) }));
+    if (message.parts.length > 0)
+      await session.exclusive(() =>
+        mirror.appendReply(session, message, usage === undefined ? {} : { usage: toUsage(usage) }),
+      );
     await host.emit('session.idle', { sessionId: call.sessionId });
   }
 
   /** Runs the host's cascade for a failed call; the cascade's `resend` calls `send` with the compacted prompt. Throws the last error when it cannot recover. */
-  async function recover<T>(host: Host, call: CallState, error: unknown, send: (params: AiCallOptions) => Promise<T>): Promise<T> {
+  async function recover<T>(
+    host: Host,
+    call: CallState,
+    error: unknown,
+    send: (params: AiCallOptions) => Promise<T>,
+  ): Promise<T> {
     const session = await openSession(host, call.sessionId, call.model);
     let result: { value: T } | undefined;
     const recovery: Recovery = {
@@ -116,7 +152,12 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
         } catch (retryError) {
           recovery.error = retryError;
           recovery.succeeded = false;
-          if (isRecoverable(retryError)) await host.emit('session.error', { sessionId: call.sessionId, error: toProviderError(retryError), raw: retryError });
+          if (isRecoverable(retryError))
+            await host.emit('session.error', {
+              sessionId: call.sessionId,
+              error: toProviderError(retryError),
+              raw: retryError,
+            });
         }
       },
     };
@@ -163,7 +204,9 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
       } catch (error) {
         if (!isRecoverable(error)) throw error;
         try {
-          result = await recover(host, call, error, async (retry) => throwOnWindowStop(await call.model.doGenerate(retry)));
+          result = await recover(host, call, error, async (retry) =>
+            throwOnWindowStop(await call.model.doGenerate(retry)),
+          );
         } catch (final) {
           if (final instanceof WindowStop) return final.result;
           throw final;
@@ -188,7 +231,10 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
         try {
           await recordReply(host, call, reply.content, reply.usage);
         } catch (error) {
-          host.logger.warn(`ctxhost ai-sdk middleware: could not record the streamed reply of session ${call.sessionId}`, { error: String(error) });
+          host.logger.warn(
+            `ctxhost ai-sdk middleware: could not record the streamed reply of session ${call.sessionId}`,
+            { error: String(error) },
+          );
         }
       });
       return { ...result, stream: result.stream.pipeThrough(record) };
@@ -198,12 +244,28 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
 
 function toolDefinitions(params: AiCallOptions): ToolDefinition[] {
   return (params.tools ?? []).flatMap((tool) =>
-    tool.type === 'function' ? [{ name: tool.name, description: tool.description ?? '', inputSchema: { ...(tool.inputSchema as Record<string, never>), type: 'object' as const } }] : [],
+    tool.type === 'function'
+      ? [
+          {
+            name: tool.name,
+            description: tool.description ?? '',
+            inputSchema: { ...(tool.inputSchema as Record<string, never>), type: 'object' as const },
+          },
+        ]
+      : [],
   );
 }
 
 function checkOptions(options: ContextManagementMiddlewareOptions): void {
   const window = options.contextWindow;
-  if (window !== undefined && !(Number.isInteger(window) && window > 0)) throw new AiSdkMiddlewareError(AI_SDK_ERROR_CODES.optionsInvalid, `contextManagementMiddleware: contextWindow: expected a whole number of tokens above 0, got ${JSON.stringify(window)}`);
-  if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId.length === 0)) throw new AiSdkMiddlewareError(AI_SDK_ERROR_CODES.sessionIdInvalid, `contextManagementMiddleware: sessionId: expected a non-empty string, got ${JSON.stringify(options.sessionId)}`);
+  if (window !== undefined && !(Number.isInteger(window) && window > 0))
+    throw new AiSdkMiddlewareError(
+      AI_SDK_ERROR_CODES.optionsInvalid,
+      `contextManagementMiddleware: contextWindow: expected a whole number of tokens above 0, got ${JSON.stringify(window)}`,
+    );
+  if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId.length === 0))
+    throw new AiSdkMiddlewareError(
+      AI_SDK_ERROR_CODES.sessionIdInvalid,
+      `contextManagementMiddleware: sessionId: expected a non-empty string, got ${JSON.stringify(options.sessionId)}`,
+    );
 }

@@ -1,4 +1,11 @@
-import { partId, type JsonValue, type MappedPromptItem, type MediaSource, type Part, type ToolResultContent } from '@ctxhost/core';
+import {
+  partId,
+  type JsonValue,
+  type MappedPromptItem,
+  type MediaSource,
+  type Part,
+  type ToolResultContent,
+} from '@ctxhost/core';
 import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
 /** The `extra` key that marks a text part standing for an AI SDK `custom` part (its `kind` is the value). */
@@ -18,7 +25,12 @@ type ToolResultLike = Extract<AiPart, { type: 'tool-result' }>;
  * the caller then sends the prompt untouched rather than drop it.
  */
 export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
-  if (source.role === 'system') return { ok: true, message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] }, sourceParts: [] };
+  if (source.role === 'system')
+    return {
+      ok: true,
+      message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] },
+      sourceParts: [],
+    };
   const parts: Part[] = [];
   for (const [index, part] of (source.content as readonly AiPart[]).entries()) {
     const mapped = fromAiSdkPart(part, partId(id, index), source.role);
@@ -44,7 +56,9 @@ function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part 
     case 'file': {
       const source = mediaSource(part.data, part.mediaType);
       if (source === undefined) return undefined;
-      return part.mediaType.startsWith('image') ? { id, type: 'image', source } : { id, type: 'file', source, ...(part.filename === undefined ? {} : { title: part.filename }) };
+      return part.mediaType.startsWith('image')
+        ? { id, type: 'image', source }
+        : { id, type: 'file', source, ...(part.filename === undefined ? {} : { title: part.filename }) };
     }
     default:
       return undefined;
@@ -64,7 +78,11 @@ function fromToolResult(part: ToolResultLike, id: string): Part | undefined {
     case 'error-json':
       return { ...base, output: JSON.stringify(output.value), isError: true };
     case 'execution-denied':
-      return { ...base, output: `Tool execution denied${output.reason === undefined ? '' : `: ${output.reason}`}`, isError: true };
+      return {
+        ...base,
+        output: `Tool execution denied${output.reason === undefined ? '' : `: ${output.reason}`}`,
+        isError: true,
+      };
     case 'content': {
       const content: ToolResultContent[] = [];
       for (const item of output.value) {
@@ -85,7 +103,11 @@ function fromToolResult(part: ToolResultLike, id: string): Part | undefined {
 function mediaSource(data: FilePartLike['data'], mediaType: string): MediaSource | undefined {
   switch (data.type) {
     case 'data':
-      return { kind: 'base64', mediaType, data: typeof data.data === 'string' ? data.data : Buffer.from(data.data).toString('base64') };
+      return {
+        kind: 'base64',
+        mediaType,
+        data: typeof data.data === 'string' ? data.data : Buffer.from(data.data).toString('base64'),
+      };
     case 'url':
       return { kind: 'url', url: data.url.toString() };
     case 'text':
@@ -100,7 +122,9 @@ function toJson(value: unknown): JsonValue {
 }
 
 function describe(part: { type: string; data?: unknown; output?: unknown }): string {
-  if (part.type === 'file' && typeof part.data === 'object' && part.data !== null && 'type' in part.data) return `file (${String(part.data.type)})`;
-  if (part.type === 'tool-result' && typeof part.output === 'object' && part.output !== null && 'type' in part.output) return `tool-result (${String(part.output.type)})`;
+  if (part.type === 'file' && typeof part.data === 'object' && part.data !== null && 'type' in part.data)
+    return `file (${String(part.data.type)})`;
+  if (part.type === 'tool-result' && typeof part.output === 'object' && part.output !== null && 'type' in part.output)
+    return `tool-result (${String(part.output.type)})`;
   return part.type;
 }

@@ -1,4 +1,8 @@
-export { contextManagementMiddleware, AI_SDK_MIDDLEWARE, type ContextManagementMiddlewareOptions } from './context-management-middleware.js';
+export {
+  contextManagementMiddleware,
+  AI_SDK_MIDDLEWARE,
+  type ContextManagementMiddlewareOptions,
+} from './context-management-middleware.js';
 export { fromAiSdkMessage, type MappedMessage } from './from-ai-sdk-prompt.js';
 export { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 export { sessionIdOf } from './session-id.js';

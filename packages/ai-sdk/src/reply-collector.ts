@@ -10,7 +10,9 @@ export interface CollectedReply {
  * reasoning, tool calls, the usage on `finish`) and hands it over when the
  * stream ends. The caller's chunks are not changed, delayed or reordered.
  */
-export function collectReply(onEnd: (reply: CollectedReply) => Promise<void>): TransformStream<AiStreamPart, AiStreamPart> {
+export function collectReply(
+  onEnd: (reply: CollectedReply) => Promise<void>,
+): TransformStream<AiStreamPart, AiStreamPart> {
   const content: AiContent[] = [];
   const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
   let usage: AiUsage | undefined;

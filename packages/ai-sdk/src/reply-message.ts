@@ -16,8 +16,16 @@ export function replyMessage(content: readonly AiContent[]): Message {
     const partIdNext = partId(id, parts.length);
     if (item.type === 'text' && item.text !== '') parts.push({ id: partIdNext, type: 'text', text: item.text });
     else if (item.type === 'reasoning') parts.push({ id: partIdNext, type: 'reasoning', text: item.text });
-    else if (item.type === 'custom') parts.push({ id: partIdNext, type: 'text', text: '', extra: { [CUSTOM_PART]: item.kind } });
-    else if (item.type === 'tool-call' && item.providerExecuted !== true) parts.push({ id: partIdNext, type: 'tool-call', callId: item.toolCallId, name: item.toolName, input: parseInput(item.input) });
+    else if (item.type === 'custom')
+      parts.push({ id: partIdNext, type: 'text', text: '', extra: { [CUSTOM_PART]: item.kind } });
+    else if (item.type === 'tool-call' && item.providerExecuted !== true)
+      parts.push({
+        id: partIdNext,
+        type: 'tool-call',
+        callId: item.toolCallId,
+        name: item.toolName,
+        input: parseInput(item.input),
+      });
   }
   return { id, role: 'assistant', parts };
 }
@@ -27,7 +35,12 @@ export function toUsage(usage: AiUsage): Usage {
   const cacheRead = usage.inputTokens.cacheRead ?? 0;
   const cacheWrite = usage.inputTokens.cacheWrite ?? 0;
   const noCache = usage.inputTokens.noCache ?? Math.max(0, (usage.inputTokens.total ?? 0) - cacheRead - cacheWrite);
-  return { inputTokens: noCache, outputTokens: usage.outputTokens.total ?? 0, cacheReadInputTokens: cacheRead, cacheCreationInputTokens: cacheWrite };
+  return {
+    inputTokens: noCache,
+    outputTokens: usage.outputTokens.total ?? 0,
+    cacheReadInputTokens: cacheRead,
+    cacheCreationInputTokens: cacheWrite,
+  };
 }
 
 function parseInput(input: string): JsonValue {

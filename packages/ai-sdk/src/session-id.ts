@@ -11,12 +11,19 @@ import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 export function sessionIdOf(params: AiCallOptions, fallback: string | undefined): string {
   const named = params.providerOptions?.['ctxhost']?.['sessionId'];
   if (named !== undefined) {
-    if (typeof named !== 'string' || named.length === 0) throw new AiSdkMiddlewareError(AI_SDK_ERROR_CODES.sessionIdInvalid, `providerOptions.ctxhost.sessionId: expected a non-empty string, got ${JSON.stringify(named)}`);
+    if (typeof named !== 'string' || named.length === 0)
+      throw new AiSdkMiddlewareError(
+        AI_SDK_ERROR_CODES.sessionIdInvalid,
+        `providerOptions.ctxhost.sessionId: expected a non-empty string, got ${JSON.stringify(named)}`,
+      );
     return named;
   }
   if (fallback !== undefined) return fallback;
   const system = params.prompt.find((message) => message.role === 'system');
   const user = params.prompt.find((message) => message.role === 'user');
-  const opening = JSON.stringify([system?.content ?? null, user === undefined ? null : user.content.map((part) => (part.type === 'text' ? part.text : part.type))]);
+  const opening = JSON.stringify([
+    system?.content ?? null,
+    user === undefined ? null : user.content.map((part) => (part.type === 'text' ? part.text : part.type)),
+  ]);
   return `ai-sdk-${createHash('sha256').update(opening).digest('hex').slice(0, 24)}`;
 }

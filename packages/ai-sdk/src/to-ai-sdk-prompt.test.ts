@@ -7,9 +7,26 @@ import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
 const prompt: AiPrompt = [
   { role: 'system', content: 'Be terse.' },
-  { role: 'user', content: [{ type: 'text', text: 'Read it.' }, { type: 'file', data: { type: 'data', data: new Uint8Array([1, 2, 3]) }, mediaType: 'image/png' }] },
-  { role: 'assistant', content: [{ type: 'reasoning', text: 'plan', providerOptions: { anthropic: { signature: 'sig' } } }, { type: 'tool-call', toolCallId: 't1', toolName: 'read', input: { path: 'a' } }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Read it.' },
+      { type: 'file', data: { type: 'data', data: new Uint8Array([1, 2, 3]) }, mediaType: 'image/png' },
+    ],
+  },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'reasoning', text: 'plan', providerOptions: { anthropic: { signature: 'sig' } } },
+      { type: 'tool-call', toolCallId: 't1', toolName: 'read', input: { path: 'a' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } },
+    ],
+  },
 ];
 
 function mapAll(source: AiPrompt): Message[] {
@@ -22,7 +39,13 @@ function mapAll(source: AiPrompt): Message[] {
 
 function remembered(messages: Message[], source: AiPrompt) {
   const originals = createPromptOriginals<AiMessage, AiPart>();
-  messages.forEach((message, index) => originals.remember(message, source[index]!, typeof source[index]!.content === 'string' ? [] : (source[index]!.content)));
+  messages.forEach((message, index) =>
+    originals.remember(
+      message,
+      source[index]!,
+      typeof source[index]!.content === 'string' ? [] : source[index]!.content,
+    ),
+  );
   return originals;
 }
 
@@ -38,16 +61,30 @@ describe('the AI SDK prompt through ctxhost and back', () => {
   it('rebuilds a part a hook changed and keeps the others', () => {
     const messages = mapAll(prompt);
     const originals = remembered(messages, prompt);
-    const truncated = messages.map((message) => (message.role === 'tool' ? { ...message, parts: message.parts.map((part) => ({ ...part, output: '[truncated]' }) as typeof part) } : message));
+    const truncated = messages.map((message) =>
+      message.role === 'tool'
+        ? { ...message, parts: message.parts.map((part) => ({ ...part, output: '[truncated]' }) as typeof part) }
+        : message,
+    );
     const back = toAiSdkPrompt(truncated, originals);
-    expect(back[3]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'text', value: '[truncated]' } }] });
+    expect(back[3]).toEqual({
+      role: 'tool',
+      content: [
+        { type: 'tool-result', toolCallId: 't1', toolName: 'read', output: { type: 'text', value: '[truncated]' } },
+      ],
+    });
     expect(back[1]!.content).toEqual(prompt[1]!.content);
   });
 
   it('turns a cache breakpoint into providerOptions.anthropic.cacheControl, on the message for the system prompt', () => {
     const messages = mapAll(prompt);
     const originals = remembered(messages, prompt);
-    const marked = messages.map((message) => ({ ...message, parts: message.parts.map((part, index) => (index === message.parts.length - 1 ? { ...part, cacheControl: { type: 'ephemeral' as const } } : part)) }));
+    const marked = messages.map((message) => ({
+      ...message,
+      parts: message.parts.map((part, index) =>
+        index === message.parts.length - 1 ? { ...part, cacheControl: { type: 'ephemeral' as const } } : part,
+      ),
+    }));
     const back = toAiSdkPrompt(marked, originals);
     expect(back[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } });
     const reasoningAndCall = back[2]!.content as { providerOptions?: unknown }[];
@@ -57,16 +94,61 @@ describe('the AI SDK prompt through ctxhost and back', () => {
   });
 
   it('carries a custom part (provider metadata in the history) through as itself', () => {
-    const source: AiPrompt = [{ role: 'assistant', content: [{ type: 'custom', kind: 'anthropic.message_start', providerOptions: { anthropic: { id: 'msg_1' } } }, { type: 'text', text: 'Hi.' }] }];
+    const source: AiPrompt = [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'custom', kind: 'anthropic.message_start', providerOptions: { anthropic: { id: 'msg_1' } } },
+          { type: 'text', text: 'Hi.' },
+        ],
+      },
+    ];
     const messages = mapAll(source);
-    expect(messages[0]!.parts[0]).toMatchObject({ type: 'text', text: '', extra: { aiSdkCustom: 'anthropic.message_start' } });
+    expect(messages[0]!.parts[0]).toMatchObject({
+      type: 'text',
+      text: '',
+      extra: { aiSdkCustom: 'anthropic.message_start' },
+    });
     expect(toAiSdkPrompt(messages, remembered(messages, source))).toEqual(source);
-    expect(toAiSdkPrompt(messages, createPromptOriginals())[0]!.content[0]).toEqual({ type: 'custom', kind: 'anthropic.message_start' });
+    expect(toAiSdkPrompt(messages, createPromptOriginals())[0]!.content[0]).toEqual({
+      type: 'custom',
+      kind: 'anthropic.message_start',
+    });
   });
 
   it('names the part it has no place for instead of dropping it', () => {
-    expect(fromAiSdkMessage({ role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'reasoning-file', data: { type: 'data', data: 'aGk=' }, mediaType: 'image/png' }] }, 'm')).toEqual({ ok: false, unmappedType: 'reasoning-file' });
-    expect(fromAiSdkMessage({ role: 'user', content: [{ type: 'file', data: { type: 'reference', reference: { anthropic: 'file_1' } }, mediaType: 'application/pdf' }] }, 'm')).toEqual({ ok: false, unmappedType: 'file (reference)' });
-    expect(fromAiSdkMessage({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a', approved: true }] }, 'm')).toEqual({ ok: false, unmappedType: 'tool-approval-response' });
+    expect(
+      fromAiSdkMessage(
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'reasoning-file', data: { type: 'data', data: 'aGk=' }, mediaType: 'image/png' },
+          ],
+        },
+        'm',
+      ),
+    ).toEqual({ ok: false, unmappedType: 'reasoning-file' });
+    expect(
+      fromAiSdkMessage(
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'file',
+              data: { type: 'reference', reference: { anthropic: 'file_1' } },
+              mediaType: 'application/pdf',
+            },
+          ],
+        },
+        'm',
+      ),
+    ).toEqual({ ok: false, unmappedType: 'file (reference)' });
+    expect(
+      fromAiSdkMessage(
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a', approved: true }] },
+        'm',
+      ),
+    ).toEqual({ ok: false, unmappedType: 'tool-approval-response' });
   });
 });

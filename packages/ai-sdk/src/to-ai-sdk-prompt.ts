@@ -24,12 +24,20 @@ export function toAiSdkPrompt(messages: readonly Message[], originals: AiOrigina
 function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] {
   const source = originals.message(message.id);
   const messageOptions = source?.providerOptions;
-  const parts = message.parts.map((part) => withCacheControl(originals.unchangedPart(part) ?? fromPart(part, source), part.cacheControl));
+  const parts = message.parts.map((part) =>
+    withCacheControl(originals.unchangedPart(part) ?? fromPart(part, source), part.cacheControl),
+  );
   switch (message.role) {
     case 'system': {
       const marked = message.parts.find((part) => part.cacheControl !== undefined)?.cacheControl;
       const text = message.parts.map((part) => ('text' in part ? part.text : '')).join('\n');
-      return [{ role: 'system', content: text, ...providerOptionsOf(marked === undefined ? messageOptions : anthropicCache(messageOptions, marked)) }];
+      return [
+        {
+          role: 'system',
+          content: text,
+          ...providerOptionsOf(marked === undefined ? messageOptions : anthropicCache(messageOptions, marked)),
+        },
+      ];
     }
     case 'assistant':
       return [{ role: 'assistant', content: parts.filter(isAssistantPart), ...providerOptionsOf(messageOptions) }];
@@ -39,7 +47,10 @@ function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] 
       // A hook may leave tool results in a user turn (the Anthropic shape); the AI SDK wants them in a tool message first.
       const results = parts.filter(isToolPart);
       const rest = parts.filter(isUserPart);
-      return [...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []), ...(rest.length > 0 ? [{ role: 'user' as const, content: rest, ...providerOptionsOf(messageOptions) }] : [])];
+      return [
+        ...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []),
+        ...(rest.length > 0 ? [{ role: 'user' as const, content: rest, ...providerOptionsOf(messageOptions) }] : []),
+      ];
     }
   }
 }
@@ -48,7 +59,9 @@ function fromPart(part: Part, source: AiMessage | undefined): AiPart {
   switch (part.type) {
     case 'text': {
       const kind = part.extra?.[CUSTOM_PART];
-      return typeof kind === 'string' && kind.includes('.') ? { type: 'custom', kind: kind as `${string}.${string}` } : { type: 'text', text: part.text };
+      return typeof kind === 'string' && kind.includes('.')
+        ? { type: 'custom', kind: kind as `${string}.${string}` }
+        : { type: 'text', text: part.text };
     }
     case 'reasoning':
       return { type: 'reasoning', text: part.text };
@@ -58,20 +71,40 @@ function fromPart(part: Part, source: AiMessage | undefined): AiPart {
       return fromToolResult(part, source);
     case 'image':
     case 'file':
-      return { type: 'file', ...fileData(part.source, part.type), ...(part.type === 'file' && part.title !== undefined ? { filename: part.title } : {}) };
+      return {
+        type: 'file',
+        ...fileData(part.source, part.type),
+        ...(part.type === 'file' && part.title !== undefined ? { filename: part.title } : {}),
+      };
   }
 }
 
 function fromToolResult(part: ToolResultPart, source: AiMessage | undefined): AiPart {
-  const callerPart = typeof source?.content === 'string' ? undefined : source?.content.find((candidate) => candidate.type === 'tool-result' && candidate.toolCallId === part.callId);
+  const callerPart =
+    typeof source?.content === 'string'
+      ? undefined
+      : source?.content.find((candidate) => candidate.type === 'tool-result' && candidate.toolCallId === part.callId);
   const toolName = part.name ?? (callerPart?.type === 'tool-result' ? callerPart.toolName : 'tool');
-  if (typeof part.output === 'string') return { type: 'tool-result', toolCallId: part.callId, toolName, output: { type: part.isError === true ? 'error-text' : 'text', value: part.output } };
-  const value = part.output.map((item) => (item.type === 'text' ? { type: 'text' as const, text: item.text } : { type: 'file' as const, ...fileData(item.source, item.type) }));
+  if (typeof part.output === 'string')
+    return {
+      type: 'tool-result',
+      toolCallId: part.callId,
+      toolName,
+      output: { type: part.isError === true ? 'error-text' : 'text', value: part.output },
+    };
+  const value = part.output.map((item) =>
+    item.type === 'text'
+      ? { type: 'text' as const, text: item.text }
+      : { type: 'file' as const, ...fileData(item.source, item.type) },
+  );
   return { type: 'tool-result', toolCallId: part.callId, toolName, output: { type: 'content', value } };
 }
 
 /** A URL source has no media type in ctxhost's model: the top-level type (`image`) is what the AI SDK accepts for it. */
-function fileData(source: MediaSource, kind: 'image' | 'file'): { data: Extract<AiPart, { type: 'file' }>['data']; mediaType: string } {
+function fileData(
+  source: MediaSource,
+  kind: 'image' | 'file',
+): { data: Extract<AiPart, { type: 'file' }>['data']; mediaType: string } {
   switch (source.kind) {
     case 'base64':
       return { data: { type: 'data', data: source.data }, mediaType: source.mediaType };

@@ -19,6 +19,10 @@ export class WindowStop extends Error {
 }
 
 export function throwOnWindowStop(result: AiGenerateResult): AiGenerateResult {
-  if (result.finishReason.raw === 'model_context_window_exceeded' && result.content.every((part) => part.type !== 'text' || part.text === '')) throw new WindowStop(result);
+  if (
+    result.finishReason.raw === 'model_context_window_exceeded' &&
+    result.content.every((part) => part.type !== 'text' || part.text === '')
+  )
+    throw new WindowStop(result);
   return result;
 }

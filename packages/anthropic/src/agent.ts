@@ -1,4 +1,22 @@
-import { createMessage, detectSilentOverflow, isAbortError, ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, readOriginal, resolveContextWindow, type Host, type JsonValue, type Message, type ModelClient, type ModelResponse, type Part, type ProviderError, type Session, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import {
+  createMessage,
+  detectSilentOverflow,
+  isAbortError,
+  ORIGINAL_TOOL,
+  ORIGINAL_TOOL_NAME,
+  readOriginal,
+  resolveContextWindow,
+  type Host,
+  type JsonValue,
+  type Message,
+  type ModelClient,
+  type ModelResponse,
+  type Part,
+  type ProviderError,
+  type Session,
+  type ToolDefinition,
+  type ToolResultPart,
+} from '@ctxhost/core';
 import { overflowFromResponse } from './anthropic-model.js';
 import { countNearWindow } from './count-near-window.js';
 
@@ -61,14 +79,22 @@ export function createAgent(options: AgentOptions): Agent {
     sessionsDriven.delete(sessionId);
   });
 
-  async function run(sessionId: string, input: string | Message | undefined, signal: AbortSignal | undefined): Promise<TurnOutcome> {
+  async function run(
+    sessionId: string,
+    input: string | Message | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<TurnOutcome> {
     sessionsDriven.add(sessionId);
     const session = await host.session(sessionId);
     // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model.
     session.contextWindow ??= model.contextWindow ?? resolveContextWindow(host.config, model.model);
     const outcome = await session.exclusive(async () => {
-      if (options.system !== undefined && session.messages().length === 0) await session.append(createMessage('system', [{ type: 'text', text: options.system }]));
-      if (input !== undefined) await session.append(typeof input === 'string' ? createMessage('user', [{ type: 'text', text: input }]) : input);
+      if (options.system !== undefined && session.messages().length === 0)
+        await session.append(createMessage('system', [{ type: 'text', text: options.system }]));
+      if (input !== undefined)
+        await session.append(
+          typeof input === 'string' ? createMessage('user', [{ type: 'text', text: input }]) : input,
+        );
       return loop(session, signal);
     });
     await host.emit('session.idle', { sessionId });
@@ -80,13 +106,23 @@ export function createAgent(options: AgentOptions): Agent {
     for (let turn = 1; turn <= maxTurns; turn++) {
       let response: ModelResponse;
       try {
-        const draft = { sessionId: session.id, model: model.model, messages: session.messages(), tools: toolDefinitions(session), maxTokens: options.maxTokens ?? 4096 };
+        const draft = {
+          sessionId: session.id,
+          model: model.model,
+          messages: session.messages(),
+          tools: toolDefinitions(session),
+          maxTokens: options.maxTokens ?? 4096,
+        };
         await countNearWindow(session, model, draft, session.contextWindow, signal);
-        const request = await host.hooks.beforeRequest.promise(
-          draft,
-          { sessionId: session.id, contextWindow: session.contextWindow, ...(signal === undefined ? {} : { signal }) },
-        );
-        response = await model.create(request, { ...(signal === undefined ? {} : { signal }), ...(options.stream === undefined ? {} : { stream: options.stream }) });
+        const request = await host.hooks.beforeRequest.promise(draft, {
+          sessionId: session.id,
+          contextWindow: session.contextWindow,
+          ...(signal === undefined ? {} : { signal }),
+        });
+        response = await model.create(request, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(options.stream === undefined ? {} : { stream: options.stream }),
+        });
       } catch (raw) {
         if (isAbortError(raw) || signal?.aborted) throw raw;
         const error = model.toProviderError(raw);
@@ -95,7 +131,8 @@ export function createAgent(options: AgentOptions): Agent {
       }
       const empty = response.message.parts.length === 0;
       const silent = detectSilentOverflow({ usage: response.usage, contextWindow: session.contextWindow, empty });
-      const overflow = overflowFromResponse(response) ?? (silent?.kind === 'empty_at_window' ? silent.error : undefined);
+      const overflow =
+        overflowFromResponse(response) ?? (silent?.kind === 'empty_at_window' ? silent.error : undefined);
       if (overflow !== undefined || empty) {
         const error = overflow ?? { kind: 'server' as const, message: 'the model returned an empty message' };
         await host.emit('session.error', { sessionId: session.id, error, raw: response });
@@ -104,7 +141,14 @@ export function createAgent(options: AgentOptions): Agent {
       await session.append(response.message, { usage: response.usage });
       // Accepted over the window (the provider may have cut the prompt): the reply stands; the recorded usage puts the
       // session over every threshold, so the next request is compacted; say it once per turn.
-      if (silent?.kind === 'over_window') await host.toast({ sessionId: session.id, level: 'warning', title: 'Silent overflow', text: `The API accepted a prompt of ${silent.promptTokens} tokens, over the window of ${silent.contextWindow}; the provider may have truncated it. The next request is compacted.`, source: AGENT });
+      if (silent?.kind === 'over_window')
+        await host.toast({
+          sessionId: session.id,
+          level: 'warning',
+          title: 'Silent overflow',
+          text: `The API accepted a prompt of ${silent.promptTokens} tokens, over the window of ${silent.contextWindow}; the provider may have truncated it. The next request is compacted.`,
+          source: AGENT,
+        });
       // Server compaction with pause_after_compaction: the reply is the compaction block alone; send again to get the answer.
       if (response.stopReason === 'compaction') continue;
       if (response.stopReason !== 'tool_use') return { status: 'done', message: response.message, turns: turn };
@@ -115,7 +159,8 @@ export function createAgent(options: AgentOptions): Agent {
 
   function toolDefinitions(session: Session): ToolDefinition[] {
     const definitions = [...(options.tools ?? []).map((tool) => tool.definition), ...(host.engine.tools?.() ?? [])];
-    if (!offersOriginalTool() || definitions.some((definition) => definition.name === ORIGINAL_TOOL_NAME)) return definitions;
+    if (!offersOriginalTool() || definitions.some((definition) => definition.name === ORIGINAL_TOOL_NAME))
+      return definitions;
     // Offered once something was shortened (a marker or a summary names a handle): no tokens spent on it before.
     return shortenedAnything(session.messages()) ? [...definitions, ORIGINAL_TOOL] : definitions;
   }
@@ -131,15 +176,34 @@ export function createAgent(options: AgentOptions): Agent {
     for (const [index, call] of message.parts.entries()) {
       if (call.type !== 'tool-call') continue;
       const raw = await callTool(call.name, call.input, session.id, signal);
-      const part: ToolResultPart = { id: `${resultMessageId}:${index}`, type: 'tool-result', callId: call.callId, name: call.name, output: raw.output, ...(raw.isError ? { isError: true } : {}) };
-      const shown = await host.hooks.toolResult.promise(part, { sessionId: session.id, toolName: call.name, messageId: resultMessageId });
+      const part: ToolResultPart = {
+        id: `${resultMessageId}:${index}`,
+        type: 'tool-result',
+        callId: call.callId,
+        name: call.name,
+        output: raw.output,
+        ...(raw.isError ? { isError: true } : {}),
+      };
+      const shown = await host.hooks.toolResult.promise(part, {
+        sessionId: session.id,
+        toolName: call.name,
+        messageId: resultMessageId,
+      });
       results.push(shown);
       if (shown !== part) originals.push(part);
     }
-    await session.append({ id: resultMessageId, role: 'tool', parts: results }, originals.length > 0 ? { originals } : {});
+    await session.append(
+      { id: resultMessageId, role: 'tool', parts: results },
+      originals.length > 0 ? { originals } : {},
+    );
   }
 
-  async function callTool(name: string, input: JsonValue, sessionId: string, signal: AbortSignal | undefined): Promise<AgentToolOutput> {
+  async function callTool(
+    name: string,
+    input: JsonValue,
+    sessionId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<AgentToolOutput> {
     const context = { sessionId, ...(signal === undefined ? {} : { signal }) };
     try {
       const tool = options.tools?.find((candidate) => candidate.definition.name === name);
@@ -147,14 +211,21 @@ export function createAgent(options: AgentOptions): Agent {
         const result = await tool.run(input, context);
         return typeof result === 'string' ? { output: result } : result;
       }
-      if (host.engine.callTool !== undefined && (host.engine.tools?.() ?? []).some((definition) => definition.name === name)) {
+      if (
+        host.engine.callTool !== undefined &&
+        (host.engine.tools?.() ?? []).some((definition) => definition.name === name)
+      ) {
         const session = await host.session(sessionId);
         return await host.engine.callTool(name, input, { ...context, history: () => session.history() });
       }
-      if (name === ORIGINAL_TOOL_NAME && offersOriginalTool()) return await readOriginal(await host.session(sessionId), input);
+      if (name === ORIGINAL_TOOL_NAME && offersOriginalTool())
+        return await readOriginal(await host.session(sessionId), input);
       return { output: `Unknown tool "${name}".`, isError: true };
     } catch (error) {
-      return { output: `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      return {
+        output: `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+        isError: true,
+      };
     }
   }
 
@@ -166,5 +237,9 @@ export function createAgent(options: AgentOptions): Agent {
 
 /** Whether the projection shows a marker or a summary: something `ctxhost_original` can read back. */
 function shortenedAnything(messages: readonly Message[]): boolean {
-  return messages.some((message) => message.meta?.summary !== undefined || message.parts.some((part) => part.type === 'tool-result' && part.compacted !== undefined));
+  return messages.some(
+    (message) =>
+      message.meta?.summary !== undefined ||
+      message.parts.some((part) => part.type === 'tool-result' && part.compacted !== undefined),
+  );
 }

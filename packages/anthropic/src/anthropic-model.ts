@@ -1,5 +1,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { fromAnthropic, toAnthropic, type AnthropicContentBlock, type JsonValue, type ModelClient, type ModelRequest, type ModelResponse, type ProviderError, type Usage } from '@ctxhost/core';
+import {
+  fromAnthropic,
+  toAnthropic,
+  type AnthropicContentBlock,
+  type JsonValue,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponse,
+  type ProviderError,
+  type Usage,
+} from '@ctxhost/core';
 import { toProviderError } from './to-provider-error.js';
 
 export interface AnthropicModelOptions {
@@ -21,12 +31,18 @@ export function createAnthropicModel(client: Anthropic, options: AnthropicModelO
     async create(request, call = {}) {
       const params = toParams(request, options);
       const requestOptions = { ...(call.signal === undefined ? {} : { signal: call.signal }), ...betaHeaders(request) };
-      const message = (call.stream ?? options.stream) === true ? await client.messages.stream(params, requestOptions).finalMessage() : await client.messages.create(params, requestOptions);
+      const message =
+        (call.stream ?? options.stream) === true
+          ? await client.messages.stream(params, requestOptions).finalMessage()
+          : await client.messages.create(params, requestOptions);
       return toResponse(message);
     },
     async countTokens(request, call = {}) {
       const { max_tokens: _max, ...params } = toParams(request, options);
-      const counted = await client.messages.countTokens(params, call.signal === undefined ? {} : { signal: call.signal });
+      const counted = await client.messages.countTokens(
+        params,
+        call.signal === undefined ? {} : { signal: call.signal },
+      );
       return counted.input_tokens;
     },
     toProviderError,
@@ -34,7 +50,10 @@ export function createAnthropicModel(client: Anthropic, options: AnthropicModelO
 }
 
 /** A ModelRequest as Messages API params (system, tools, provider options passed through). */
-export function toParams(request: ModelRequest, options: Pick<AnthropicModelOptions, 'maxTokens'> = {}): Anthropic.MessageCreateParamsNonStreaming {
+export function toParams(
+  request: ModelRequest,
+  options: Pick<AnthropicModelOptions, 'maxTokens'> = {},
+): Anthropic.MessageCreateParamsNonStreaming {
   const wire = toAnthropic(request.messages);
   const { betas: _betas, ...extra } = request.providerOptions ?? {};
   return {
@@ -43,7 +62,15 @@ export function toParams(request: ModelRequest, options: Pick<AnthropicModelOpti
     max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
     messages: wire.messages as Anthropic.MessageParam[],
     ...(wire.system === undefined ? {} : { system: wire.system }),
-    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) }),
+    ...(request.tools === undefined || request.tools.length === 0
+      ? {}
+      : {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.inputSchema,
+          })),
+        }),
   };
 }
 
@@ -61,15 +88,29 @@ function betaHeaders(request: ModelRequest): { headers?: Record<string, string> 
  * usage leaves out).
  */
 export function toResponse(message: Anthropic.Message): ModelResponse {
-  const blocks = message.content.map((block) => keepBlockNulls(block as unknown as Record<string, unknown>)) as AnthropicContentBlock[];
-  const [assistant] = fromAnthropic([{ role: 'assistant', content: blocks }], undefined, { idPrefix: `${message.id}-` });
+  const blocks = message.content.map((block) =>
+    keepBlockNulls(block as unknown as Record<string, unknown>),
+  ) as AnthropicContentBlock[];
+  const [assistant] = fromAnthropic([{ role: 'assistant', content: blocks }], undefined, {
+    idPrefix: `${message.id}-`,
+  });
   const wire = message as unknown as { context_management?: JsonValue; usage: { iterations?: JsonValue } };
   const meta = {
     model: message.model,
     ...(isPresent(wire.context_management) ? { contextManagement: wire.context_management } : {}),
     ...(isPresent(wire.usage.iterations) ? { usageIterations: wire.usage.iterations } : {}),
   };
-  return { message: { ...assistant!, id: message.id, parts: assistant!.parts.map((part, index) => ({ ...part, id: `${message.id}:${index}` })), meta }, usage: toUsage(message.usage), stopReason: message.stop_reason ?? 'end_turn', requestId: message.id };
+  return {
+    message: {
+      ...assistant!,
+      id: message.id,
+      parts: assistant!.parts.map((part, index) => ({ ...part, id: `${message.id}:${index}` })),
+      meta,
+    },
+    usage: toUsage(message.usage),
+    stopReason: message.stop_reason ?? 'end_turn',
+    requestId: message.id,
+  };
 }
 
 function isPresent(value: JsonValue | undefined): value is JsonValue {
@@ -83,15 +124,29 @@ export function toUsage(usage: Anthropic.Usage): Usage {
     outputTokens: usage.output_tokens,
     cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
     cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-    ...(split ? { cacheCreation: { ephemeral5mInputTokens: split.ephemeral_5m_input_tokens ?? 0, ephemeral1hInputTokens: split.ephemeral_1h_input_tokens ?? 0 } } : {}),
+    ...(split
+      ? {
+          cacheCreation: {
+            ephemeral5mInputTokens: split.ephemeral_5m_input_tokens ?? 0,
+            ephemeral1hInputTokens: split.ephemeral_1h_input_tokens ?? 0,
+          },
+        }
+      : {}),
   };
 }
 
 /** A successful response that stopped because the window was full is an overflow too (newer models do not error). */
 export function overflowFromResponse(response: ModelResponse): ProviderError | undefined {
   if (response.stopReason !== 'model_context_window_exceeded') return undefined;
-  const prompt = response.usage.inputTokens + response.usage.cacheCreationInputTokens + response.usage.cacheReadInputTokens;
-  return { kind: 'context_overflow', message: 'the model stopped: model_context_window_exceeded', currentTokens: prompt, provider: 'anthropic', ...(response.requestId === undefined ? {} : { requestId: response.requestId }) };
+  const prompt =
+    response.usage.inputTokens + response.usage.cacheCreationInputTokens + response.usage.cacheReadInputTokens;
+  return {
+    kind: 'context_overflow',
+    message: 'the model stopped: model_context_window_exceeded',
+    currentTokens: prompt,
+    provider: 'anthropic',
+    ...(response.requestId === undefined ? {} : { requestId: response.requestId }),
+  };
 }
 
 /**

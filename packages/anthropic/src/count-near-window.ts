@@ -10,7 +10,13 @@ export const COUNT_NEAR_WINDOW_RATIO = 0.05;
  * session, so the engine and hygiene decide on it. Elsewhere it costs nothing.
  * A failed count is not an error: the estimate stands.
  */
-export async function countNearWindow(session: Session, model: ModelClient, request: ModelRequest, window: number | undefined, signal?: AbortSignal): Promise<number | undefined> {
+export async function countNearWindow(
+  session: Session,
+  model: ModelClient,
+  request: ModelRequest,
+  window: number | undefined,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   if (model.countTokens === undefined || session.reportCount === undefined || window === undefined) return undefined;
   const size = session.promptSize();
   if (size.source === 'reported' || Math.abs(size.tokens - window) > window * COUNT_NEAR_WINDOW_RATIO) return undefined;

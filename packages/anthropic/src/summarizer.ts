@@ -1,5 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { CORE_ERROR_CODES, CtxhostError, getModelInfo, renderTranscript, type CtxhostConfig, type Summarizer } from '@ctxhost/core';
+import {
+  CORE_ERROR_CODES,
+  CtxhostError,
+  getModelInfo,
+  renderTranscript,
+  type CtxhostConfig,
+  type Summarizer,
+} from '@ctxhost/core';
 
 export { renderTranscript };
 
@@ -16,17 +23,26 @@ export function createAnthropicSummarizer(client: Anthropic, options: AnthropicS
     name: `anthropic:${options.model}`,
     ...(maxInputTokens === undefined ? {} : { maxInputTokens }),
     async summarize(request) {
-      const previous = request.previousSummary === undefined ? '' : `Previous summary (update it):\n${request.previousSummary}\n\n`;
+      const previous =
+        request.previousSummary === undefined ? '' : `Previous summary (update it):\n${request.previousSummary}\n\n`;
       const reply = await client.messages.create(
         {
           model: options.model,
           max_tokens: Math.max(256, Math.floor(request.maxOutputTokens)),
           system: request.instructions,
-          messages: [{ role: 'user', content: `${previous}Conversation turns to summarize:\n\n${renderTranscript(request.messages)}` }],
+          messages: [
+            {
+              role: 'user',
+              content: `${previous}Conversation turns to summarize:\n\n${renderTranscript(request.messages)}`,
+            },
+          ],
         },
         request.signal === undefined ? {} : { signal: request.signal },
       );
-      return reply.content.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+      return reply.content
+        .map((block) => (block.type === 'text' ? block.text : ''))
+        .join('')
+        .trim();
     },
   };
 }
@@ -37,15 +53,30 @@ export function createAnthropicSummarizer(client: Anthropic, options: AnthropicS
  * Another provider (`openai`, `openrouter`…) needs the OpenAI SDK: use
  * `summarizerFromConfig` from `ctxhost`, which serves every provider.
  */
-export function summarizerFromConfig(config: CtxhostConfig, main: { client: Anthropic; model: string }, env: NodeJS.ProcessEnv = process.env): Summarizer {
+export function summarizerFromConfig(
+  config: CtxhostConfig,
+  main: { client: Anthropic; model: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Summarizer {
   const auxiliary = config.auxiliary.compression;
   if (auxiliary.provider !== 'auto' && auxiliary.provider !== 'anthropic') {
-    throw new CtxhostError(CORE_ERROR_CODES.configInvalid, `config auxiliary.compression.provider: "${auxiliary.provider}" is not Anthropic; use summarizerFromConfig from the ctxhost package, which builds an OpenAI-compatible summarizer`);
+    throw new CtxhostError(
+      CORE_ERROR_CODES.configInvalid,
+      `config auxiliary.compression.provider: "${auxiliary.provider}" is not Anthropic; use summarizerFromConfig from the ctxhost package, which builds an OpenAI-compatible summarizer`,
+    );
   }
   const own = auxiliary.baseUrl === undefined && auxiliary.apiKeyEnv === undefined;
-  const client = own ? main.client : new Anthropic({ apiKey: env[auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY'] ?? 'unused', ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }) });
+  const client = own
+    ? main.client
+    : new Anthropic({
+        apiKey: env[auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY'] ?? 'unused',
+        ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }),
+      });
   const model = auxiliary.model ?? main.model;
   // The summary model's window: the config's own window when it summarizes with the main model, else the registry's (with the config's `models:`).
-  const window = auxiliary.model === undefined && config.model.contextLength !== undefined ? config.model.contextLength : getModelInfo(model, config.models)?.contextWindow;
+  const window =
+    auxiliary.model === undefined && config.model.contextLength !== undefined
+      ? config.model.contextLength
+      : getModelInfo(model, config.models)?.contextWindow;
   return createAnthropicSummarizer(client, { model, ...(window === undefined ? {} : { maxInputTokens: window }) });
 }

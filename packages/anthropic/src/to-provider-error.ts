@@ -12,7 +12,15 @@ const BY_TYPE: Record<string, ProviderErrorKind> = {
   not_found_error: 'invalid_request',
 };
 
-const BY_STATUS: Record<number, ProviderErrorKind> = { 401: 'auth', 402: 'auth', 403: 'auth', 404: 'invalid_request', 413: 'request_too_large', 429: 'rate_limited', 529: 'overloaded' };
+const BY_STATUS: Record<number, ProviderErrorKind> = {
+  401: 'auth',
+  402: 'auth',
+  403: 'auth',
+  404: 'invalid_request',
+  413: 'request_too_large',
+  429: 'rate_limited',
+  529: 'overloaded',
+};
 
 interface Parsed {
   status?: number;
@@ -32,7 +40,8 @@ export function toProviderError(error: unknown): ProviderError {
   if (isProviderError(error)) return error;
   const parsed = parse(error);
   const kind = classify(parsed, error);
-  const numbers = kind === 'context_overflow' || kind === 'output_budget_overflow' ? overflowNumbers(parsed.message) : {};
+  const numbers =
+    kind === 'context_overflow' || kind === 'output_budget_overflow' ? overflowNumbers(parsed.message) : {};
   const index = /messages\.(\d+)/.exec(parsed.message);
   const retryAfterMs = retryAfter(parsed.headers);
   return {
@@ -43,20 +52,35 @@ export function toProviderError(error: unknown): ProviderError {
     ...(parsed.status === undefined ? {} : { status: parsed.status }),
     ...(parsed.requestId === undefined ? {} : { requestId: parsed.requestId }),
     ...numbers,
-    ...(index === null || !['empty_content', 'invalid_tool_pairing'].includes(kind) ? {} : { messageIndex: Number(index[1]) }),
+    ...(index === null || !['empty_content', 'invalid_tool_pairing'].includes(kind)
+      ? {}
+      : { messageIndex: Number(index[1]) }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }
 
 function classify(parsed: Parsed, raw: unknown): ProviderErrorKind {
   const text = parsed.message;
-  if (raw instanceof Anthropic.APIConnectionError || /ECONNRESET|ECONNREFUSED|socket hang up|fetch failed|network|terminated|Connection error/i.test(text) && parsed.status === undefined && parsed.type === undefined) return 'network';
+  if (
+    raw instanceof Anthropic.APIConnectionError ||
+    (/ECONNRESET|ECONNREFUSED|socket hang up|fetch failed|network|terminated|Connection error/i.test(text) &&
+      parsed.status === undefined &&
+      parsed.type === undefined)
+  )
+    return 'network';
   const typed = parsed.type === undefined ? undefined : BY_TYPE[parsed.type];
   if (typed !== undefined) return typed;
   const byStatus = parsed.status === undefined ? undefined : BY_STATUS[parsed.status];
   if (byStatus !== undefined) return byStatus;
-  if (/prompt is too long|Input is too long for requested model|context window|context_length_exceeded|maximum context length/i.test(text) && !/rate limit|per minute/i.test(text)) {
-    return /input length and `?max_tokens`? exceed context limit/i.test(text) ? 'output_budget_overflow' : 'context_overflow';
+  if (
+    /prompt is too long|Input is too long for requested model|context window|context_length_exceeded|maximum context length/i.test(
+      text,
+    ) &&
+    !/rate limit|per minute/i.test(text)
+  ) {
+    return /input length and `?max_tokens`? exceed context limit/i.test(text)
+      ? 'output_budget_overflow'
+      : 'context_overflow';
   }
   if (/input length and `?max_tokens`? exceed context limit/i.test(text)) return 'output_budget_overflow';
   if (/non-empty content|text content blocks must be non-empty/i.test(text)) return 'empty_content';
@@ -87,17 +111,26 @@ function parse(error: unknown): Parsed {
       ...(headers === undefined ? {} : { headers }),
     };
   }
-  const body = bodyOf(typeof error === 'string' ? tryJson(error) ?? error : error);
-  if (body !== undefined) return { message: body.message, ...(body.type === undefined ? {} : { type: body.type }), ...(body.requestId === undefined ? {} : { requestId: body.requestId }), ...(body.status === undefined ? {} : { status: body.status }) };
+  const body = bodyOf(typeof error === 'string' ? (tryJson(error) ?? error) : error);
+  if (body !== undefined)
+    return {
+      message: body.message,
+      ...(body.type === undefined ? {} : { type: body.type }),
+      ...(body.requestId === undefined ? {} : { requestId: body.requestId }),
+      ...(body.status === undefined ? {} : { status: body.status }),
+    };
   if (error instanceof Error) return { message: error.message };
-  return { message: typeof error === 'string' ? error : JSON.stringify(error) ?? String(error) };
+  return { message: typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error)) };
 }
 
 /** `{ type: 'error', error: { type, message }, request_id }`, or `{ error: { type, message } }`, or `{ message }`. */
 function bodyOf(value: unknown): { type?: string; message: string; requestId?: string; status?: number } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const inner = typeof record['error'] === 'object' && record['error'] !== null ? (record['error'] as Record<string, unknown>) : undefined;
+  const inner =
+    typeof record['error'] === 'object' && record['error'] !== null
+      ? (record['error'] as Record<string, unknown>)
+      : undefined;
   const message = inner?.['message'] ?? record['message'];
   if (typeof message !== 'string') return undefined;
   const type = inner?.['type'] ?? (record['type'] !== 'error' ? record['type'] : undefined);
@@ -111,7 +144,10 @@ function bodyOf(value: unknown): { type?: string; message: string; requestId?: s
 
 function retryAfter(headers: Parsed['headers']): number | undefined {
   if (headers === undefined) return undefined;
-  const get = (name: string) => ('get' in headers && typeof headers.get === 'function' ? (headers.get)(name) : (headers as Record<string, string>)[name]) ?? undefined;
+  const get = (name: string) =>
+    ('get' in headers && typeof headers.get === 'function'
+      ? headers.get(name)
+      : (headers as Record<string, string>)[name]) ?? undefined;
   const ms = Number(get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
   const seconds = Number(get('retry-after'));
@@ -127,5 +163,11 @@ function tryJson(text: string): unknown {
 }
 
 function isProviderError(value: unknown): value is ProviderError {
-  return typeof value === 'object' && value !== null && typeof (value as ProviderError).kind === 'string' && typeof (value as ProviderError).message === 'string' && !(value instanceof Error);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ProviderError).kind === 'string' &&
+    typeof (value as ProviderError).message === 'string' &&
+    !(value instanceof Error)
+  );
 }

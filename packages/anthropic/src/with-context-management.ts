@@ -1,7 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { applyCompaction, selectiveToolCall, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
 import { createCompressor } from '@ctxhost/compressor';
-import { createTokenCounter, fromAnthropic, getModelInfo, toAnthropic, type AnthropicMessageParam, type AnthropicSystem, type Message, type ModelOverride, type TokenCounter } from '@ctxhost/core';
+import {
+  createTokenCounter,
+  fromAnthropic,
+  getModelInfo,
+  toAnthropic,
+  type AnthropicMessageParam,
+  type AnthropicSystem,
+  type Message,
+  type ModelOverride,
+  type TokenCounter,
+} from '@ctxhost/core';
 import { applyCacheControl, type CacheableRequest } from '@ctxhost/prompt-caching';
 import { createAnthropicSummarizer } from './summarizer.js';
 import { toProviderError } from './to-provider-error.js';
@@ -70,7 +80,10 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
   const counter = options.counter ?? createTokenCounter();
   const learned = new Map<string, number>();
   const conversations = createWrapperConversations();
-  const settings = { ...WRAPPER_DEFAULTS, ...definedOnly({ compactAt: options.compactAt, lowWater: options.lowWater, maxRecoveries: options.maxRecoveries }) };
+  const settings = {
+    ...WRAPPER_DEFAULTS,
+    ...definedOnly({ compactAt: options.compactAt, lowWater: options.lowWater, maxRecoveries: options.maxRecoveries }),
+  };
   const configured = (model: string) => options.contextWindow ?? getModelInfo(model, options.models)?.contextWindow;
   const windowOf = (model: string) => learned.get(model) ?? configured(model);
   const roomOf = (params: { model: string; max_tokens: number }) => {
@@ -96,36 +109,99 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
     return { key, messages: [...known.projection, ...all.slice(offset + known.covered)] };
   }
 
-  async function compact(params: CreateParams, messages: Message[], targetTokens: number, reason: 'preflight' | 'overflow'): Promise<Message[]> {
+  async function compact(
+    params: CreateParams,
+    messages: Message[],
+    targetTokens: number,
+    reason: 'preflight' | 'overflow',
+  ): Promise<Message[]> {
     const before = counter.countAll(messages);
-    const { projection, notes, summarized } = await shrink(messages, targetTokens, reason, params.model, scales.get(conversations.keyOf(params.system, params.messages)) ?? 1);
+    const { projection, notes, summarized } = await shrink(
+      messages,
+      targetTokens,
+      reason,
+      params.model,
+      scales.get(conversations.keyOf(params.system, params.messages)) ?? 1,
+    );
     if (projection === messages) return messages;
     const kept = new Set(projection.map((message) => message.id));
     const gone = messages.filter((message) => !kept.has(message.id)).length;
-    options.onCompaction?.({ tokensBefore: before, tokensAfter: counter.countAll(projection), reason, messagesBefore: messages.length, messagesAfter: projection.length, dropped: Math.max(0, gone - summarized), summarized, notes });
+    options.onCompaction?.({
+      tokensBefore: before,
+      tokensAfter: counter.countAll(projection),
+      reason,
+      messagesBefore: messages.length,
+      messagesAfter: projection.length,
+      dropped: Math.max(0, gone - summarized),
+      summarized,
+      notes,
+    });
     return projection;
   }
 
-  async function shrink(messages: Message[], targetTokens: number, reason: 'preflight' | 'overflow', model: string, scale: number): Promise<{ projection: Message[]; notes: string[]; summarized: number }> {
+  async function shrink(
+    messages: Message[],
+    targetTokens: number,
+    reason: 'preflight' | 'overflow',
+    model: string,
+    scale: number,
+  ): Promise<{ projection: Message[]; notes: string[]; summarized: number }> {
     if (options.summarize !== undefined && options.summarize !== false) {
       const window = windowOf(model);
       // The span sent to the summarizer must fit its window too (in the API's units: our estimate times the scale).
-      const summarizer = createAnthropicSummarizer(client, { model: options.summarize === true ? model : options.summarize.model, ...(window === undefined ? {} : { maxInputTokens: Math.floor(window / 2 / scale) }) });
-      const result = await createCompressor({ summarizer }).compress(messages, { sessionId: 'wrapper', contextWindow: window ?? counter.countAll(messages) * 2, counter, reason: reason === 'overflow' ? 'recovery' : 'hygiene', targetTokens, summarizer });
-      if (result.report.tokensAfter >= result.report.tokensBefore) return { projection: messages, notes: result.report.notes ?? [], summarized: 0 };
-      return { projection: result.messages, notes: [...(result.report.steps ?? []), ...(result.report.notes ?? [])], summarized: result.report.summary?.messagesCovered ?? 0 };
+      const summarizer = createAnthropicSummarizer(client, {
+        model: options.summarize === true ? model : options.summarize.model,
+        ...(window === undefined ? {} : { maxInputTokens: Math.floor(window / 2 / scale) }),
+      });
+      const result = await createCompressor({ summarizer }).compress(messages, {
+        sessionId: 'wrapper',
+        contextWindow: window ?? counter.countAll(messages) * 2,
+        counter,
+        reason: reason === 'overflow' ? 'recovery' : 'hygiene',
+        targetTokens,
+        summarizer,
+      });
+      if (result.report.tokensAfter >= result.report.tokensBefore)
+        return { projection: messages, notes: result.report.notes ?? [], summarized: 0 };
+      return {
+        projection: result.messages,
+        notes: [...(result.report.steps ?? []), ...(result.report.notes ?? [])],
+        summarized: result.report.summary?.messagesCovered ?? 0,
+      };
     }
-    const strategy = tokenBudget({ budget: targetTokens, pinFirstUserMessage: true, strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })] });
+    const strategy = tokenBudget({
+      budget: targetTokens,
+      pinFirstUserMessage: true,
+      strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })],
+    });
     const { messages: projection, report } = await applyCompaction(messages, strategy, { counter });
-    const collapsed = projection.filter((message) => message.meta?.summary !== undefined).reduce((sum, message) => sum + (message.meta?.summary?.covers?.length ?? 0), 0);
-    return { projection: projection.length === messages.length && projection.every((message, index) => message === messages[index]) ? messages : projection, notes: [...(report.steps ?? []), ...(report.notes ?? [])], summarized: collapsed };
+    const collapsed = projection
+      .filter((message) => message.meta?.summary !== undefined)
+      .reduce((sum, message) => sum + (message.meta?.summary?.covers?.length ?? 0), 0);
+    return {
+      projection:
+        projection.length === messages.length && projection.every((message, index) => message === messages[index])
+          ? messages
+          : projection,
+      notes: [...(report.steps ?? []), ...(report.notes ?? [])],
+      summarized: collapsed,
+    };
   }
 
   function toParams(params: CreateParams, messages: Message[]): CreateParams {
     const wire = toAnthropic(messages);
     const { system: _system, ...rest } = params;
-    const next = { ...rest, messages: wire.messages as Anthropic.MessageParam[], ...(wire.system === undefined ? {} : { system: wire.system as string | Anthropic.TextBlockParam[] }) };
-    return options.caching === false ? next : (applyCacheControl(next as unknown as CacheableRequest, { ttl: options.cacheTtl ?? '5m', native: true }) as unknown as CreateParams);
+    const next = {
+      ...rest,
+      messages: wire.messages as Anthropic.MessageParam[],
+      ...(wire.system === undefined ? {} : { system: wire.system as string | Anthropic.TextBlockParam[] }),
+    };
+    return options.caching === false
+      ? next
+      : (applyCacheControl(next as unknown as CacheableRequest, {
+          ttl: options.cacheTtl ?? '5m',
+          native: true,
+        }) as unknown as CreateParams);
   }
 
   /**
@@ -134,11 +210,22 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
    * from the count_tokens endpoint. Targets are divided by it, so they are met in the API's own units.
    */
   const scales = new Map<string, number>();
-  async function scaleOf(key: string, params: CreateParams, messages: Message[], estimate: number, room: number): Promise<number> {
+  async function scaleOf(
+    key: string,
+    params: CreateParams,
+    messages: Message[],
+    estimate: number,
+    room: number,
+  ): Promise<number> {
     const known = scales.get(key);
     if (known !== undefined || estimate < room * settings.lowWater) return known ?? 1;
     try {
-      const counted = await client.messages.countTokens({ model: params.model, messages: toParams(params, messages).messages, ...(params.system === undefined ? {} : { system: params.system }), ...(params.tools === undefined ? {} : { tools: params.tools }) });
+      const counted = await client.messages.countTokens({
+        model: params.model,
+        messages: toParams(params, messages).messages,
+        ...(params.system === undefined ? {} : { system: params.system }),
+        ...(params.tools === undefined ? {} : { tools: params.tools }),
+      });
       const scale = estimate > 0 ? counted.input_tokens / estimate : 1;
       scales.set(key, scale);
       return scale;
@@ -167,20 +254,29 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
     for (let attempt = 0; ; attempt++) {
       try {
         const reply = await client.messages.create(toParams(params, messages), requestOptions);
-        const reported = reply.usage.input_tokens + (reply.usage.cache_creation_input_tokens ?? 0) + (reply.usage.cache_read_input_tokens ?? 0);
+        const reported =
+          reply.usage.input_tokens +
+          (reply.usage.cache_creation_input_tokens ?? 0) +
+          (reply.usage.cache_read_input_tokens ?? 0);
         const estimate = counter.countAll(messages);
         if (estimate > 0 && reported > 0) scales.set(key, reported / estimate);
         return reply;
       } catch (error) {
         const problem = toProviderError(error);
-        const overflow = problem.kind === 'context_overflow' || problem.kind === 'output_budget_overflow' || problem.kind === 'request_too_large';
+        const overflow =
+          problem.kind === 'context_overflow' ||
+          problem.kind === 'output_budget_overflow' ||
+          problem.kind === 'request_too_large';
         if (!overflow || attempt >= settings.maxRecoveries) throw error;
         learn(params.model, problem.maxTokens);
         const estimate = counter.countAll(messages);
         // The API's own count scales ours: aim at the low-water mark of the real room, measured in our estimate's units.
         const scale = problem.currentTokens !== undefined && estimate > 0 ? estimate / problem.currentTokens : 1;
         const room = roomOf(params) ?? Math.floor(estimate * 0.6);
-        const target = Math.max(1, Math.floor(Math.min(room * settings.lowWater * scale, estimate * 0.6 ** (attempt + 1))));
+        const target = Math.max(
+          1,
+          Math.floor(Math.min(room * settings.lowWater * scale, estimate * 0.6 ** (attempt + 1))),
+        );
         messages = await compact(params, messages, target, 'overflow');
         conversations.remember(key, params.messages, messages);
       }
@@ -189,17 +285,41 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
 
   const messagesApi = new Proxy(client.messages, {
     get(target, property, receiver) {
-      if (property === 'create') return (params: Anthropic.MessageCreateParams, requestOptions?: Anthropic.RequestOptions) =>
-        params.stream === true ? prepare(params as unknown as CreateParams).then(({ messages }) => target.create({ ...toParams(params as unknown as CreateParams, messages), stream: true }, requestOptions)) : create(params, requestOptions);
+      if (property === 'create')
+        return (params: Anthropic.MessageCreateParams, requestOptions?: Anthropic.RequestOptions) =>
+          params.stream === true
+            ? prepare(params as unknown as CreateParams).then(({ messages }) =>
+                target.create(
+                  { ...toParams(params as unknown as CreateParams, messages), stream: true },
+                  requestOptions,
+                ),
+              )
+            : create(params, requestOptions);
       // stream() returns synchronously, so it gets the cache breakpoints but not the (async) preflight compaction.
-      if (property === 'stream') return (params: CreateParams, requestOptions?: Anthropic.RequestOptions) =>
-        target.stream(options.caching === false ? params : (applyCacheControl(params as unknown as CacheableRequest, { ttl: options.cacheTtl ?? '5m', native: true }) as unknown as CreateParams), requestOptions);
+      if (property === 'stream')
+        return (params: CreateParams, requestOptions?: Anthropic.RequestOptions) =>
+          target.stream(
+            options.caching === false
+              ? params
+              : (applyCacheControl(params as unknown as CacheableRequest, {
+                  ttl: options.cacheTtl ?? '5m',
+                  native: true,
+                }) as unknown as CreateParams),
+            requestOptions,
+          );
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
-  return new Proxy(client, { get: (target, property, receiver) => (property === 'messages' ? messagesApi : (Reflect.get(target, property, receiver) as unknown)) });
+  return new Proxy(client, {
+    get: (target, property, receiver) =>
+      property === 'messages' ? messagesApi : (Reflect.get(target, property, receiver) as unknown),
+  });
 }
 
-function definedOnly<T extends Record<string, unknown>>(values: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+function definedOnly<T extends Record<string, unknown>>(
+  values: T,
+): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<{
+    [K in keyof T]: Exclude<T[K], undefined>;
+  }>;
 }

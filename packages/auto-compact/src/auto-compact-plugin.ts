@@ -1,6 +1,25 @@
-import { contextWindowOf, formatTokens, isAbortError, parseTokenLimitError, readHookSection, type Host, type ParsedTokenLimitError, type Plugin, type Session } from '@ctxhost/core';
+import {
+  contextWindowOf,
+  formatTokens,
+  isAbortError,
+  parseTokenLimitError,
+  readHookSection,
+  type Host,
+  type ParsedTokenLimitError,
+  type Plugin,
+  type Session,
+} from '@ctxhost/core';
 import { AutoCompactConfigSchema, backoffDelay, type AutoCompactConfig } from './config.js';
-import { AUTO_COMPACT, fixEmptyMessages, largestOutputs, revertLastResponse, revertPoint, summarizeSession, truncateOutputs, type StepBudget } from './recovery-steps.js';
+import {
+  AUTO_COMPACT,
+  fixEmptyMessages,
+  largestOutputs,
+  revertLastResponse,
+  revertPoint,
+  summarizeSession,
+  truncateOutputs,
+  type StepBudget,
+} from './recovery-steps.js';
 
 export interface AutoCompactOptions {
   /** Overrides `hooks.anthropic-auto-compact.plan`. */
@@ -32,12 +51,20 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
   return {
     name: AUTO_COMPACT,
     apply(host) {
-      const config = { ...readHookSection(host.config, AUTO_COMPACT, AutoCompactConfigSchema), ...(options.plan === undefined ? {} : { plan: options.plan }) };
+      const config = {
+        ...readHookSection(host.config, AUTO_COMPACT, AutoCompactConfigSchema),
+        ...(options.plan === undefined ? {} : { plan: options.plan }),
+      };
       const states = new Map<string, SessionState>();
       const stateOf = (id: string): SessionState => {
         let state = states.get(id);
         if (state === undefined) {
-          state = { pending: undefined, inProgress: false, exhausted: false, budget: { truncated: new Set(), reverts: 0, emptyFixes: 0 } };
+          state = {
+            pending: undefined,
+            inProgress: false,
+            exhausted: false,
+            budget: { truncated: new Set(), reverts: 0, emptyFixes: 0 },
+          };
           states.set(id, state);
         }
         return state;
@@ -90,7 +117,8 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
  * again. Said once per session (each later adoption is a further lowering, said again).
  */
 async function adoptStatedLimit(host: Host, sessionId: string, parsed: ParsedTokenLimitError): Promise<void> {
-  if (parsed.maxTokens === undefined || parsed.kind === 'request_too_large' || parsed.kind === 'non_empty_content') return;
+  if (parsed.maxTokens === undefined || parsed.kind === 'request_too_large' || parsed.kind === 'non_empty_content')
+    return;
   const session = await host.session(sessionId);
   const believed = contextWindowOf(session, host.config);
   if (believed !== undefined && parsed.maxTokens >= believed) return;
@@ -104,7 +132,13 @@ async function adoptStatedLimit(host: Host, sessionId: string, parsed: ParsedTok
   });
 }
 
-async function recover(host: Host, config: AutoCompactConfig, sessionId: string, state: SessionState, signal: AbortSignal): Promise<void> {
+async function recover(
+  host: Host,
+  config: AutoCompactConfig,
+  sessionId: string,
+  state: SessionState,
+  signal: AbortSignal,
+): Promise<void> {
   const session = await host.session(sessionId);
   const tried: Step[] = [];
   let lastError: ParsedTokenLimitError | undefined;
@@ -114,14 +148,23 @@ async function recover(host: Host, config: AutoCompactConfig, sessionId: string,
     lastError = error;
     state.pending = undefined;
     // The steps hold the session's lock, so no turn runs while they read and rewrite what the model sees.
-    const steps = await session.exclusive(async () => (signal.aborted ? [] : takeSteps(host, config, session, state, error, tried, signal)));
+    const steps = await session.exclusive(async () =>
+      signal.aborted ? [] : takeSteps(host, config, session, state, error, tried, signal),
+    );
     if (signal.aborted) return;
     if (steps.length === 0) break;
     tried.push(...steps);
     await host.tasks.delay(backoffDelay(attempt, config), signal);
-    const handled = await host.hooks.resend.promise({ sessionId, reason: `${AUTO_COMPACT}: ${steps.join(', ')}`, signal });
+    const handled = await host.hooks.resend.promise({
+      sessionId,
+      reason: `${AUTO_COMPACT}: ${steps.join(', ')}`,
+      signal,
+    });
     if (state.pending !== undefined) continue;
-    const text = handled === true ? `Recovered after ${tried.join(' → ')}; the session answered again.` : `Made room with ${tried.join(' → ')}; send the last message again to continue.`;
+    const text =
+      handled === true
+        ? `Recovered after ${tried.join(' → ')}; the session answered again.`
+        : `Made room with ${tried.join(' → ')}; send the last message again to continue.`;
     await host.toast({ sessionId, level: 'success', title: 'Session recovered', text, source: AUTO_COMPACT });
     state.budget.truncated.clear();
     state.budget.emptyFixes = 0;
@@ -141,8 +184,8 @@ async function recover(host: Host, config: AutoCompactConfig, sessionId: string,
       mustStay !== undefined
         ? `What must stay does not fit: ${mustStay.parts.join(' and ')} take about ${formatTokens(mustStay.tokens)} tokens of the API's ${formatTokens(mustStay.window)}-token limit, leaving no room for the rest and the reply (the context is still over the limit ${after}, about ${formatTokens(size)} tokens estimated). Shorten the system prompt or the last message, or use a model with a larger window. ctxhost will not retry this overflow again until a turn succeeds.`
         : tooLarge === undefined
-        ? `The context is still over the model's limit ${after} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`
-        : `A single ${tooLarge.role} message (${tooLarge.id}) is about ${formatTokens(tooLarge.tokens)} tokens by itself, larger than the model's whole window of ${formatTokens(tooLarge.window)} tokens, so no compaction can make the request fit (the context is still over the limit ${after}). Shorten or split that message, or start a new session without it. ctxhost will not retry this overflow again until a turn succeeds.`,
+          ? `The context is still over the model's limit ${after} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`
+          : `A single ${tooLarge.role} message (${tooLarge.id}) is about ${formatTokens(tooLarge.tokens)} tokens by itself, larger than the model's whole window of ${formatTokens(tooLarge.window)} tokens, so no compaction can make the request fit (the context is still over the limit ${after}). Shorten or split that message, or start a new session without it. ctxhost will not retry this overflow again until a turn succeeds.`,
     source: AUTO_COMPACT,
   });
 }
@@ -151,35 +194,59 @@ async function recover(host: Host, config: AutoCompactConfig, sessionId: string,
  * What a recovery can never remove: the system prompt and the newest user turn. When they alone take
  * 85% of the window or more (the reply needs the rest), no compaction can help; named with their sizes.
  */
-function whatMustStay(host: Host, session: Session, error: ParsedTokenLimitError | undefined): { parts: string[]; tokens: number; window: number } | undefined {
+function whatMustStay(
+  host: Host,
+  session: Session,
+  error: ParsedTokenLimitError | undefined,
+): { parts: string[]; tokens: number; window: number } | undefined {
   const window = error?.maxTokens ?? contextWindowOf(session, host.config);
   if (window === undefined) return undefined;
   const messages = session.messages();
   const system = host.counter.countAll(messages.filter((message) => message.role === 'system'));
-  const newestUser = messages.findLast((message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'));
+  const newestUser = messages.findLast(
+    (message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'),
+  );
   const user = newestUser === undefined ? 0 : host.counter.count(newestUser);
   const estimate = session.promptSize().tokens;
   const scale = error?.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
   const tokens = Math.round((system + user) * Math.max(scale, 1));
   if (tokens < window * 0.85) return undefined;
-  const parts = [...(system > 0 ? [`the system prompt (about ${formatTokens(Math.round(system * Math.max(scale, 1)))} tokens)`] : []), ...(user > 0 ? [`the newest user turn (about ${formatTokens(Math.round(user * Math.max(scale, 1)))} tokens)`] : [])];
+  const parts = [
+    ...(system > 0
+      ? [`the system prompt (about ${formatTokens(Math.round(system * Math.max(scale, 1)))} tokens)`]
+      : []),
+    ...(user > 0 ? [`the newest user turn (about ${formatTokens(Math.round(user * Math.max(scale, 1)))} tokens)`] : []),
+  ];
   return { parts, tokens, window };
 }
 
 /** The largest message still over the whole window by itself once the cascade has done what it can (tool outputs are truncated first), if any. */
-function messageLargerThanWindow(host: Host, session: Session, error: ParsedTokenLimitError | undefined): { id: string; role: string; tokens: number; window: number } | undefined {
+function messageLargerThanWindow(
+  host: Host,
+  session: Session,
+  error: ParsedTokenLimitError | undefined,
+): { id: string; role: string; tokens: number; window: number } | undefined {
   const window = error?.maxTokens ?? contextWindowOf(session, host.config);
   if (window === undefined) return undefined;
   let largest: { id: string; role: string; tokens: number; window: number } | undefined;
   for (const message of session.messages()) {
     const tokens = host.counter.count(message);
-    if (tokens > window && tokens > (largest?.tokens ?? 0)) largest = { id: message.id, role: message.role, tokens, window };
+    if (tokens > window && tokens > (largest?.tokens ?? 0))
+      largest = { id: message.id, role: message.role, tokens, window };
   }
   return largest;
 }
 
 /** Chooses and applies the steps for one attempt: planned (skip to what is enough) or the seed's walk (one step per retry). */
-async function takeSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, error: ParsedTokenLimitError, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
+async function takeSteps(
+  host: Host,
+  config: AutoCompactConfig,
+  session: Session,
+  state: SessionState,
+  error: ParsedTokenLimitError,
+  tried: readonly Step[],
+  signal: AbortSignal,
+): Promise<Step[]> {
   if (error.kind === 'non_empty_content') {
     if (state.budget.emptyFixes >= config.max_empty_fix_attempts) return [];
     state.budget.emptyFixes++;
@@ -189,17 +256,45 @@ async function takeSteps(host: Host, config: AutoCompactConfig, session: Session
   const scale = error.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
   const window = error.maxTokens ?? contextWindowOf(session, host.config) ?? estimate;
   const target = Math.floor((window * config.headroom) / Math.max(scale, 0.01));
-  if (error.kind === 'request_too_large') return (await truncateOutputs(host, session, state.budget, config, Math.ceil(estimate / 2), config.max_truncate_attempts)) > 0 ? ['truncation'] : [];
-  return config.plan ? plannedSteps(host, config, session, state, estimate, target, window, tried, signal) : walkStep(host, config, session, state, estimate, target, window, tried, signal);
+  if (error.kind === 'request_too_large')
+    return (await truncateOutputs(
+      host,
+      session,
+      state.budget,
+      config,
+      Math.ceil(estimate / 2),
+      config.max_truncate_attempts,
+    )) > 0
+      ? ['truncation']
+      : [];
+  return config.plan
+    ? plannedSteps(host, config, session, state, estimate, target, window, tried, signal)
+    : walkStep(host, config, session, state, estimate, target, window, tried, signal);
 }
 
-async function plannedSteps(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
+async function plannedSteps(
+  host: Host,
+  config: AutoCompactConfig,
+  session: Session,
+  state: SessionState,
+  estimate: number,
+  target: number,
+  window: number,
+  tried: readonly Step[],
+  signal: AbortSignal,
+): Promise<Step[]> {
   const need = Math.max(1, estimate - target);
   if (host.config.experimental.aggressiveTruncation) {
-    const cut = Math.max(need, estimate - Math.floor(target * config.target_token_ratio / config.headroom));
-    if ((await truncateOutputs(host, session, state.budget, config, cut, config.max_truncate_attempts)) > 0 && session.promptSize().tokens <= target) return ['aggressive truncation'];
+    const cut = Math.max(need, estimate - Math.floor((target * config.target_token_ratio) / config.headroom));
+    if (
+      (await truncateOutputs(host, session, state.budget, config, cut, config.max_truncate_attempts)) > 0 &&
+      session.promptSize().tokens <= target
+    )
+      return ['aggressive truncation'];
   }
-  const truncatable = largestOutputs(host, session, state.budget, config.min_output_size).slice(0, config.max_truncate_attempts - state.budget.truncated.size).reduce((sum, output) => sum + output.tokens, 0);
+  const truncatable = largestOutputs(host, session, state.budget, config.min_output_size)
+    .slice(0, config.max_truncate_attempts - state.budget.truncated.size)
+    .reduce((sum, output) => sum + output.tokens, 0);
   if (truncatable >= need) {
     await truncateOutputs(host, session, state.budget, config, need, config.max_truncate_attempts);
     return ['truncation'];
@@ -219,14 +314,40 @@ async function plannedSteps(host: Host, config: AutoCompactConfig, session: Sess
     if (session.promptSize().tokens > before * 0.95) break;
   }
   const left = session.promptSize().tokens - target;
-  if (left > 0 && (await truncateOutputs(host, session, state.budget, config, left, config.max_truncate_attempts)) > 0) steps.push('truncation');
+  if (left > 0 && (await truncateOutputs(host, session, state.budget, config, left, config.max_truncate_attempts)) > 0)
+    steps.push('truncation');
   return steps;
 }
 
 /** The seed's order, one step per retry: truncation, revert, summarize. */
-async function walkStep(host: Host, config: AutoCompactConfig, session: Session, state: SessionState, estimate: number, target: number, window: number, tried: readonly Step[], signal: AbortSignal): Promise<Step[]> {
-  if (!tried.includes('truncation') && (await truncateOutputs(host, session, state.budget, config, 1, host.config.experimental.aggressiveTruncation ? config.max_truncate_attempts : 1)) > 0) return ['truncation'];
+async function walkStep(
+  host: Host,
+  config: AutoCompactConfig,
+  session: Session,
+  state: SessionState,
+  estimate: number,
+  target: number,
+  window: number,
+  tried: readonly Step[],
+  signal: AbortSignal,
+): Promise<Step[]> {
+  if (
+    !tried.includes('truncation') &&
+    (await truncateOutputs(
+      host,
+      session,
+      state.budget,
+      config,
+      1,
+      host.config.experimental.aggressiveTruncation ? config.max_truncate_attempts : 1,
+    )) > 0
+  )
+    return ['truncation'];
   if (!tried.includes('revert') && (await revertLastResponse(session, state.budget, config))) return ['revert'];
-  if (!tried.includes('summarize') && (await summarizeSession(host, session, window, Math.min(target, estimate), signal))) return ['summarize'];
+  if (
+    !tried.includes('summarize') &&
+    (await summarizeSession(host, session, window, Math.min(target, estimate), signal))
+  )
+    return ['summarize'];
   return [];
 }

@@ -45,9 +45,15 @@ export const AutoCompactConfigSchema = z.strictObject({
 
 export type AutoCompactConfig = z.output<typeof AutoCompactConfigSchema>;
 
-export const autoCompactConfigSection = defineConfigSection({ key: 'anthropic-auto-compact', schema: AutoCompactConfigSchema });
+export const autoCompactConfigSection = defineConfigSection({
+  key: 'anthropic-auto-compact',
+  schema: AutoCompactConfigSchema,
+});
 
 /** The delay before re-send number `attempt` (0-based): 2 s, 4 s, 8 s … capped at 30 s. */
-export function backoffDelay(attempt: number, config: Pick<AutoCompactConfig, 'initial_delay_ms' | 'backoff_factor' | 'max_delay_ms'>): number {
+export function backoffDelay(
+  attempt: number,
+  config: Pick<AutoCompactConfig, 'initial_delay_ms' | 'backoff_factor' | 'max_delay_ms'>,
+): number {
   return Math.min(config.initial_delay_ms * config.backoff_factor ** attempt, config.max_delay_ms);
 }

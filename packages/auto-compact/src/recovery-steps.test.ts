@@ -7,7 +7,11 @@ describe('fixEmptyMessages', () => {
     const host = createHost();
     const session = await host.session('empty');
     await session.append({ id: 'u1', role: 'user', parts: [{ id: 'u1:0', type: 'text', text: 'start' }] });
-    await session.append({ id: 'a1', role: 'assistant', parts: [{ id: 'a1:0', type: 'reasoning', text: 'thinking about it', signature: 'sig' }] });
+    await session.append({
+      id: 'a1',
+      role: 'assistant',
+      parts: [{ id: 'a1:0', type: 'reasoning', text: 'thinking about it', signature: 'sig' }],
+    });
     await session.append({ id: 'u2', role: 'user', parts: [{ id: 'u2:0', type: 'text', text: 'go on' }] });
     expect(await fixEmptyMessages(session)).toBe(1);
     const fixed = session.messages().find((message) => message.id === 'a1')!;

@@ -1,4 +1,12 @@
-import { formatTokens, isReasoningOnly, ORIGINAL_TOOL_NAME, type Host, type Message, type Session, type ToolResultPart } from '@ctxhost/core';
+import {
+  formatTokens,
+  isReasoningOnly,
+  ORIGINAL_TOOL_NAME,
+  type Host,
+  type Message,
+  type Session,
+  type ToolResultPart,
+} from '@ctxhost/core';
 import type { AutoCompactConfig } from './config.js';
 
 /** How every marker of a tool output the cascade removed begins (the rest names the part and how to read it back). */
@@ -39,7 +47,10 @@ export function largestOutputs(host: Host, session: Session, budget: StepBudget,
   for (const message of session.messages()) {
     for (const part of message.parts) {
       if (part.type !== 'tool-result' || budget.truncated.has(part.id) || isTruncationMarker(part.output)) continue;
-      const text = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      const text =
+        typeof part.output === 'string'
+          ? part.output
+          : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
       if (text.length < minChars) continue;
       outputs.push({ part, chars: text.length, tokens: host.counter.countText(text) });
     }
@@ -48,14 +59,33 @@ export function largestOutputs(host: Host, session: Session, budget: StepBudget,
 }
 
 /** Truncates outputs, largest first, until `tokensToCut` are gone or the per-session limit is reached. Lossless: originals stay in the store. */
-export async function truncateOutputs(host: Host, session: Session, budget: StepBudget, config: AutoCompactConfig, tokensToCut: number, maxOutputs: number): Promise<number> {
+export async function truncateOutputs(
+  host: Host,
+  session: Session,
+  budget: StepBudget,
+  config: AutoCompactConfig,
+  tokensToCut: number,
+  maxOutputs: number,
+): Promise<number> {
   let cut = 0;
   let count = 0;
   for (const output of largestOutputs(host, session, budget, config.min_output_size)) {
     if (cut >= tokensToCut || count >= maxOutputs || budget.truncated.size >= config.max_truncate_attempts) break;
     const text = truncationMarker(output.part.id, output.tokens);
     const marker = host.counter.countText(text);
-    await session.update(output.part.id, { output: text, compacted: { by: AUTO_COMPACT, reason: 'context limit exceeded', originalChars: output.chars, originalTokens: output.tokens } }, 'auto-compact truncation');
+    await session.update(
+      output.part.id,
+      {
+        output: text,
+        compacted: {
+          by: AUTO_COMPACT,
+          reason: 'context limit exceeded',
+          originalChars: output.chars,
+          originalTokens: output.tokens,
+        },
+      },
+      'auto-compact truncation',
+    );
     budget.truncated.add(output.part.id);
     cut += Math.max(0, output.tokens - marker);
     count++;
@@ -67,18 +97,43 @@ export async function truncateOutputs(host: Host, session: Session, budget: Step
 export async function fixEmptyMessages(session: Session): Promise<number> {
   const messages = session.messages();
   // Thinking alone is no content to the API: a reasoning-only message is as empty as one without parts.
-  const isEmpty = (message: Message) => message.parts.length === 0 || isReasoningOnly(message) || message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
-  const empty = messages.filter((message, index) => isEmpty(message) && !(index === messages.length - 1 && message.role === 'assistant'));
+  const isEmpty = (message: Message) =>
+    message.parts.length === 0 ||
+    isReasoningOnly(message) ||
+    message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
+  const empty = messages.filter(
+    (message, index) => isEmpty(message) && !(index === messages.length - 1 && message.role === 'assistant'),
+  );
   if (empty.length === 0) return 0;
   const needsPart = (message: Message) => message.parts.length === 0 || isReasoningOnly(message);
   const withParts = empty.filter((message) => !needsPart(message));
-  for (const message of withParts) for (const part of message.parts) await session.update(part.id, { text: EMPTY_PLACEHOLDER }, 'auto-compact empty-content fix');
+  for (const message of withParts)
+    for (const part of message.parts)
+      await session.update(part.id, { text: EMPTY_PLACEHOLDER }, 'auto-compact empty-content fix');
   // Partless and reasoning-only messages get a text part (the reasoning stays, ahead of it).
   const partless = new Set(empty.filter(needsPart).map((message) => message.id));
   if (partless.size > 0) {
-    const projection = session.messages().map((message) => (partless.has(message.id) ? { ...message, parts: [...message.parts.filter((part) => part.type === 'reasoning'), { id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER }] } : message));
+    const projection = session.messages().map((message) =>
+      partless.has(message.id)
+        ? {
+            ...message,
+            parts: [
+              ...message.parts.filter((part) => part.type === 'reasoning'),
+              { id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER },
+            ],
+          }
+        : message,
+    );
     const tokens = session.promptSize().tokens;
-    await session.applyCompaction(projection, { engine: AUTO_COMPACT, reason: 'recovery', tokensBefore: tokens, tokensAfter: tokens, messagesBefore: projection.length, messagesAfter: projection.length, steps: ['empty-content fix'] });
+    await session.applyCompaction(projection, {
+      engine: AUTO_COMPACT,
+      reason: 'recovery',
+      tokensBefore: tokens,
+      tokensAfter: tokens,
+      messagesBefore: projection.length,
+      messagesAfter: projection.length,
+      steps: ['empty-content fix'],
+    });
   }
   return empty.length;
 }
@@ -88,22 +143,34 @@ export function revertPoint(session: Session): number | undefined {
   const messages = session.messages();
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
-    if (message.role === 'user' && message.parts.some((part) => part.type === 'text')) return index < messages.length - 1 ? index : undefined;
+    if (message.role === 'user' && message.parts.some((part) => part.type === 'text'))
+      return index < messages.length - 1 ? index : undefined;
   }
   return undefined;
 }
 
 /** Removes the last assistant response (back to the last user message), within the seed's limits. */
-export async function revertLastResponse(session: Session, budget: StepBudget, config: AutoCompactConfig): Promise<boolean> {
+export async function revertLastResponse(
+  session: Session,
+  budget: StepBudget,
+  config: AutoCompactConfig,
+): Promise<boolean> {
   const point = revertPoint(session);
-  if (point === undefined || budget.reverts >= config.max_revert_attempts || point + 1 < config.min_messages) return false;
+  if (point === undefined || budget.reverts >= config.max_revert_attempts || point + 1 < config.min_messages)
+    return false;
   await session.revert(session.messages()[point]!.id);
   budget.reverts++;
   return true;
 }
 
 /** Compresses the whole session with the active engine, aiming under `targetTokens`. */
-export async function summarizeSession(host: Host, session: Session, contextWindow: number, targetTokens: number, signal: AbortSignal): Promise<boolean> {
+export async function summarizeSession(
+  host: Host,
+  session: Session,
+  contextWindow: number,
+  targetTokens: number,
+  signal: AbortSignal,
+): Promise<boolean> {
   const before = session.messages().slice();
   const result = await host.engine.compress(before, {
     sessionId: session.id,
@@ -116,6 +183,9 @@ export async function summarizeSession(host: Host, session: Session, contextWind
     ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
   });
   if (result.report.tokensAfter >= result.report.tokensBefore) return false;
-  await session.applyCompaction(result.messages, { ...result.report, notes: [...(result.report.notes ?? []), `recovery target ${formatTokens(targetTokens)} tokens`] });
+  await session.applyCompaction(result.messages, {
+    ...result.report,
+    notes: [...(result.report.notes ?? []), `recovery target ${formatTokens(targetTokens)} tokens`],
+  });
   return true;
 }

@@ -19,11 +19,17 @@ function runFromSource() {
   try {
     tsx = import.meta.resolve('tsx');
   } catch {
-    process.stderr.write('ctxhost: the command line is not built and tsx was not found to run its sources; run `npx -y pnpm@10 build` in the ctxhost folder first\n');
+    process.stderr.write(
+      'ctxhost: the command line is not built and tsx was not found to run its sources; run `npx -y pnpm@10 build` in the ctxhost folder first\n',
+    );
     process.exit(1);
   }
   const source = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', source, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, '--conditions=@ctxhost/source', source, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
   // Ctrl+C reaches both processes (one terminal group); the child decides how to stop, the launcher waits for it.
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => child.kill('SIGTERM'));

@@ -1,4 +1,12 @@
-import { createMemoryStore, toAnthropic, type CompactionReport, type CtxhostConfig, type HostLogger, type Message, type ToAnthropicResult } from '@ctxhost/core';
+import {
+  createMemoryStore,
+  toAnthropic,
+  type CompactionReport,
+  type CtxhostConfig,
+  type HostLogger,
+  type Message,
+  type ToAnthropicResult,
+} from '@ctxhost/core';
 import { createDefaultHost } from 'ctxhost';
 import { CLI_ERROR_CODES, CliError } from './errors.js';
 
@@ -35,11 +43,20 @@ export interface CompactOutcome {
  * (every built-in hook, the compressor as fallback) on a memory store, with the
  * host's summarizer if the config gives one, else the compressor's extractive summary.
  */
-export async function compactMessages(messages: readonly Message[], options: CompactMessagesOptions): Promise<CompactOutcome> {
+export async function compactMessages(
+  messages: readonly Message[],
+  options: CompactMessagesOptions,
+): Promise<CompactOutcome> {
   const window = options.window ?? options.config.model.contextLength ?? DEFAULT_COMPACT_WINDOW;
-  const windowSource = options.window !== undefined ? 'flag' : options.config.model.contextLength !== undefined ? 'config' : 'default';
+  const windowSource =
+    options.window !== undefined ? 'flag' : options.config.model.contextLength !== undefined ? 'config' : 'default';
   const engineName = options.engine ?? options.config.context.engine;
-  const config: CtxhostConfig = { ...options.config, context: { engine: engineName }, model: { ...options.config.model, contextLength: window }, store: { kind: 'memory' } };
+  const config: CtxhostConfig = {
+    ...options.config,
+    context: { engine: engineName },
+    model: { ...options.config.model, contextLength: window },
+    store: { kind: 'memory' },
+  };
   const warnings: string[] = [];
   const host = await createDefaultHost({
     config,
@@ -51,7 +68,8 @@ export async function compactMessages(messages: readonly Message[], options: Com
   });
   try {
     const missing = warnings.find((warning) => warning.includes(`context.engine "${engineName}" was not found`));
-    if (options.engine !== undefined && missing !== undefined) throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);
+    if (options.engine !== undefined && missing !== undefined)
+      throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);
     const result = await host.engine.compress(messages, {
       sessionId: 'ctxhost-compact',
       contextWindow: window,
@@ -59,7 +77,14 @@ export async function compactMessages(messages: readonly Message[], options: Com
       reason: 'manual',
       ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
     });
-    return { engine: host.engine.name, window, windowSource, report: result.report, request: toAnthropic(result.messages), warnings };
+    return {
+      engine: host.engine.name,
+      window,
+      windowSource,
+      report: result.report,
+      request: toAnthropic(result.messages),
+      warnings,
+    };
   } finally {
     await host.dispose();
   }
@@ -67,5 +92,10 @@ export async function compactMessages(messages: readonly Message[], options: Com
 
 function warningCollector(warnings: string[]): HostLogger {
   const ignore = (): void => undefined;
-  return { debug: ignore, info: ignore, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
+  return {
+    debug: ignore,
+    info: ignore,
+    warn: (message) => void warnings.push(message),
+    error: (message) => void warnings.push(message),
+  };
 }

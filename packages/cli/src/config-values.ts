@@ -48,10 +48,12 @@ function sourceOf(key: string, sources: Readonly<Record<string, string>>): strin
 function snakeKeys(value: unknown, path: readonly string[]): unknown {
   if (!isPlainObject(value)) return value;
   const insideHooks = path[0] === 'hooks';
-  return Object.fromEntries(Object.entries(value).map(([key, entry]) => {
-    const fileKey = insideHooks ? key : key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-    return [fileKey, snakeKeys(entry, [...path, fileKey])];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, entry]) => {
+      const fileKey = insideHooks ? key : key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      return [fileKey, snakeKeys(entry, [...path, fileKey])];
+    }),
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

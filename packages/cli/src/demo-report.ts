@@ -1,4 +1,12 @@
-import { createTokenCounter, estimateTextTokens, groupMessages, messageChars, type Message, type MessageGroupKind, type ToolResultPart } from '@ctxhost/core';
+import {
+  createTokenCounter,
+  estimateTextTokens,
+  groupMessages,
+  messageChars,
+  type Message,
+  type MessageGroupKind,
+  type ToolResultPart,
+} from '@ctxhost/core';
 
 export interface KindRow {
   kind: MessageGroupKind;
@@ -57,10 +65,18 @@ function largestToolOutputs(messages: readonly Message[], largest: number): Tool
       if (part.type === 'tool-call') toolNames.set(part.callId, part.name);
       if (part.type !== 'tool-result') continue;
       const text = outputText(part);
-      rows.push({ messageIndex, tool: part.name ?? toolNames.get(part.callId) ?? '?', callId: part.callId, chars: text.length, tokens: estimateTextTokens(text) });
+      rows.push({
+        messageIndex,
+        tool: part.name ?? toolNames.get(part.callId) ?? '?',
+        callId: part.callId,
+        chars: text.length,
+        tokens: estimateTextTokens(text),
+      });
     }
   });
-  return rows.sort((left, right) => right.chars - left.chars || left.messageIndex - right.messageIndex).slice(0, largest);
+  return rows
+    .sort((left, right) => right.chars - left.chars || left.messageIndex - right.messageIndex)
+    .slice(0, largest);
 }
 
 function outputText(part: ToolResultPart): string {

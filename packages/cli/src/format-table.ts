@@ -6,7 +6,9 @@ export interface TableColumn {
 
 /** Renders rows as an aligned plain-text table: a header, a rule, then the rows. */
 export function formatTable(columns: readonly TableColumn[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, index) => Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)));
+  const widths = columns.map((column, index) =>
+    Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
+  );
   const render = (cells: readonly string[]): string =>
     columns
       .map((column, index) => {

@@ -1,6 +1,13 @@
 export { createProgram } from './program.js';
 export { runCli } from './run-cli.js';
-export { runDemo, registerDemoCommand, DEFAULT_DEMO_TRANSCRIPT, DEMO_WINDOW, DEMO_REPORT_FILE, type DemoOptions } from './commands/demo.js';
+export {
+  runDemo,
+  registerDemoCommand,
+  DEFAULT_DEMO_TRANSCRIPT,
+  DEMO_WINDOW,
+  DEMO_REPORT_FILE,
+  type DemoOptions,
+} from './commands/demo.js';
 export { registerReplayCommand, replayTranscript, type ReplayCommandOptions } from './commands/replay.js';
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayCost } from './replay/run-replay.js';
 export type { ReplayEvent, ReplayPoint } from './replay/replay-recorder.js';

@@ -3,11 +3,26 @@ import type { Transcript } from '@ctxhost/transcripts';
 import { describe, expect, it } from 'vitest';
 import { buildInspectReport } from './inspect-report.js';
 
-const usage = (inputTokens: number, cacheReadInputTokens: number, outputTokens: number): Usage => ({ inputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens, outputTokens });
-const reply = (id: string, model: string): Message => ({ id, role: 'assistant', parts: [{ id: `${id}.0`, type: 'text', text: 'done' }], meta: { model } });
+const usage = (inputTokens: number, cacheReadInputTokens: number, outputTokens: number): Usage => ({
+  inputTokens,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens,
+  outputTokens,
+});
+const reply = (id: string, model: string): Message => ({
+  id,
+  role: 'assistant',
+  parts: [{ id: `${id}.0`, type: 'text', text: 'done' }],
+  meta: { model },
+});
 
 function transcript(): Transcript {
-  const messages: Message[] = [{ id: 'u', role: 'user', parts: [{ id: 'u.0', type: 'text', text: 'hello' }] }, reply('a1', 'claude-sonnet-4-20250514'), reply('a2', 'mystery-model'), reply('a3', 'claude-sonnet-4-20250514')];
+  const messages: Message[] = [
+    { id: 'u', role: 'user', parts: [{ id: 'u.0', type: 'text', text: 'hello' }] },
+    reply('a1', 'claude-sonnet-4-20250514'),
+    reply('a2', 'mystery-model'),
+    reply('a3', 'claude-sonnet-4-20250514'),
+  ];
   return {
     format: 'claude-code',
     messages,
@@ -25,7 +40,12 @@ describe('buildInspectReport', () => {
   it('counts roles and sums the reported usage: peak and last prompt, output', () => {
     const report = buildInspectReport(transcript());
     expect(report.roles).toEqual({ system: 0, user: 1, assistant: 3, tool: 0 });
-    expect(report.usage).toMatchObject({ requests: 3, peakPromptTokens: 2_500, lastPromptTokens: 1_000, outputTokens: 60 });
+    expect(report.usage).toMatchObject({
+      requests: 3,
+      peakPromptTokens: 2_500,
+      lastPromptTokens: 1_000,
+      outputTokens: 60,
+    });
   });
 
   it('prices each model on its own and names a model it has no price for, leaving it out of the totals', () => {
@@ -46,7 +66,14 @@ describe('buildInspectReport', () => {
 
 describe('buildInspectReport pricing (one source: the model registry)', () => {
   it('prices an Opus request at Opus prices and honours a --model override', () => {
-    const opus = { ...transcript(), messages: transcript().messages.map((message) => (message.role === 'assistant' ? { ...message, meta: { ...message.meta, model: 'claude-opus-4-1-20250805' } } : message)) };
+    const opus = {
+      ...transcript(),
+      messages: transcript().messages.map((message) =>
+        message.role === 'assistant'
+          ? { ...message, meta: { ...message.meta, model: 'claude-opus-4-1-20250805' } }
+          : message,
+      ),
+    };
     const usage = buildInspectReport(opus).usage!;
     expect(usage.byModel.map((cost) => [cost.model, cost.requests])).toEqual([['claude-opus-4-1-20250805', 3]]);
     expect(usage.withoutCaching).toBeCloseTo((4_500 * 15 + 60 * 75) / 1_000_000, 10);

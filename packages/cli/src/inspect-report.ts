@@ -50,7 +50,10 @@ export function buildInspectReport(transcript: Transcript, options: { model?: st
     groups: report.kinds,
     total: report.total,
     largestToolOutputs: report.largestToolOutputs,
-    usage: transcript.usage === undefined || transcript.usage.length === 0 ? null : summarizeUsage(transcript, options.model),
+    usage:
+      transcript.usage === undefined || transcript.usage.length === 0
+        ? null
+        : summarizeUsage(transcript, options.model),
     boundaries: transcript.boundaries ?? [],
     uiOnlyMessages: transcript.messages.filter((message) => message.meta?.uiOnly !== undefined).length,
     meta: transcript.meta,
@@ -60,7 +63,12 @@ export function buildInspectReport(transcript: Transcript, options: { model?: st
 function summarizeUsage(transcript: Transcript, modelOverride: string | undefined): UsageSummary {
   const entries = transcript.usage ?? [];
   const prompts = entries.map((entry) => promptTokens(entry.usage));
-  const costs = priceByModel(entries.map((entry) => ({ model: modelOverride ?? modelOf(transcript.messages[entry.replyIndex]), usage: entry.usage })));
+  const costs = priceByModel(
+    entries.map((entry) => ({
+      model: modelOverride ?? modelOf(transcript.messages[entry.replyIndex]),
+      usage: entry.usage,
+    })),
+  );
   const priced = costs.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   return {
     requests: entries.length,

@@ -24,18 +24,28 @@ export async function loadCliConfig(options: CliConfigOptions): Promise<LoadedCo
 
 async function existingDirectory(path: string): Promise<string> {
   const found = await stat(path).catch(() => undefined);
-  if (found?.isDirectory() !== true) throw new CliError(CLI_ERROR_CODES.fileUnreadable, `--cwd ${path}: ${found === undefined ? 'no such directory' : 'not a directory'}`);
+  if (found?.isDirectory() !== true)
+    throw new CliError(
+      CLI_ERROR_CODES.fileUnreadable,
+      `--cwd ${path}: ${found === undefined ? 'no such directory' : 'not a directory'}`,
+    );
   return resolve(path);
 }
 
 async function existingFile(path: string): Promise<string> {
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => error);
-  if (found instanceof Error) throw new CliError(CLI_ERROR_CODES.fileUnreadable, `config ${path}: cannot read the file (${found.code ?? found.message})`, { cause: found });
+  if (found instanceof Error)
+    throw new CliError(
+      CLI_ERROR_CODES.fileUnreadable,
+      `config ${path}: cannot read the file (${found.code ?? found.message})`,
+      { cause: found },
+    );
   if (!found.isFile()) throw new CliError(CLI_ERROR_CODES.fileUnreadable, `config ${path}: not a file`);
   return resolve(path);
 }
 
 /** A command that runs on the config (replay, compact) says its warnings on stderr, one line each, and goes on. */
 export function printConfigWarnings(loaded: Pick<LoadedConfig, 'warnings'>, err: CliStream): void {
-  for (const warning of loaded.warnings) err.write(err.colors.yellow(`ctxhost: warning: ${formatConfigWarning(warning)}\n`));
+  for (const warning of loaded.warnings)
+    err.write(err.colors.yellow(`ctxhost: warning: ${formatConfigWarning(warning)}\n`));
 }

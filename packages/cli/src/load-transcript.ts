@@ -15,10 +15,18 @@ export interface LoadTranscriptOptions {
  */
 export async function loadTranscript(path: string, options: LoadTranscriptOptions): Promise<Transcript> {
   try {
-    return await readTranscript(path, { skipInvalid: !options.strict, includeSidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
+    return await readTranscript(path, {
+      skipInvalid: !options.strict,
+      includeSidechains: options.sidechains,
+      ...(options.run === undefined ? {} : { run: options.run }),
+    });
   } catch (error) {
     if (!TranscriptError.isInstance(error) || error.code !== TRANSCRIPT_ERROR_CODES.invalid) throw error;
     const message = error.message.replace(/pass \{ skipInvalid: true \} to skip it/, 'run without --strict to skip it');
-    throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, message, { cause: error, ...(error.file === undefined ? {} : { file: error.file }), ...(error.line === undefined ? {} : { line: error.line }) });
+    throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, message, {
+      cause: error,
+      ...(error.file === undefined ? {} : { file: error.file }),
+      ...(error.line === undefined ? {} : { line: error.line }),
+    });
   }
 }

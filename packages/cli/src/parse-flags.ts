@@ -5,7 +5,11 @@ export function wholeNumberFlag(min: number, max = Number.MAX_SAFE_INTEGER): (va
   return (value) => {
     const number = Number(value);
     if (value.trim() === '' || !Number.isInteger(number) || number < min || number > max) {
-      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `expected a whole number from ${min}` : `expected a whole number from ${min} to ${max}`);
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `expected a whole number from ${min}`
+          : `expected a whole number from ${min} to ${max}`,
+      );
     }
     return number;
   };

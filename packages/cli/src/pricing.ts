@@ -1,8 +1,15 @@
 import { getModelInfo, promptTokens, type ModelOverride, type ModelPrices, type Usage } from '@ctxhost/core';
-import { normalizeModelName, sessionCost, STANDARD_CACHE_MULTIPLIERS, type CostReport, type PricingTable } from '@ctxhost/prompt-caching';
+import {
+  normalizeModelName,
+  sessionCost,
+  STANDARD_CACHE_MULTIPLIERS,
+  type CostReport,
+  type PricingTable,
+} from '@ctxhost/prompt-caching';
 
 /** The cost of one model's requests, or why it could not be priced. */
-export type ModelCost = (CostReport & { priced: true }) | { priced: false; model: string; requests: number; reason: string };
+export type ModelCost =
+  (CostReport & { priced: true }) | { priced: false; model: string; requests: number; reason: string };
 
 /** The config's `models:` section (camelCase): registry entries overridden or added. */
 export type ModelOverrides = Readonly<Record<string, ModelOverride>>;
@@ -22,12 +29,20 @@ export function priceRequests(usages: readonly Usage[], model: string, overrides
   const tier = info.longContext;
   const long = tier === undefined ? [] : usages.filter((usage) => promptTokens(usage) > tier.aboveTokens);
   const base = tier === undefined ? usages : usages.filter((usage) => promptTokens(usage) <= tier.aboveTokens);
-  const reports = [sessionCost(base, model, { pricing: table(model, info.pricing) }), ...(long.length > 0 && tier !== undefined ? [sessionCost(long, model, { pricing: table(model, tier.pricing) })] : [])];
+  const reports = [
+    sessionCost(base, model, { pricing: table(model, info.pricing) }),
+    ...(long.length > 0 && tier !== undefined
+      ? [sessionCost(long, model, { pricing: table(model, tier.pricing) })]
+      : []),
+  ];
   return { ...mergeReports(model, reports), priced: true };
 }
 
 /** Requests grouped by the model that answered them, each priced at that model's price, in first-seen order. */
-export function priceByModel(requests: readonly { model: string; usage: Usage }[], overrides?: ModelOverrides): ModelCost[] {
+export function priceByModel(
+  requests: readonly { model: string; usage: Usage }[],
+  overrides?: ModelOverrides,
+): ModelCost[] {
   const byModel = new Map<string, Usage[]>();
   for (const { model, usage } of requests) byModel.set(model, [...(byModel.get(model) ?? []), usage]);
   return [...byModel].map(([model, usages]) => priceRequests(usages, model, overrides));
@@ -58,5 +73,13 @@ function mergeReports(model: string, reports: readonly CostReport[]): CostReport
     withoutCaching += report.withoutCaching;
     requests += report.requests;
   }
-  return { model, requests, tokens, dollars, withoutCaching, dollarsSaved: withoutCaching - dollars.total, cacheHitRatio: tokens.prompt === 0 ? 0 : tokens.cacheRead / tokens.prompt };
+  return {
+    model,
+    requests,
+    tokens,
+    dollars,
+    withoutCaching,
+    dollarsSaved: withoutCaching - dollars.total,
+    cacheHitRatio: tokens.prompt === 0 ? 0 : tokens.cacheRead / tokens.prompt,
+  };
 }

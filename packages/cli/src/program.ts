@@ -17,15 +17,24 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
  * Usage errors throw commander's CommanderError (exitOverride), after commander
  * has printed the message and a help hint.
  */
-export function createProgram(output: ((text: string) => void) | CliIo = (text) => process.stdout.write(text)): Command {
-  const io: CliIo = typeof output === 'function' ? { out: textStream(output), err: processStream(process.stderr) } : output;
+export function createProgram(
+  output: ((text: string) => void) | CliIo = (text) => process.stdout.write(text),
+): Command {
+  const io: CliIo =
+    typeof output === 'function' ? { out: textStream(output), err: processStream(process.stderr) } : output;
   const program = new Command('ctxhost')
-    .description('context management for LLM agents: inspect, replay and compact agent transcripts, check the config, run the simulator')
+    .description(
+      'context management for LLM agents: inspect, replay and compact agent transcripts, check the config, run the simulator',
+    )
     .version(version)
     .option('--debug', 'print stack traces and causes with errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.out.write(text), writeErr: (text) => io.err.write(text), outputError: (text, write) => write(io.err.colors.red(text)) });
+    .configureOutput({
+      writeOut: (text) => io.out.write(text),
+      writeErr: (text) => io.err.write(text),
+      outputError: (text, write) => write(io.err.colors.red(text)),
+    });
   const write = (text: string): void => io.out.write(text);
   registerInspectCommand(program, io);
   registerCompactCommand(program, io);

@@ -19,7 +19,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   } catch (error) {
     if (error instanceof CommanderError) {
       const exitCode = error.exitCode === 0 ? 0 : 2;
-      if (json && exitCode !== 0) io.out.write(formatJsonError({ code: CLI_ERROR_CODES.usage, message: error.message.replace(/^error: /, ''), exitCode }));
+      if (json && exitCode !== 0)
+        io.out.write(
+          formatJsonError({ code: CLI_ERROR_CODES.usage, message: error.message.replace(/^error: /, ''), exitCode }),
+        );
       return exitCode;
     }
     if (CliExit.isInstance(error)) return error.exitCode;

@@ -14,7 +14,13 @@ describe('applyCompaction', () => {
     const frozen = structuredClone(messages);
     const result = await applyCompaction(messages, slidingWindow({ keepLastTurns: 1 }), { reason: 'manual' });
     expect(messages).toEqual(frozen);
-    expect(result.report).toMatchObject({ engine: 'slidingWindow', reason: 'manual', messagesBefore: 17, messagesAfter: 5, steps: ['slidingWindow'] });
+    expect(result.report).toMatchObject({
+      engine: 'slidingWindow',
+      reason: 'manual',
+      messagesBefore: 17,
+      messagesAfter: 5,
+      steps: ['slidingWindow'],
+    });
     expect(result.report.tokensAfter).toBeLessThan(result.report.tokensBefore);
     expect(result.excludedGroups).toBe(9);
     expect(result.excludedMessageIds).toHaveLength(12);
@@ -22,7 +28,10 @@ describe('applyCompaction', () => {
 
   it('dryRun reports the same plan and savings as the real run for strategies without a model', async () => {
     const messages = toolTurns(6);
-    const strategy = tokenBudget({ budget: 400, strategies: [toolResultCompaction(), slidingWindow({ keepLastTurns: 3 })] });
+    const strategy = tokenBudget({
+      budget: 400,
+      strategies: [toolResultCompaction(), slidingWindow({ keepLastTurns: 3 })],
+    });
     const planned = await dryRun(messages, strategy);
     const applied = await applyCompaction(messages, strategy);
     expect(planned.tokensSaved).toBe(applied.report.tokensBefore - applied.report.tokensAfter);
@@ -36,7 +45,11 @@ describe('applyCompaction', () => {
     await applyCompaction(messages, strategy, { counter });
     const misses = counter.stats.misses;
     const c = createConversation();
-    await applyCompaction([...messages, { ...c.user('new'), id: 'new-1' }, { ...c.assistant('reply'), id: 'new-2' }], strategy, { counter });
+    await applyCompaction(
+      [...messages, { ...c.user('new'), id: 'new-1' }, { ...c.assistant('reply'), id: 'new-2' }],
+      strategy,
+      { counter },
+    );
     expect(counter.stats.misses - misses).toBe(2);
   });
 });

@@ -32,7 +32,11 @@ export interface CompactionResult {
  * The messages are never mutated; the index is built in one linear pass with
  * counts from the counter's cache.
  */
-export async function applyCompaction(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions = {}): Promise<CompactionResult> {
+export async function applyCompaction(
+  messages: readonly Message[],
+  strategy: CompactionStrategy,
+  options: ApplyCompactionOptions = {},
+): Promise<CompactionResult> {
   return run(messages, strategy, options, false);
 }
 
@@ -45,19 +49,34 @@ export interface DryRunResult extends CompactionResult {
  * What a strategy would do, without calling any model: summaries are counted at
  * their `summaryTokenReserve`. The cascade uses it to pick the first step that is enough.
  */
-export async function dryRun(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions = {}): Promise<DryRunResult> {
+export async function dryRun(
+  messages: readonly Message[],
+  strategy: CompactionStrategy,
+  options: ApplyCompactionOptions = {},
+): Promise<DryRunResult> {
   const result = await run(messages, strategy, options, true);
   return { ...result, tokensSaved: result.report.tokensBefore - result.report.tokensAfter };
 }
 
-async function run(messages: readonly Message[], strategy: CompactionStrategy, options: ApplyCompactionOptions, dryRunOnly: boolean): Promise<CompactionResult> {
+async function run(
+  messages: readonly Message[],
+  strategy: CompactionStrategy,
+  options: ApplyCompactionOptions,
+  dryRunOnly: boolean,
+): Promise<CompactionResult> {
   const index = createCompactionIndex(messages, options.counter === undefined ? {} : { counter: options.counter });
   const context = createContext({ counter: options.counter, signal: options.signal, dryRun: dryRunOnly });
   const changed = await strategy.compact(index, context);
   return buildResult(index, context, strategy, options.reason ?? 'strategy', changed);
 }
 
-function buildResult(index: CompactionIndex, context: CompactionContext, strategy: CompactionStrategy, reason: CompactionReason, changed: boolean): CompactionResult {
+function buildResult(
+  index: CompactionIndex,
+  context: CompactionContext,
+  strategy: CompactionStrategy,
+  reason: CompactionReason,
+  changed: boolean,
+): CompactionResult {
   const excluded = index.excludedGroups();
   const inserted = index.insertedGroups();
   const summaries = inserted.flatMap((group) => group.messages);
@@ -70,14 +89,24 @@ function buildResult(index: CompactionIndex, context: CompactionContext, strateg
     tokensAfter: index.included.tokens,
     messagesBefore: index.original.messages,
     messagesAfter: index.included.messages,
-    prunedToolOutputs: countCollapsedResults(inserted, excludedOriginals.flatMap((group) => group.messages)),
+    prunedToolOutputs: countCollapsedResults(
+      inserted,
+      excludedOriginals.flatMap((group) => group.messages),
+    ),
     steps: context.steps,
     notes: context.notes,
   };
   const first = modelSummaries[0];
   if (first !== undefined) {
-    const covered = modelSummaries.reduce((total, group) => total + (group.messages[0]?.meta?.summary?.covers.length ?? 0), 0);
-    report.summary = { tokens: modelSummaries.reduce((total, group) => total + group.tokens, 0), source: first.summarySource ?? 'model', messagesCovered: covered };
+    const covered = modelSummaries.reduce(
+      (total, group) => total + (group.messages[0]?.meta?.summary?.covers.length ?? 0),
+      0,
+    );
+    report.summary = {
+      tokens: modelSummaries.reduce((total, group) => total + group.tokens, 0),
+      source: first.summarySource ?? 'model',
+      messagesCovered: covered,
+    };
   }
   return {
     messages: index.projection(),
@@ -91,8 +120,13 @@ function buildResult(index: CompactionIndex, context: CompactionContext, strateg
 
 /** Tool results now shown only as a collapsed line. */
 function countCollapsedResults(inserted: readonly CompactionGroup[], excludedMessages: readonly Message[]): number {
-  const covered = new Set(inserted.filter((group) => group.summarySource === 'tool-results').flatMap((group) => group.messages[0]?.meta?.summary?.covers ?? []));
+  const covered = new Set(
+    inserted
+      .filter((group) => group.summarySource === 'tool-results')
+      .flatMap((group) => group.messages[0]?.meta?.summary?.covers ?? []),
+  );
   let results = 0;
-  for (const message of excludedMessages) if (covered.has(message.id)) for (const part of message.parts) if (part.type === 'tool-result') results++;
+  for (const message of excludedMessages)
+    if (covered.has(message.id)) for (const part of message.parts) if (part.type === 'tool-result') results++;
   return results;
 }

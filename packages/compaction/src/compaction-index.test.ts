@@ -6,7 +6,16 @@ import { createConversation, ids } from './conversation.test-helper.js';
 describe('createCompactionIndex', () => {
   it('keeps included totals equal to a recount after every change', () => {
     const c = createConversation();
-    const messages = [c.system(), c.user(), c.calls(['a', '1'], ['b', '2']), c.results(['1', 'one']), c.results(['2', 'two']), c.assistant(), c.user(), c.assistant()];
+    const messages = [
+      c.system(),
+      c.user(),
+      c.calls(['a', '1'], ['b', '2']),
+      c.results(['1', 'one']),
+      c.results(['2', 'two']),
+      c.assistant(),
+      c.user(),
+      c.assistant(),
+    ];
     const index = createCompactionIndex(messages);
     const recount = () => {
       const included = index.ordered().filter((group) => !group.excluded);
@@ -16,7 +25,9 @@ describe('createCompactionIndex', () => {
         groups: included.length,
         turns: included.filter((group) => group.kind === 'user').length,
         toolCallGroups: included.filter((group) => group.kind === 'tool_call').length,
-        nonSystemMessages: included.filter((group) => group.kind !== 'system').reduce((total, group) => total + group.messageCount, 0),
+        nonSystemMessages: included
+          .filter((group) => group.kind !== 'system')
+          .reduce((total, group) => total + group.messageCount, 0),
         nonSystemGroups: included.filter((group) => group.kind !== 'system').length,
       };
     };
@@ -25,7 +36,10 @@ describe('createCompactionIndex', () => {
     index.exclude(tools!);
     index.exclude(tools!);
     expect(index.included).toEqual(recount());
-    const line = index.insertSummary(c.assistant('[Tool results: a: one; b: two]'), { before: tools!, source: 'tool-results' });
+    const line = index.insertSummary(c.assistant('[Tool results: a: one; b: two]'), {
+      before: tools!,
+      source: 'tool-results',
+    });
     expect(index.included).toEqual(recount());
     index.exclude(user!);
     index.include(user!);
@@ -67,6 +81,8 @@ describe('createCompactionIndex', () => {
     const missesAfterFirst = counter.stats.misses;
     createCompactionIndex([...messages, c.assistant()], { counter });
     expect(counter.stats.misses - missesAfterFirst).toBe(1);
-    expect(createCompactionIndex(messages, { counter }).included.tokens).toBe(groupMessages(messages).reduce((total, group) => total + group.tokens, 0));
+    expect(createCompactionIndex(messages, { counter }).included.tokens).toBe(
+      groupMessages(messages).reduce((total, group) => total + group.tokens, 0),
+    );
   });
 });

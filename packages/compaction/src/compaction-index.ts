@@ -1,4 +1,11 @@
-import { estimateTokens, groupMessages, type Message, type MessageGroup, type SummarySource, type TokenCounter } from '@ctxhost/core';
+import {
+  estimateTokens,
+  groupMessages,
+  type Message,
+  type MessageGroup,
+  type SummarySource,
+  type TokenCounter,
+} from '@ctxhost/core';
 
 /** A group as compaction sees it: the core group plus its state in this run. */
 export interface CompactionGroup extends MessageGroup {
@@ -83,10 +90,15 @@ export interface CompactionIndexOptions {
 }
 
 /** Builds the index: one linear pass (grouping and totals), counts taken from the counter's cache. */
-export function createCompactionIndex(messages: readonly Message[], options: CompactionIndexOptions = {}): CompactionIndex {
+export function createCompactionIndex(
+  messages: readonly Message[],
+  options: CompactionIndexOptions = {},
+): CompactionIndex {
   const counter = options.counter;
   const groupOptions = counter === undefined ? {} : { counter };
-  const slots: IndexedGroup[][] = groupMessages(messages, groupOptions).map((group, slot) => [toIndexed(group, slot, slot)]);
+  const slots: IndexedGroup[][] = groupMessages(messages, groupOptions).map((group, slot) => [
+    toIndexed(group, slot, slot),
+  ]);
   let nextId = slots.length;
   const included = emptyTotals();
   for (const [group] of slots) addTotals(included, group!, 1);
@@ -123,7 +135,13 @@ export function createCompactionIndex(messages: readonly Message[], options: Com
     insertSummary(message, insertOptions) {
       const anchor = insertOptions.before as IndexedGroup;
       const slot = slots[anchor.slot]!;
-      const group = toIndexed(summaryGroup(message, insertOptions.tokens ?? tokensOf(message)), anchor.slot, nextId++, true, insertOptions.source);
+      const group = toIndexed(
+        summaryGroup(message, insertOptions.tokens ?? tokensOf(message)),
+        anchor.slot,
+        nextId++,
+        true,
+        insertOptions.source,
+      );
       slot.splice(slot.indexOf(anchor), 0, group);
       addTotals(included, group, 1);
       return group;
@@ -150,13 +168,20 @@ export function createCompactionIndex(messages: readonly Message[], options: Com
     insertedGroups: () => ordered().filter((group) => group.inserted && !group.excluded),
     projection() {
       const projected: Message[] = [];
-      for (const slot of slots) for (const group of slot) if (!group.excluded) for (const message of group.messages) projected.push(message);
+      for (const slot of slots)
+        for (const group of slot) if (!group.excluded) for (const message of group.messages) projected.push(message);
       return projected;
     },
   };
 }
 
-function toIndexed(group: MessageGroup, slot: number, id: number, inserted = false, source?: SummarySource): IndexedGroup {
+function toIndexed(
+  group: MessageGroup,
+  slot: number,
+  id: number,
+  inserted = false,
+  source?: SummarySource,
+): IndexedGroup {
   const first = group.messages[0];
   // Listed, not spread: a spread of 100k groups costs more than the rest of a run.
   return {
@@ -180,7 +205,17 @@ function toIndexed(group: MessageGroup, slot: number, id: number, inserted = fal
 
 function summaryGroup(message: Message, tokens: number): MessageGroup {
   const chars = message.parts.reduce((total, part) => total + (part.type === 'text' ? part.text.length : 0), 0);
-  return { kind: 'summary', index: -1, messageIndices: [], messages: [message], messageCount: 1, chars, tokens, callIds: [], orphan: false };
+  return {
+    kind: 'summary',
+    index: -1,
+    messageIndices: [],
+    messages: [message],
+    messageCount: 1,
+    chars,
+    tokens,
+    callIds: [],
+    orphan: false,
+  };
 }
 
 function emptyTotals(): CompactionTotals {

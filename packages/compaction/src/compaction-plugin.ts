@@ -30,7 +30,10 @@ export function createCompactionPlugin(options: CompactionPluginOptions): Plugin
       const { before, after } = options;
       if (before !== undefined) {
         host.hooks.beforeRequest.tapPromise({ name, stage: REQUEST_STAGE.engine }, async (request, context) => {
-          const result = await applyCompaction(request.messages, before, { counter: host.counter, ...(context.signal === undefined ? {} : { signal: context.signal }) });
+          const result = await applyCompaction(request.messages, before, {
+            counter: host.counter,
+            ...(context.signal === undefined ? {} : { signal: context.signal }),
+          });
           return result.changed ? { ...request, messages: result.messages } : request;
         });
       }

@@ -39,6 +39,10 @@ export interface PreserveOptions {
   pinSummaries?: boolean;
 }
 
-export function createContext(options: { counter?: TokenCounter | undefined; signal?: AbortSignal | undefined; dryRun?: boolean }): CompactionContext {
+export function createContext(options: {
+  counter?: TokenCounter | undefined;
+  signal?: AbortSignal | undefined;
+  dryRun?: boolean;
+}): CompactionContext {
   return { counter: options.counter, signal: options.signal, dryRun: options.dryRun ?? false, steps: [], notes: [] };
 }

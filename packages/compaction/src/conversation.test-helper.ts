@@ -29,7 +29,13 @@ export function createConversation() {
       return {
         id: messageId,
         role: 'assistant',
-        parts: calls.map(([name, callId, input], position) => ({ id: `${messageId}:${position}`, type: 'tool-call' as const, callId, name, input: { query: input ?? 'x' } })),
+        parts: calls.map(([name, callId, input], position) => ({
+          id: `${messageId}:${position}`,
+          type: 'tool-call' as const,
+          callId,
+          name,
+          input: { query: input ?? 'x' },
+        })),
       };
     },
     results: (...results: [callId: string, output: string][]): Message => {
@@ -37,7 +43,12 @@ export function createConversation() {
       return {
         id: messageId,
         role: 'user',
-        parts: results.map(([callId, output], position) => ({ id: `${messageId}:${position}`, type: 'tool-result' as const, callId, output })),
+        parts: results.map(([callId, output], position) => ({
+          id: `${messageId}:${position}`,
+          type: 'tool-result' as const,
+          callId,
+          output,
+        })),
       };
     },
   };

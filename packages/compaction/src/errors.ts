@@ -48,8 +48,12 @@ export function assertCount(value: unknown, option: string, where: string): asse
 /** Throws CTXHOST_COMPACTION_ABORTED when the signal has aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined, where: string): void {
   if (signal?.aborted !== true) return;
-  throw new CompactionError(COMPACTION_ERROR_CODES.aborted, `${where}: compaction aborted by the caller's signal; nothing was changed`, {
-    strategy: where,
-    cause: signal.reason,
-  });
+  throw new CompactionError(
+    COMPACTION_ERROR_CODES.aborted,
+    `${where}: compaction aborted by the caller's signal; nothing was changed`,
+    {
+      strategy: where,
+      cause: signal.reason,
+    },
+  );
 }

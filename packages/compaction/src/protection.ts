@@ -12,7 +12,12 @@ export type IsProtected = (group: CompactionGroup) => boolean;
  * (their originals stay excluded, so dropping them would lose the span).
  * Computed once per strategy run, in one pass.
  */
-export function createProtection(index: CompactionIndex, options: PreserveOptions, defaultMinimum: number, where: string): IsProtected {
+export function createProtection(
+  index: CompactionIndex,
+  options: PreserveOptions,
+  defaultMinimum: number,
+  where: string,
+): IsProtected {
   assertCount(options.minimumPreserved, 'minimumPreserved', where);
   const floor = Math.max(1, options.minimumPreserved ?? defaultMinimum);
   const kept = new Set<number>();

@@ -30,9 +30,18 @@ export function selectiveToolCall(options: ToolCallStrategyOptions = {}): Compac
     async compact(index, context) {
       throwIfAborted(context.signal, SELECTIVE_TOOL_CALL);
       if (!trigger(index)) return false;
-      const isProtected = createProtection(index, options, SELECTIVE_TOOL_CALL_DEFAULTS.minimumPreserved, SELECTIVE_TOOL_CALL);
+      const isProtected = createProtection(
+        index,
+        options,
+        SELECTIVE_TOOL_CALL_DEFAULTS.minimumPreserved,
+        SELECTIVE_TOOL_CALL,
+      );
       let changed = false;
-      for (const group of oldToolCallGroups(index, options.keepLastToolCallGroups ?? SELECTIVE_TOOL_CALL_DEFAULTS.keepLastToolCallGroups, isProtected)) {
+      for (const group of oldToolCallGroups(
+        index,
+        options.keepLastToolCallGroups ?? SELECTIVE_TOOL_CALL_DEFAULTS.keepLastToolCallGroups,
+        isProtected,
+      )) {
         if (target(index)) break;
         index.exclude(group);
         changed = true;
@@ -44,7 +53,11 @@ export function selectiveToolCall(options: ToolCallStrategyOptions = {}): Compac
 }
 
 /** Included, unprotected tool-call groups older than the newest `keepLast`, oldest first. */
-export function oldToolCallGroups(index: CompactionIndex, keepLast: number, isProtected: IsProtected): CompactionGroup[] {
+export function oldToolCallGroups(
+  index: CompactionIndex,
+  keepLast: number,
+  isProtected: IsProtected,
+): CompactionGroup[] {
   const toolGroups = index.ordered().filter((group) => !group.excluded && group.kind === 'tool_call');
   return toolGroups.slice(0, Math.max(0, toolGroups.length - keepLast)).filter((group) => !isProtected(group));
 }

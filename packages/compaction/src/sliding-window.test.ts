@@ -11,9 +11,17 @@ describe('slidingWindow', () => {
 
   it.each([
     ['keepLastTurns 2', { keepLastTurns: 2 }, ['m1', 'm14', 'm15', 'm16', 'm17', 'm18', 'm19', 'm20', 'm21']],
-    ['trigger turnsExceed(4) drops one turn', { trigger: triggers.turnsExceed(4) }, ['m1', ...Array.from({ length: 16 }, (_, i) => `m${i + 6}`)]],
+    [
+      'trigger turnsExceed(4) drops one turn',
+      { trigger: triggers.turnsExceed(4) },
+      ['m1', ...Array.from({ length: 16 }, (_, i) => `m${i + 6}`)],
+    ],
     ['keepLastGroups 4 rounds down to open on a user turn', { keepLastGroups: 4 }, ['m1', 'm18', 'm19', 'm20', 'm21']],
-    ['floor beats the window', { keepLastTurns: 1, minimumPreserved: 6 }, ['m1', ...Array.from({ length: 8 }, (_, i) => `m${i + 14}`)]],
+    [
+      'floor beats the window',
+      { keepLastTurns: 1, minimumPreserved: 6 },
+      ['m1', ...Array.from({ length: 8 }, (_, i) => `m${i + 14}`)],
+    ],
     ['within the window: nothing', { keepLastTurns: 5 }, ids(messages)],
   ])('%s', async (_name, options, expected) => {
     const result = await applyCompaction(messages, slidingWindow(options));
@@ -36,8 +44,14 @@ describe('slidingWindow', () => {
   it('keeps the user message of a turn whose pinned collapsed line stays (found by the property test)', async () => {
     const c = createConversation();
     const history = [c.user(), c.calls(['tool0', 'c']), c.results(['c', 'ok']), c.user('next')];
-    const collapsed = await applyCompaction(history, toolResultCompaction({ keepLastToolCallGroups: 0, minimumPreserved: 0 }));
-    const result = await applyCompaction(collapsed.messages, slidingWindow({ keepLastTurns: 0, minimumPreserved: 0, pinSummaries: true }));
+    const collapsed = await applyCompaction(
+      history,
+      toolResultCompaction({ keepLastToolCallGroups: 0, minimumPreserved: 0 }),
+    );
+    const result = await applyCompaction(
+      collapsed.messages,
+      slidingWindow({ keepLastTurns: 0, minimumPreserved: 0, pinSummaries: true }),
+    );
     expect(ids(result.messages)).toEqual(['m1', 'm2:tool-results', 'm4']);
     expect(validateProjection(result.messages)).toEqual([]);
   });

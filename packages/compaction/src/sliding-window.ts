@@ -29,7 +29,9 @@ export function slidingWindow(options: SlidingWindowOptions): CompactionStrategy
   assertCount(options.minimumPreserved, 'minimumPreserved', SLIDING_WINDOW);
   const byGroups = options.keepLastGroups !== undefined;
   const trigger = resolveTrigger(options);
-  const target = options.target ?? (byGroups ? (index) => index.included.nonSystemGroups <= options.keepLastGroups! : negate(trigger));
+  const target =
+    options.target ??
+    (byGroups ? (index) => index.included.nonSystemGroups <= options.keepLastGroups! : negate(trigger));
   return {
     name: SLIDING_WINDOW,
     trigger,

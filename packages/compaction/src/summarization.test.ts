@@ -11,7 +11,10 @@ import { validateProjection } from './validate-projection.js';
 function createFirstLineSummarizer(calls: SummaryRequest[] = []) {
   return async (request: SummaryRequest): Promise<string> => {
     calls.push(request);
-    const lines = request.messages.map((message: Message) => `${message.role}: ${message.parts.map((part) => (part.type === 'text' ? part.text.split('\n')[0] : part.type)).join(' ')}`);
+    const lines = request.messages.map(
+      (message: Message) =>
+        `${message.role}: ${message.parts.map((part) => (part.type === 'text' ? part.text.split('\n')[0] : part.type)).join(' ')}`,
+    );
     return [request.previousSummary, ...lines].filter((line) => line !== undefined).join('\n');
   };
 }
@@ -21,7 +24,10 @@ describe('summarization', () => {
 
   it('summarizes the older span into one user summary in its place and keeps the newest 4 groups', async () => {
     const calls: SummaryRequest[] = [];
-    const result = await applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(calls), trigger: triggers.always, target: triggers.never }));
+    const result = await applyCompaction(
+      messages,
+      summarization({ summarizer: createFirstLineSummarizer(calls), trigger: triggers.always, target: triggers.never }),
+    );
     expect(ids(result.messages)).toEqual(['m1', 'summary:m2:15', 'm17', 'm18', 'm19', 'm20', 'm21']);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.instructions).toBe(DEFAULT_SUMMARIZATION_PROMPT);
@@ -36,9 +42,17 @@ describe('summarization', () => {
   it('redacts secrets before the summarizer sees the span and in the summary it writes', async () => {
     const calls: SummaryRequest[] = [];
     const token = 'ghp_SummarizationPlanted0123456789abcdefgh';
-    const planted = messages.map((message, index) => (index === 3 ? { ...message, parts: [{ id: `${message.id}:0`, type: 'text' as const, text: `clone with ${token}` }] } : message));
-    const echoing = async (request: SummaryRequest) => (await createFirstLineSummarizer(calls)(request)) + '\nalso sk-proj-InventedByTheSummarizer0123456789';
-    const result = await applyCompaction(planted, summarization({ summarizer: echoing, trigger: triggers.always, target: triggers.never }));
+    const planted = messages.map((message, index) =>
+      index === 3
+        ? { ...message, parts: [{ id: `${message.id}:0`, type: 'text' as const, text: `clone with ${token}` }] }
+        : message,
+    );
+    const echoing = async (request: SummaryRequest) =>
+      (await createFirstLineSummarizer(calls)(request)) + '\nalso sk-proj-InventedByTheSummarizer0123456789';
+    const result = await applyCompaction(
+      planted,
+      summarization({ summarizer: echoing, trigger: triggers.always, target: triggers.never }),
+    );
     expect(JSON.stringify(calls)).not.toContain(token);
     const summary = JSON.stringify(result.messages[1]);
     expect(summary).toContain('[REDACTED:github-token]');
@@ -47,20 +61,41 @@ describe('summarization', () => {
 
   it('never re-summarizes its own fresh summary: no progress, no model call', async () => {
     const calls: SummaryRequest[] = [];
-    const strategy = summarization({ summarizer: createFirstLineSummarizer(calls), trigger: triggers.always, target: triggers.never, minimumPreserved: 4 });
+    const strategy = summarization({
+      summarizer: createFirstLineSummarizer(calls),
+      trigger: triggers.always,
+      target: triggers.never,
+      minimumPreserved: 4,
+    });
     const first = await applyCompaction(messages, strategy);
     expect(calls).toHaveLength(1);
     const second = await applyCompaction(first.messages, strategy);
     expect(calls).toHaveLength(1);
     expect(ids(second.messages)).toEqual(ids(first.messages));
-    expect(second.report.notes).toContainEqual('summarization: only its own summary is left to summarize; no progress, no model call');
+    expect(second.report.notes).toContainEqual(
+      'summarization: only its own summary is left to summarize; no progress, no model call',
+    );
   });
 
   it('Python form: keeps the newest targetCount messages when more than targetCount + threshold', async () => {
-    const quiet = await applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), targetCount: 16, threshold: 4 }));
+    const quiet = await applyCompaction(
+      messages,
+      summarization({ summarizer: createFirstLineSummarizer(), targetCount: 16, threshold: 4 }),
+    );
     expect(quiet.changed).toBe(false);
-    const result = await applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), targetCount: 8, threshold: 2, minimumPreserved: 1, prompt: 'Only decisions.' }));
-    expect(result.messages.filter((message) => message.role !== 'system' && message.meta?.summary === undefined)).toHaveLength(8);
+    const result = await applyCompaction(
+      messages,
+      summarization({
+        summarizer: createFirstLineSummarizer(),
+        targetCount: 8,
+        threshold: 2,
+        minimumPreserved: 1,
+        prompt: 'Only decisions.',
+      }),
+    );
+    expect(
+      result.messages.filter((message) => message.role !== 'system' && message.meta?.summary === undefined),
+    ).toHaveLength(8);
   });
 
   it('rolls the span back when the summarizer fails, noting why', async () => {
@@ -71,9 +106,14 @@ describe('summarization', () => {
     expect(ids(result.messages)).toEqual(ids(messages));
     expect(result.changed).toBe(false);
     expect(result.report.notes?.[0]).toMatch(/CTXHOST_COMPACTION_SUMMARIZER_FAILED.*model overloaded/);
-    const empty = await applyCompaction(messages, summarization({ summarizer: async () => '  ', trigger: triggers.always }));
+    const empty = await applyCompaction(
+      messages,
+      summarization({ summarizer: async () => '  ', trigger: triggers.always }),
+    );
     expect(empty.changed).toBe(false);
-    await expect(applyCompaction(messages, summarization({ summarizer: failing, trigger: triggers.always, onError: 'throw' }))).rejects.toSatisfy(
+    await expect(
+      applyCompaction(messages, summarization({ summarizer: failing, trigger: triggers.always, onError: 'throw' })),
+    ).rejects.toSatisfy(
       (error: unknown) => CompactionError.isInstance(error) && error.code === 'CTXHOST_COMPACTION_SUMMARIZER_FAILED',
     );
   });
@@ -90,7 +130,14 @@ describe('summarization', () => {
 
   it('dry run: plans the span at the reserve without calling the summarizer', async () => {
     const calls: SummaryRequest[] = [];
-    const planned = await dryRun(messages, summarization({ summarizer: createFirstLineSummarizer(calls), trigger: triggers.always, summaryTokenReserve: 100 }));
+    const planned = await dryRun(
+      messages,
+      summarization({
+        summarizer: createFirstLineSummarizer(calls),
+        trigger: triggers.always,
+        summaryTokenReserve: 100,
+      }),
+    );
     expect(calls).toHaveLength(0);
     expect(planned.excludedGroups).toBe(11);
     expect(planned.report.summary?.tokens).toBe(100);
@@ -101,7 +148,11 @@ describe('summarization', () => {
   it('aborts before calling the summarizer', async () => {
     const controller = new AbortController();
     controller.abort(new Error('user cancelled'));
-    await expect(applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), trigger: triggers.always }), { signal: controller.signal })).rejects.toSatisfy(
+    await expect(
+      applyCompaction(messages, summarization({ summarizer: createFirstLineSummarizer(), trigger: triggers.always }), {
+        signal: controller.signal,
+      }),
+    ).rejects.toSatisfy(
       (error: unknown) => CompactionError.isInstance(error) && error.code === 'CTXHOST_COMPACTION_ABORTED',
     );
   });

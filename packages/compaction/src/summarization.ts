@@ -10,12 +10,18 @@ export const SUMMARIZATION = 'summarization';
 
 export const DEFAULT_SUMMARIZATION_PROMPT =
   'Summarize the conversation below so the summary can replace it in the context of an ongoing task. ' +
-  'Keep the key facts, the decisions made and why, the user\'s preferences and constraints, and the results of tool calls ' +
+  "Keep the key facts, the decisions made and why, the user's preferences and constraints, and the results of tool calls " +
   '(which tool, what it returned, errors). Keep file paths, identifiers, numbers and quoted values exactly. ' +
   'Mark finished work as done and drop what is obsolete. Write short plain sentences or bullet points; no preamble.';
 
 /** Seed 003: floor 4 (.NET); a summary of at most 1024 tokens, 256 of them reserved while choosing the span. */
-export const SUMMARIZATION_DEFAULTS = { minimumPreserved: 4, maxOutputTokens: 1024, summaryTokenReserve: 256, threshold: 0, onError: 'skip' } as const;
+export const SUMMARIZATION_DEFAULTS = {
+  minimumPreserved: 4,
+  maxOutputTokens: 1024,
+  summaryTokenReserve: 256,
+  threshold: 0,
+  onError: 'skip',
+} as const;
 
 export interface SummarizationOptions extends PreserveOptions {
   /** A `Summarizer` (core contract, e.g. `createAnthropicSummarizer`) or a plain `(request) => Promise<string>`. */
@@ -40,7 +46,8 @@ export interface SummarizationOptions extends PreserveOptions {
  */
 export function summarization(options: SummarizationOptions): CompactionStrategy {
   const { trigger, target } = resolveSummarizationTriggers(options);
-  for (const key of ['minimumPreserved', 'maxOutputTokens', 'summaryTokenReserve'] as const) assertCount(options[key], key, SUMMARIZATION);
+  for (const key of ['minimumPreserved', 'maxOutputTokens', 'summaryTokenReserve'] as const)
+    assertCount(options[key], key, SUMMARIZATION);
   return {
     name: SUMMARIZATION,
     trigger,
@@ -51,7 +58,11 @@ export function summarization(options: SummarizationOptions): CompactionStrategy
       const candidates = index.ordered().filter((group) => !group.excluded && !isProtected(group));
       if (candidates.length === 0) return false;
       const reserve = options.summaryTokenReserve ?? SUMMARIZATION_DEFAULTS.summaryTokenReserve;
-      const placeholder = index.insertSummary(summaryMessage('(summary pending)', [], 'model'), { before: candidates[0]!, source: 'model', tokens: reserve });
+      const placeholder = index.insertSummary(summaryMessage('(summary pending)', [], 'model'), {
+        before: candidates[0]!,
+        source: 'model',
+        tokens: reserve,
+      });
       const span: CompactionGroup[] = [];
       for (const group of candidates) {
         if (target(index)) break;
@@ -59,11 +70,14 @@ export function summarization(options: SummarizationOptions): CompactionStrategy
         span.push(group);
       }
       // No progress: a span that is only this strategy's own summaries would pay a model call to summarize a summary.
-      const ownSummariesOnly = span.length > 0 && span.every((group) => group.messages.every((message) => message.meta?.summary?.engine === SUMMARIZATION));
+      const ownSummariesOnly =
+        span.length > 0 &&
+        span.every((group) => group.messages.every((message) => message.meta?.summary?.engine === SUMMARIZATION));
       if (span.length === 0 || ownSummariesOnly) {
         for (const group of span) index.include(group);
         index.removeInserted(placeholder);
-        if (ownSummariesOnly) context.notes.push(`${SUMMARIZATION}: only its own summary is left to summarize; no progress, no model call`);
+        if (ownSummariesOnly)
+          context.notes.push(`${SUMMARIZATION}: only its own summary is left to summarize; no progress, no model call`);
         return false;
       }
       if (context.dryRun) {
@@ -76,9 +90,19 @@ export function summarization(options: SummarizationOptions): CompactionStrategy
 }
 
 /** Calls the summarizer and fills the placeholder; on failure rolls the whole step back. */
-async function writeSummary(index: CompactionIndex, context: CompactionContext, options: SummarizationOptions, placeholder: CompactionGroup, span: CompactionGroup[]): Promise<boolean> {
+async function writeSummary(
+  index: CompactionIndex,
+  context: CompactionContext,
+  options: SummarizationOptions,
+  placeholder: CompactionGroup,
+  span: CompactionGroup[],
+): Promise<boolean> {
   try {
-    const request = { instructions: options.prompt ?? DEFAULT_SUMMARIZATION_PROMPT, maxOutputTokens: options.maxOutputTokens ?? SUMMARIZATION_DEFAULTS.maxOutputTokens, ...(context.signal === undefined ? {} : { signal: context.signal }) };
+    const request = {
+      instructions: options.prompt ?? DEFAULT_SUMMARIZATION_PROMPT,
+      maxOutputTokens: options.maxOutputTokens ?? SUMMARIZATION_DEFAULTS.maxOutputTokens,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+    };
     const summary = await summarizeSpan(options.summarizer, span, request);
     if (summary.text.trim() === '') throw new Error('the summarizer returned an empty summary');
     const covers = span.flatMap((group) => group.messages.map((message) => message.id));
@@ -109,7 +133,10 @@ function summaryMessage(text: string, covers: string[], source: SummarySource): 
   };
 }
 
-function resolveSummarizationTriggers(options: SummarizationOptions): { trigger: CompactionTrigger; target: CompactionTrigger } {
+function resolveSummarizationTriggers(options: SummarizationOptions): {
+  trigger: CompactionTrigger;
+  target: CompactionTrigger;
+} {
   assertCount(options.targetCount, 'targetCount', SUMMARIZATION);
   assertCount(options.threshold, 'threshold', SUMMARIZATION);
   if (options.targetCount !== undefined) {

@@ -1,4 +1,12 @@
-import { createSecretRedactor, redactMessages, type Message, type SecretRedactor, type Summarizer, type SummaryRequest, type SummarySource } from '@ctxhost/core';
+import {
+  createSecretRedactor,
+  redactMessages,
+  type Message,
+  type SecretRedactor,
+  type Summarizer,
+  type SummaryRequest,
+  type SummarySource,
+} from '@ctxhost/core';
 import type { CompactionGroup } from './compaction-index.js';
 
 const DEFAULT_REDACTOR = createSecretRedactor();
@@ -24,12 +32,17 @@ export async function summarizeSpan(
   request: Omit<SummaryRequest, 'messages' | 'previousSummary'>,
   redactor: SecretRedactor = DEFAULT_REDACTOR,
 ): Promise<SpanSummary> {
-  const summarize = typeof summarizer === 'function' ? summarizer : (input: SummaryRequest) => summarizer.summarize(input);
+  const summarize =
+    typeof summarizer === 'function' ? summarizer : (input: SummaryRequest) => summarizer.summarize(input);
   const limit = typeof summarizer === 'function' ? undefined : summarizer.maxInputTokens;
   const chunks = chunkSpan(span, limit);
   let previousSummary: string | undefined;
   for (const chunk of chunks) {
-    const text = await summarize({ ...request, messages: redactMessages(chunk, redactor), ...(previousSummary === undefined ? {} : { previousSummary }) });
+    const text = await summarize({
+      ...request,
+      messages: redactMessages(chunk, redactor),
+      ...(previousSummary === undefined ? {} : { previousSummary }),
+    });
     previousSummary = redactor.redactText(text);
   }
   return { text: previousSummary ?? '', source: chunks.length > 1 ? 'chunked' : 'model' };

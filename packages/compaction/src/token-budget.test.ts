@@ -14,16 +14,27 @@ import { truncation } from './truncation.js';
 import { validateProjection } from './validate-projection.js';
 
 const messages = toolTurns(8, 60);
-const summarize = async (request: SummaryRequest) => `${request.messages.length} earlier messages about weather and docs`;
+const summarize = async (request: SummaryRequest) =>
+  `${request.messages.length} earlier messages about weather and docs`;
 
 describe('pipeline', () => {
   it('runs children in order, each on the result of the one before, each by its own trigger', async () => {
     const result = await applyCompaction(
       messages,
-      pipeline(toolResultCompaction({ trigger: triggers.tokensExceed(500) }), summarization({ summarizer: summarize, trigger: triggers.never }), slidingWindow({ keepLastTurns: 3 }), truncation({ trigger: triggers.tokensExceed(1_000_000) })),
+      pipeline(
+        toolResultCompaction({ trigger: triggers.tokensExceed(500) }),
+        summarization({ summarizer: summarize, trigger: triggers.never }),
+        slidingWindow({ keepLastTurns: 3 }),
+        truncation({ trigger: triggers.tokensExceed(1_000_000) }),
+      ),
     );
     expect(result.report.steps).toEqual(['toolResultCompaction', 'slidingWindow']);
-    expect(result.messages.filter((message) => message.role === 'user' && message.meta?.summary === undefined && message.parts[0]?.type === 'text')).toHaveLength(3);
+    expect(
+      result.messages.filter(
+        (message) =>
+          message.role === 'user' && message.meta?.summary === undefined && message.parts[0]?.type === 'text',
+      ),
+    ).toHaveLength(3);
     expect(validateProjection(result.messages)).toEqual([]);
   });
 
@@ -36,7 +47,8 @@ describe('pipeline', () => {
 
 describe('tokenBudget', () => {
   const cheap = [toolResultCompaction(), selectiveToolCall(), slidingWindow({ keepLastGroups: 20 })];
-  const totalTokens = async () => (await applyCompaction(messages, truncation({ trigger: triggers.never }))).report.tokensBefore;
+  const totalTokens = async () =>
+    (await applyCompaction(messages, truncation({ trigger: triggers.never }))).report.tokensBefore;
 
   it('does nothing within the budget', async () => {
     const result = await applyCompaction(messages, tokenBudget({ budget: await totalTokens(), strategies: cheap }));
@@ -45,14 +57,24 @@ describe('tokenBudget', () => {
 
   it('stops after the first strategy that reaches the budget (earlyStop)', async () => {
     const before = await totalTokens();
-    const result = await applyCompaction(messages, tokenBudget({ budget: Math.floor(before * 0.6), strategies: cheap }));
+    const result = await applyCompaction(
+      messages,
+      tokenBudget({ budget: Math.floor(before * 0.6), strategies: cheap }),
+    );
     expect(result.report.steps).toEqual(['toolResultCompaction']);
     expect(result.report.tokensAfter).toBeLessThanOrEqual(Math.floor(before * 0.6));
   });
 
   it('runs every strategy without earlyStop', async () => {
     const before = await totalTokens();
-    const result = await applyCompaction(messages, tokenBudget({ budget: Math.floor(before * 0.6), strategies: [toolResultCompaction(), slidingWindow({ keepLastTurns: 2 })], earlyStop: false }));
+    const result = await applyCompaction(
+      messages,
+      tokenBudget({
+        budget: Math.floor(before * 0.6),
+        strategies: [toolResultCompaction(), slidingWindow({ keepLastTurns: 2 })],
+        earlyStop: false,
+      }),
+    );
     expect(result.report.steps).toEqual(['toolResultCompaction', 'slidingWindow']);
   });
 
@@ -65,7 +87,9 @@ describe('tokenBudget', () => {
   });
 
   it('never drops a fresh summary in the fallback while its originals stay excluded', async () => {
-    const strategies: CompactionStrategy[] = [summarization({ summarizer: summarize, trigger: triggers.always, minimumPreserved: 6 })];
+    const strategies: CompactionStrategy[] = [
+      summarization({ summarizer: summarize, trigger: triggers.always, minimumPreserved: 6 }),
+    ];
     const result = await applyCompaction(messages, tokenBudget({ budget: 150, strategies }));
     expect(result.summaries).toHaveLength(1);
     expect(result.messages).toContain(result.summaries[0]);

@@ -9,7 +9,10 @@ export const TOKEN_BUDGET = 'tokenBudget';
 
 export const TOKEN_BUDGET_DEFAULTS = { earlyStop: true, minimumPreserved: 1 } as const;
 
-export interface TokenBudgetOptions extends Pick<PreserveOptions, 'minimumPreserved' | 'pinFirstUserMessage' | 'pinSummaries'> {
+export interface TokenBudgetOptions extends Pick<
+  PreserveOptions,
+  'minimumPreserved' | 'pinFirstUserMessage' | 'pinSummaries'
+> {
   /** The most tokens the projection may hold. */
   budget: number;
   /** Run in order, gentlest first, each with its own trigger. */
@@ -46,7 +49,9 @@ export function tokenBudget(options: TokenBudgetOptions): CompactionStrategy {
       const excluded = excludeOldest(index, { isProtected, isDone: () => holds(index) });
       if (excluded.length > 0) context.steps.push(`${TOKEN_BUDGET}:fallback`);
       if (!holds(index)) {
-        context.notes.push(`${TOKEN_BUDGET}: ${index.included.tokens} tokens remain over the budget of ${options.budget}; what is left is protected (system groups, the newest groups, pins, fresh summaries)`);
+        context.notes.push(
+          `${TOKEN_BUDGET}: ${index.included.tokens} tokens remain over the budget of ${options.budget}; what is left is protected (system groups, the newest groups, pins, fresh summaries)`,
+        );
       }
       return changed || excluded.length > 0;
     },

@@ -10,7 +10,11 @@ import { negate, triggers } from './triggers.js';
 export const TOOL_RESULT_COMPACTION = 'toolResultCompaction';
 
 /** Seed 003: floor 2 (.NET), keep the newest tool-call group (Python example). */
-export const TOOL_RESULT_COMPACTION_DEFAULTS = { keepLastToolCallGroups: 1, minimumPreserved: 2, previewChars: TOOL_RESULT_PREVIEW_CHARS } as const;
+export const TOOL_RESULT_COMPACTION_DEFAULTS = {
+  keepLastToolCallGroups: 1,
+  minimumPreserved: 2,
+  previewChars: TOOL_RESULT_PREVIEW_CHARS,
+} as const;
 
 export interface ToolResultCompactionOptions extends ToolCallStrategyOptions {
   /** Longest preview of one result in the collapsed line. Default 80. */
@@ -36,7 +40,12 @@ export function toolResultCompaction(options: ToolResultCompactionOptions = {}):
     async compact(index, context) {
       throwIfAborted(context.signal, TOOL_RESULT_COMPACTION);
       if (!trigger(index)) return false;
-      const isProtected = createProtection(index, options, TOOL_RESULT_COMPACTION_DEFAULTS.minimumPreserved, TOOL_RESULT_COMPACTION);
+      const isProtected = createProtection(
+        index,
+        options,
+        TOOL_RESULT_COMPACTION_DEFAULTS.minimumPreserved,
+        TOOL_RESULT_COMPACTION,
+      );
       let changed = false;
       for (const group of oldToolCallGroups(index, keepLast, isProtected)) {
         if (target(index)) break;
@@ -58,6 +67,12 @@ function collapsedLine(group: CompactionGroup, previewChars: number): Message {
     id: `${first.id}:tool-results`,
     role: 'assistant',
     parts: [{ id: `${first.id}:tool-results:text`, type: 'text', text: toolResultsLine(group.messages, previewChars) }],
-    meta: { summary: { covers: group.messages.map((message) => message.id), engine: TOOL_RESULT_COMPACTION, source: 'tool-results' } },
+    meta: {
+      summary: {
+        covers: group.messages.map((message) => message.id),
+        engine: TOOL_RESULT_COMPACTION,
+        source: 'tool-results',
+      },
+    },
   };
 }

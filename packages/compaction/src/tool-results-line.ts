@@ -10,7 +10,8 @@ export const TOOL_RESULT_PREVIEW_CHARS = 80;
  */
 export function toolResultsLine(messages: readonly Message[], previewChars = TOOL_RESULT_PREVIEW_CHARS): string {
   const results = new Map<string, ToolResultPart>();
-  for (const message of messages) for (const part of message.parts) if (part.type === 'tool-result') results.set(part.callId, part);
+  for (const message of messages)
+    for (const part of message.parts) if (part.type === 'tool-result') results.set(part.callId, part);
   const entries: string[] = [];
   for (const message of messages) {
     for (const part of message.parts) {
@@ -25,8 +26,15 @@ export function toolResultsLine(messages: readonly Message[], previewChars = TOO
 }
 
 function preview(result: ToolResultPart, previewChars: number): string {
-  const text = typeof result.output === 'string' ? result.output : result.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join(' ');
-  const firstLine = text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '(empty)';
+  const text =
+    typeof result.output === 'string'
+      ? result.output
+      : result.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join(' ');
+  const firstLine =
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '(empty)';
   const cut = firstLine.length > previewChars ? `${firstLine.slice(0, previewChars - 1)}…` : firstLine;
   return result.isError === true ? `error: ${cut}` : cut;
 }

@@ -6,7 +6,14 @@ import { triggers, type CompactionTrigger } from './triggers.js';
 
 const c = createConversation();
 // system, user, calls+results (one tool_call group), assistant, user  → 5 groups, 6 messages, 2 turns
-const messages = [c.system(), c.user(), c.calls(['get_weather', 'a']), c.results(['a', 'sunny']), c.assistant(), c.user()];
+const messages = [
+  c.system(),
+  c.user(),
+  c.calls(['get_weather', 'a']),
+  c.results(['a', 'sunny']),
+  c.assistant(),
+  c.user(),
+];
 
 describe('triggers', () => {
   const index = createCompactionIndex(messages);

@@ -12,7 +12,11 @@ describe('truncation', () => {
   it.each([
     // [name, options, expected messages after]
     ['message metric, compactTo', { maxN: 20, compactTo: 12, metric: 'messages' as const, minimumPreserved: 1 }, 9],
-    ['trigger only: stops as soon as it no longer fires', { trigger: triggers.messagesExceed(20), minimumPreserved: 1 }, 17],
+    [
+      'trigger only: stops as soon as it no longer fires',
+      { trigger: triggers.messagesExceed(20), minimumPreserved: 1 },
+      17,
+    ],
     ['the floor stops it (32 by default: nothing goes)', { trigger: triggers.messagesExceed(4) }, 25],
     // user 5 stays as the head of its turn (its answer is in the floor); its tool group goes
     ['floor of 4 groups', { trigger: triggers.messagesExceed(4), minimumPreserved: 4 }, 7],
@@ -25,9 +29,20 @@ describe('truncation', () => {
   });
 
   it('never splits parallel calls from their results and opens on a user turn', async () => {
-    const result = await applyCompaction(messages, truncation({ trigger: triggers.messagesExceed(10), minimumPreserved: 2 }));
+    const result = await applyCompaction(
+      messages,
+      truncation({ trigger: triggers.messagesExceed(10), minimumPreserved: 2 }),
+    );
     const kept = new Set(ids(result.messages));
-    for (const [call, results] of [['m3', 'm4'], ['m7', 'm8'], ['m11', 'm12'], ['m15', 'm16'], ['m19', 'm20'], ['m23', 'm24']]) expect(kept.has(call!)).toBe(kept.has(results!));
+    for (const [call, results] of [
+      ['m3', 'm4'],
+      ['m7', 'm8'],
+      ['m11', 'm12'],
+      ['m15', 'm16'],
+      ['m19', 'm20'],
+      ['m23', 'm24'],
+    ])
+      expect(kept.has(call!)).toBe(kept.has(results!));
     expect(result.messages[1]!.role).toBe('user');
     expect(result.report.tokensAfter).toBeLessThan(result.report.tokensBefore);
     expect(result.report.steps).toEqual(['truncation']);
@@ -40,7 +55,10 @@ describe('truncation', () => {
   });
 
   it('pins the first user message when asked', async () => {
-    const result = await applyCompaction(messages, truncation({ trigger: triggers.messagesExceed(6), minimumPreserved: 1, pinFirstUserMessage: true }));
+    const result = await applyCompaction(
+      messages,
+      truncation({ trigger: triggers.messagesExceed(6), minimumPreserved: 1, pinFirstUserMessage: true }),
+    );
     expect(ids(result.messages).slice(0, 2)).toEqual(['m1', 'm2']);
     expect(result.messages.length).toBeLessThanOrEqual(6);
     expect(validateProjection(result.messages)).toEqual([]);
@@ -48,7 +66,14 @@ describe('truncation', () => {
 
   it('keeps a head user message whose turn holds the floor', async () => {
     const c = createConversation();
-    const history = [c.user(), c.calls(['a', '1']), c.results(['1', 'x']), c.calls(['b', '2']), c.results(['2', 'y']), c.assistant()];
+    const history = [
+      c.user(),
+      c.calls(['a', '1']),
+      c.results(['1', 'x']),
+      c.calls(['b', '2']),
+      c.results(['2', 'y']),
+      c.assistant(),
+    ];
     const result = await applyCompaction(history, truncation({ trigger: triggers.always, minimumPreserved: 1 }));
     expect(ids(result.messages)).toEqual(['m1', 'm6']);
   });
@@ -57,12 +82,18 @@ describe('truncation', () => {
     expect(() => truncation({})).toThrowError(/needs a trigger/);
     expect(() => truncation({ maxN: -3 })).toThrow(CompactionError);
     expect(() => truncation({ trigger: triggers.always, minimumPreserved: 2.5 })).toThrowError(/minimumPreserved/);
-    expect(() => truncation({ maxN: 1_000, compactTo: 2_000 })).toThrowError(/compactTo \(2000\) is above maxN \(1000\)/);
+    expect(() => truncation({ maxN: 1_000, compactTo: 2_000 })).toThrowError(
+      /compactTo \(2000\) is above maxN \(1000\)/,
+    );
   });
 
   it('says so in its report when its floor stops it from acting', async () => {
     const result = await applyCompaction(messages, truncation({ trigger: triggers.messagesExceed(4) }));
     expect(result.messages).toHaveLength(25);
-    expect(result.report.notes).toContainEqual(expect.stringMatching(/^truncation: over its trigger but every included group is protected \(the floor of 32 groups/));
+    expect(result.report.notes).toContainEqual(
+      expect.stringMatching(
+        /^truncation: over its trigger but every included group is protected \(the floor of 32 groups/,
+      ),
+    );
   });
 });

@@ -35,13 +35,19 @@ export function truncation(options: TruncationOptions): CompactionStrategy {
       const excluded = excludeOldest(index, { isProtected, isDone: () => target(index) });
       if (excluded.length > 0) context.steps.push(TRUNCATION);
       // Said, not silent: the trigger fired and nothing could go (MAF's truncation returned quietly here).
-      else context.notes.push(`${TRUNCATION}: over its trigger but every included group is protected (the floor of ${options.minimumPreserved ?? TRUNCATION_DEFAULTS.minimumPreserved} groups, the newest group, pins): nothing was dropped; lower minimumPreserved or put a stronger strategy first`);
+      else
+        context.notes.push(
+          `${TRUNCATION}: over its trigger but every included group is protected (the floor of ${options.minimumPreserved ?? TRUNCATION_DEFAULTS.minimumPreserved} groups, the newest group, pins): nothing was dropped; lower minimumPreserved or put a stronger strategy first`,
+        );
       return excluded.length > 0;
     },
   };
 }
 
-function resolveTruncationTriggers(options: TruncationOptions): { trigger: CompactionTrigger; target: CompactionTrigger } {
+function resolveTruncationTriggers(options: TruncationOptions): {
+  trigger: CompactionTrigger;
+  target: CompactionTrigger;
+} {
   assertCount(options.maxN, 'maxN', TRUNCATION);
   assertCount(options.compactTo, 'compactTo', TRUNCATION);
   if (options.maxN === undefined) {
@@ -55,10 +61,14 @@ function resolveTruncationTriggers(options: TruncationOptions): { trigger: Compa
     return { trigger: options.trigger, target: options.target ?? negate(options.trigger) };
   }
   if (options.compactTo !== undefined && options.compactTo > options.maxN) {
-    throw new CompactionError(COMPACTION_ERROR_CODES.optionsInvalid, `${TRUNCATION}: compactTo (${options.compactTo}) is above maxN (${options.maxN}); it must be at most maxN, the size that triggers truncation`, { strategy: TRUNCATION });
+    throw new CompactionError(
+      COMPACTION_ERROR_CODES.optionsInvalid,
+      `${TRUNCATION}: compactTo (${options.compactTo}) is above maxN (${options.maxN}); it must be at most maxN, the size that triggers truncation`,
+      { strategy: TRUNCATION },
+    );
   }
-  const exceeds = (options.metric ?? TRUNCATION_DEFAULTS.metric) === 'tokens' ? triggers.tokensExceed : triggers.messagesExceed;
+  const exceeds =
+    (options.metric ?? TRUNCATION_DEFAULTS.metric) === 'tokens' ? triggers.tokensExceed : triggers.messagesExceed;
   const trigger = options.trigger ?? exceeds(options.maxN);
   return { trigger, target: options.target ?? negate(exceeds(options.compactTo ?? options.maxN)) };
 }
-

@@ -1,6 +1,7 @@
 import type { Message } from '@ctxhost/core';
 
-export type ProjectionProblemCode = 'empty_projection' | 'first_not_user' | 'empty_content' | 'orphan_result' | 'unanswered_call';
+export type ProjectionProblemCode =
+  'empty_projection' | 'first_not_user' | 'empty_content' | 'orphan_result' | 'unanswered_call';
 
 /** Something the Messages API would reject, at message `index` (and `callId` for tool pairing). */
 export interface ProjectionProblem {
@@ -21,9 +22,14 @@ export interface ProjectionProblem {
 export function validateProjection(messages: readonly Message[]): ProjectionProblem[] {
   const problems: ProjectionProblem[] = [];
   const firstIndex = messages.findIndex((message) => message.role !== 'system');
-  if (firstIndex < 0) return [{ code: 'empty_projection', index: 0, message: 'the projection has no user or assistant message' }];
+  if (firstIndex < 0)
+    return [{ code: 'empty_projection', index: 0, message: 'the projection has no user or assistant message' }];
   if (messages[firstIndex]!.role !== 'user') {
-    problems.push({ code: 'first_not_user', index: firstIndex, message: `messages.${firstIndex}: the first non-system message is from the ${messages[firstIndex]!.role}, not the user` });
+    problems.push({
+      code: 'first_not_user',
+      index: firstIndex,
+      message: `messages.${firstIndex}: the first non-system message is from the ${messages[firstIndex]!.role}, not the user`,
+    });
   }
   messages.forEach((message, index) => checkContent(message, index, index === messages.length - 1, problems));
   checkToolPairing(messages, problems);
@@ -32,11 +38,19 @@ export function validateProjection(messages: readonly Message[]): ProjectionProb
 
 function checkContent(message: Message, index: number, isLast: boolean, problems: ProjectionProblem[]): void {
   if (message.parts.length === 0 && !(isLast && message.role === 'assistant')) {
-    problems.push({ code: 'empty_content', index, message: `messages.${index}: the ${message.role} message has no content` });
+    problems.push({
+      code: 'empty_content',
+      index,
+      message: `messages.${index}: the ${message.role} message has no content`,
+    });
   }
   message.parts.forEach((part, partIndex) => {
     if (part.type === 'text' && part.text.trim() === '') {
-      problems.push({ code: 'empty_content', index, message: `messages.${index}.content.${partIndex}: text content blocks must be non-empty` });
+      problems.push({
+        code: 'empty_content',
+        index,
+        message: `messages.${index}.content.${partIndex}: text content blocks must be non-empty`,
+      });
     }
   });
 }
@@ -44,7 +58,13 @@ function checkContent(message: Message, index: number, isLast: boolean, problems
 function checkToolPairing(messages: readonly Message[], problems: ProjectionProblem[]): void {
   let open = new Map<string, number>();
   const flushUnanswered = () => {
-    for (const [callId, index] of open) problems.push({ code: 'unanswered_call', index, callId, message: `messages.${index}: tool call ${callId} has no result in the messages that follow it` });
+    for (const [callId, index] of open)
+      problems.push({
+        code: 'unanswered_call',
+        index,
+        callId,
+        message: `messages.${index}: tool call ${callId} has no result in the messages that follow it`,
+      });
   };
   messages.forEach((message, index) => {
     if (message.role === 'assistant') {
@@ -56,7 +76,12 @@ function checkToolPairing(messages: readonly Message[], problems: ProjectionProb
     for (const part of message.parts) {
       if (part.type !== 'tool-result') continue;
       if (open.delete(part.callId)) continue;
-      problems.push({ code: 'orphan_result', index, callId: part.callId, message: `messages.${index}: tool result ${part.callId} answers no call of the assistant message before it` });
+      problems.push({
+        code: 'orphan_result',
+        index,
+        callId: part.callId,
+        message: `messages.${index}: tool result ${part.callId} answers no call of the assistant message before it`,
+      });
     }
   });
   flushUnanswered();

@@ -17,14 +17,30 @@ export interface AssembleOptions {
  * unmodified; then orphaned tool pairs are sanitised.
  */
 export function assembleProjection(options: AssembleOptions): Message[] {
-  const head = options.head.map((message, index) => (index === 0 && message.role === 'system' ? withSystemNote(message) : message));
+  const head = options.head.map((message, index) =>
+    index === 0 && message.role === 'system' ? withSystemNote(message) : message,
+  );
   const role = summaryRole(head.at(-1), options.tail[0]);
   const id = `summary-${crypto.randomUUID().slice(0, 8)}`;
-  const handles = options.covers.length === 0 ? '' : `\n(Covered messages: ${ORIGINAL_TOOL_NAME} handle ${id}#1 … ${id}#${options.covers.length}, oldest first.)`;
-  const summary = createMessage(role, [{ type: 'text', text: `${COMPRESSOR.summaryPrefix}${handles}\n\n${options.summaryText}` }], {
-    id,
-    meta: { summary: { covers: options.covers, engine: COMPRESSOR.name, source: options.source as 'model' | 'chunked' | 'extractive', iteration: options.iteration } },
-  });
+  const handles =
+    options.covers.length === 0
+      ? ''
+      : `\n(Covered messages: ${ORIGINAL_TOOL_NAME} handle ${id}#1 … ${id}#${options.covers.length}, oldest first.)`;
+  const summary = createMessage(
+    role,
+    [{ type: 'text', text: `${COMPRESSOR.summaryPrefix}${handles}\n\n${options.summaryText}` }],
+    {
+      id,
+      meta: {
+        summary: {
+          covers: options.covers,
+          engine: COMPRESSOR.name,
+          source: options.source as 'model' | 'chunked' | 'extractive',
+          iteration: options.iteration,
+        },
+      },
+    },
+  );
   return sanitizeToolPairs([...head, summary, ...options.tail]);
 }
 
@@ -32,8 +48,15 @@ function withSystemNote(message: Message): Message {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   if (text.includes(COMPRESSOR.systemNote)) return message;
   const last = message.parts.at(-1);
-  if (last?.type !== 'text') return { ...message, parts: [...message.parts, { id: `${message.id}:note`, type: 'text', text: COMPRESSOR.systemNote }] };
-  return { ...message, parts: [...message.parts.slice(0, -1), { ...last, text: `${last.text}\n\n${COMPRESSOR.systemNote}` }] };
+  if (last?.type !== 'text')
+    return {
+      ...message,
+      parts: [...message.parts, { id: `${message.id}:note`, type: 'text', text: COMPRESSOR.systemNote }],
+    };
+  return {
+    ...message,
+    parts: [...message.parts.slice(0, -1), { ...last, text: `${last.text}\n\n${COMPRESSOR.systemNote}` }],
+  };
 }
 
 const side = (message: Message | undefined): 'user' | 'assistant' | undefined =>
@@ -55,15 +78,27 @@ export function summaryRole(before: Message | undefined, after: Message | undefi
 
 /** Results whose call is gone are dropped; calls whose results are gone get a stub result right after them. */
 export function sanitizeToolPairs(messages: readonly Message[]): Message[] {
-  const calls = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []))));
-  const results = new Set(messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : []))));
+  const calls = new Set(
+    messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []))),
+  );
+  const results = new Set(
+    messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'tool-result' ? [part.callId] : []))),
+  );
   const out: Message[] = [];
   for (const message of messages) {
     const parts = message.parts.filter((part) => part.type !== 'tool-result' || calls.has(part.callId));
     if (parts.length === 0 && message.parts.length > 0) continue;
     out.push(parts.length === message.parts.length ? message : { ...message, parts });
-    const missing = message.parts.filter((part): part is Extract<Part, { type: 'tool-call' }> => part.type === 'tool-call' && !results.has(part.callId));
-    if (missing.length > 0) out.push(createMessage('tool', missing.map((call) => ({ type: 'tool-result' as const, callId: call.callId, output: COMPRESSOR.stubResult }))));
+    const missing = message.parts.filter(
+      (part): part is Extract<Part, { type: 'tool-call' }> => part.type === 'tool-call' && !results.has(part.callId),
+    );
+    if (missing.length > 0)
+      out.push(
+        createMessage(
+          'tool',
+          missing.map((call) => ({ type: 'tool-result' as const, callId: call.callId, output: COMPRESSOR.stubResult })),
+        ),
+      );
   }
   return out;
 }

@@ -12,15 +12,25 @@ const camel = (key: string) => key.replace(/_([a-z])/g, (_match, letter: string)
  * is rejected here too), with the file's defaults for what is not given.
  */
 export function compressorSettings(options: Partial<CompressorSettings> | undefined): CompressorSettings {
-  const fileShaped = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [snake(key), value]));
+  const fileShaped = Object.fromEntries(
+    Object.entries(options ?? {})
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [snake(key), value]),
+  );
   const parsed = CompressionSectionSchema.safeParse(fileShaped);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const path = issue.path.map((key) => camel(String(key))).join('.');
-      const keys = 'keys' in issue && Array.isArray(issue.keys) ? ` (${issue.keys.map((key) => camel(String(key))).join(', ')}; allowed: ${Object.keys(DEFAULT_CONFIG.compression).join(', ')})` : '';
+      const keys =
+        'keys' in issue && Array.isArray(issue.keys)
+          ? ` (${issue.keys.map((key) => camel(String(key))).join(', ')}; allowed: ${Object.keys(DEFAULT_CONFIG.compression).join(', ')})`
+          : '';
       return `compression${path ? `.${path}` : ''}: ${issue.message}${keys}`;
     });
-    throw new CompressorError(COMPRESSOR_ERROR_CODES.optionsInvalid, `createCompressor: invalid options; fix them and retry:\n  ${problems.join('\n  ')}`);
+    throw new CompressorError(
+      COMPRESSOR_ERROR_CODES.optionsInvalid,
+      `createCompressor: invalid options; fix them and retry:\n  ${problems.join('\n  ')}`,
+    );
   }
   const file = parsed.data;
   return {

@@ -13,18 +13,46 @@ const text = (role: Message['role'], body: string): Message => {
 };
 const calls = (...names: string[]): Message => {
   const messageId = id();
-  return { id: messageId, role: 'assistant', parts: names.map((name, index) => ({ id: `${messageId}:${index}`, type: 'tool-call' as const, callId: `${messageId}-${name}`, name, input: { command: name } })) };
+  return {
+    id: messageId,
+    role: 'assistant',
+    parts: names.map((name, index) => ({
+      id: `${messageId}:${index}`,
+      type: 'tool-call' as const,
+      callId: `${messageId}-${name}`,
+      name,
+      input: { command: name },
+    })),
+  };
 };
 const results = (call: Message, output = 'ok'): Message => {
   const messageId = id();
-  return { id: messageId, role: 'tool', parts: call.parts.map((part, index) => ({ id: `${messageId}:${index}`, type: 'tool-result' as const, callId: part.type === 'tool-call' ? part.callId : '', output })) };
+  return {
+    id: messageId,
+    role: 'tool',
+    parts: call.parts.map((part, index) => ({
+      id: `${messageId}:${index}`,
+      type: 'tool-result' as const,
+      callId: part.type === 'tool-call' ? part.callId : '',
+      output,
+    })),
+  };
 };
 
-const context = (overrides: Partial<CompressContext> = {}): CompressContext => ({ sessionId: 's', contextWindow: 200_000, counter: createTokenCounter(), reason: 'threshold', ...overrides });
+const context = (overrides: Partial<CompressContext> = {}): CompressContext => ({
+  sessionId: 's',
+  contextWindow: 200_000,
+  counter: createTokenCounter(),
+  reason: 'threshold',
+  ...overrides,
+});
 
 /** The seeds' before/after example: 45 messages. */
 function seedConversation(): Message[] {
-  const conversation: Message[] = [text('system', 'You are a helpful assistant.'), text('user', 'Help me set up a FastAPI project')];
+  const conversation: Message[] = [
+    text('system', 'You are a helpful assistant.'),
+    text('user', 'Help me set up a FastAPI project'),
+  ];
   const mkdir = calls('terminal: mkdir project');
   conversation.push(mkdir, results(mkdir, 'directory created'));
   while (conversation.length < 38) {
@@ -32,9 +60,18 @@ function seedConversation(): Message[] {
     conversation.push(edit, results(edit, `file written: main_${conversation.length}.py ${'x'.repeat(300)}`));
   }
   const pytest = calls('terminal: pytest');
-  conversation.push(pytest, results(pytest, '8 passed, 2 failed\nFAILED tests/test_api.py::test_create_user - AssertionError'));
+  conversation.push(
+    pytest,
+    results(pytest, '8 passed, 2 failed\nFAILED tests/test_api.py::test_create_user - AssertionError'),
+  );
   const read = calls('read_file: tests/test_api.py');
-  conversation.push(text('user', 'Fix the failing tests'), read, results(read, 'import pytest\n...'), text('assistant', 'I see the issue with the test fixtures...'), text('user', 'Great, also add error handling'));
+  conversation.push(
+    text('user', 'Fix the failing tests'),
+    read,
+    results(read, 'import pytest\n...'),
+    text('assistant', 'I see the issue with the test fixtures...'),
+    text('user', 'Great, also add error handling'),
+  );
   return conversation;
 }
 
@@ -44,14 +81,29 @@ describe('compressor', () => {
     expect(conversation).toHaveLength(45);
     const compressor = createCompressor({ compression: { protectLastN: 5, threshold: 0.5, targetRatio: 0.1 } });
     const { messages, report } = await compressor.compress(conversation, context({ contextWindow: 1000 }));
-    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
     expect(messages[0]?.parts[0]).toMatchObject({ text: expect.stringContaining(COMPRESSOR.systemNote) });
     expect(messages[2]?.meta?.summary).toMatchObject({ engine: 'compressor', source: 'extractive', iteration: 1 });
     expect(messages.slice(3)).toEqual(conversation.slice(40));
-    expect(report).toMatchObject({ engine: 'compressor', messagesBefore: 45, messagesAfter: 8, summary: { source: 'extractive' } });
+    expect(report).toMatchObject({
+      engine: 'compressor',
+      messagesBefore: 45,
+      messagesAfter: 8,
+      summary: { source: 'extractive' },
+    });
     expect(report.tokensAfter).toBeLessThan(report.tokensBefore);
     const summary = messages[2]?.parts[0]?.type === 'text' ? messages[2].parts[0].text : '';
-    for (const section of ['## Goal', '## Progress', '### Done', '## Relevant Files', '## Critical Context']) expect(summary).toContain(section);
+    for (const section of ['## Goal', '## Progress', '### Done', '## Relevant Files', '## Critical Context'])
+      expect(summary).toContain(section);
     expect(summary).toContain('tests/test_api.py');
     expect(summary).toContain('terminal: pytest');
   });
@@ -59,12 +111,26 @@ describe('compressor', () => {
   it('keeps parallel tool calls with their results at both edges', async () => {
     const head = calls('a', 'b');
     const tailCall = calls('c', 'd');
-    const conversation = [text('system', 'sys'), text('user', 'start'), head, results(head), ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'y'.repeat(400)}`)), tailCall, results(tailCall), text('assistant', 'done')];
-    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 1000 }));
+    const conversation = [
+      text('system', 'sys'),
+      text('user', 'start'),
+      head,
+      results(head),
+      ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'y'.repeat(400)}`)),
+      tailCall,
+      results(tailCall),
+      text('assistant', 'done'),
+    ];
+    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(
+      conversation,
+      context({ contextWindow: 1000 }),
+    );
     const ids = messages.map((message) => message.id);
     expect(ids).not.toContain(head.id);
     expect(ids.slice(-3)).toEqual([tailCall.id, conversation.at(-2)!.id, conversation.at(-1)!.id]);
-    const callIds = new Set(messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-call' ? [p.callId] : []))));
+    const callIds = new Set(
+      messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-call' ? [p.callId] : []))),
+    );
     const resultIds = messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool-result' ? [p.callId] : [])));
     expect(resultIds.every((callId) => callIds.has(callId))).toBe(true);
   });
@@ -72,22 +138,43 @@ describe('compressor', () => {
   it('keeps a call and its result together when an approval sits between them at the head edge (found by fuzzing)', async () => {
     const first = calls('read');
     const second = calls('write');
-    const conversation = [text('user', 'start'), first, text('user', 'approved'), results(first, 'the real output'), second, results(second)];
-    const { messages } = await createCompressor({ compression: { threshold: 0.1, targetRatio: 0.1, protectLastN: 1 } }).compress(conversation, context({ contextWindow: 200 }));
+    const conversation = [
+      text('user', 'start'),
+      first,
+      text('user', 'approved'),
+      results(first, 'the real output'),
+      second,
+      results(second),
+    ];
+    const { messages } = await createCompressor({
+      compression: { threshold: 0.1, targetRatio: 0.1, protectLastN: 1 },
+    }).compress(conversation, context({ contextWindow: 200 }));
     const ids = messages.map((message) => message.id);
     expect(ids.includes(first.id)).toBe(ids.includes(conversation[3]!.id));
     expect(JSON.stringify(messages)).not.toContain(COMPRESSOR.stubResult);
   });
 
   it('keeps at least protect_last_n messages even when the token budget allows fewer', async () => {
-    const conversation = [text('system', 's'), ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'z'.repeat(2000)}`))];
-    const { messages } = await createCompressor({ compression: { protectLastN: 8, targetRatio: 0.1 } }).compress(conversation, context({ contextWindow: 2000 }));
+    const conversation = [
+      text('system', 's'),
+      ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'z'.repeat(2000)}`)),
+    ];
+    const { messages } = await createCompressor({ compression: { protectLastN: 8, targetRatio: 0.1 } }).compress(
+      conversation,
+      context({ contextWindow: 2000 }),
+    );
     expect(messages.slice(-8)).toEqual(conversation.slice(-8));
   });
 
   it('keeps more than protect_last_n when the token budget allows more', async () => {
-    const conversation = [text('system', 's'), ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `short ${i}`))];
-    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 200_000 }));
+    const conversation = [
+      text('system', 's'),
+      ...Array.from({ length: 30 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `short ${i}`)),
+    ];
+    const { messages } = await createCompressor({ compression: { protectLastN: 2 } }).compress(
+      conversation,
+      context({ contextWindow: 200_000 }),
+    );
     expect(messages).toHaveLength(conversation.length);
   });
 
@@ -132,26 +219,50 @@ describe('compressor', () => {
 
   it('chunks a middle too large for the summarizer, and falls back to an extractive summary when it fails', async () => {
     let calls = 0;
-    const small: Summarizer = { name: 'small', maxInputTokens: 400, summarize: async (request) => `## Goal\nchunk ${++calls} of ${request.messages.length}` };
-    const chunked = await createCompressor({ compression: { protectLastN: 2 }, summarizer: small }).compress(seedConversation(), context({ contextWindow: 1000 }));
+    const small: Summarizer = {
+      name: 'small',
+      maxInputTokens: 400,
+      summarize: async (request) => `## Goal\nchunk ${++calls} of ${request.messages.length}`,
+    };
+    const chunked = await createCompressor({ compression: { protectLastN: 2 }, summarizer: small }).compress(
+      seedConversation(),
+      context({ contextWindow: 1000 }),
+    );
     expect(chunked.report.summary?.source).toBe('chunked');
     expect(calls).toBeGreaterThan(1);
-    const failing: Summarizer = { name: 'failing', summarize: async () => { throw new Error('prompt is too long: 9999 tokens > 4096 maximum'); } };
-    const extractive = await createCompressor({ compression: { protectLastN: 2 }, summarizer: failing }).compress(seedConversation(), context({ contextWindow: 1000 }));
+    const failing: Summarizer = {
+      name: 'failing',
+      summarize: async () => {
+        throw new Error('prompt is too long: 9999 tokens > 4096 maximum');
+      },
+    };
+    const extractive = await createCompressor({ compression: { protectLastN: 2 }, summarizer: failing }).compress(
+      seedConversation(),
+      context({ contextWindow: 1000 }),
+    );
     expect(extractive.report.summary?.source).toBe('extractive');
     expect(extractive.report.notes?.join(' ')).toContain('summarizer failing failed');
   });
 
   it('prunes long tool outputs outside the tail only', async () => {
     const conversation = seedConversation();
-    const { report, messages } = await createCompressor({ compression: { protectLastN: 5 } }).compress(conversation, context({ contextWindow: 1000 }));
+    const { report, messages } = await createCompressor({ compression: { protectLastN: 5 } }).compress(
+      conversation,
+      context({ contextWindow: 1000 }),
+    );
     expect(report.prunedToolOutputs).toBeGreaterThan(0);
     expect(messages.slice(-5)).toEqual(conversation.slice(-5));
   });
 
   it('compresses at the threshold and not below it', () => {
     const compressor = createCompressor();
-    const state = (promptTokens: number) => ({ sessionId: 's', promptTokens, tokenSource: 'reported' as const, contextWindow: 200_000, messageCount: 10 });
+    const state = (promptTokens: number) => ({
+      sessionId: 's',
+      promptTokens,
+      tokenSource: 'reported' as const,
+      contextWindow: 200_000,
+      messageCount: 10,
+    });
     expect(compressor.shouldCompress(state(99_999))).toBe(false);
     expect(compressor.shouldCompress(state(100_000))).toBe(true);
     expect(compressor.shouldCompress({ ...state(150_000), contextWindow: undefined })).toBe(false);
@@ -160,29 +271,59 @@ describe('compressor', () => {
   it('widens a compaction that would save under 10%: the tail keeps fewer than protect_last_n messages', async () => {
     // A small window: the 20 protected messages alone hold more than the threshold, so the seed's cut would save little.
     const window = 8_000;
-    const conversation = [text('system', 's'), ...Array.from({ length: 26 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'word '.repeat(190)}`))];
-    const result = await createCompressor().compress(conversation, context({ sessionId: 'small', contextWindow: window }));
+    const conversation = [
+      text('system', 's'),
+      ...Array.from({ length: 26 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `turn ${i} ${'word '.repeat(190)}`)),
+    ];
+    const result = await createCompressor().compress(
+      conversation,
+      context({ sessionId: 'small', contextWindow: window }),
+    );
     expect(result.report.tokensAfter / result.report.tokensBefore).toBeLessThan(0.9);
-    expect(result.report.notes).toContainEqual(expect.stringMatching(/^widened to save at least 10%: the tail keeps 4 messages at least/));
+    expect(result.report.notes).toContainEqual(
+      expect.stringMatching(/^widened to save at least 10%: the tail keeps 4 messages at least/),
+    );
   });
 
   it('does not compact when even widened it would save under 10%, says so, and waits for the prompt to grow before trying again', async () => {
     const compressor = createCompressor();
     const window = 8_000;
     // The newest four messages hold almost everything: no cut can save a tenth.
-    const conversation = [text('system', 's'), text('user', 'start'), text('assistant', 'ok'), text('user', 'more'), text('assistant', 'fine'), ...Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `big ${i} ${'word '.repeat(1500)}`))];
+    const conversation = [
+      text('system', 's'),
+      text('user', 'start'),
+      text('assistant', 'ok'),
+      text('user', 'more'),
+      text('assistant', 'fine'),
+      ...Array.from({ length: 4 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `big ${i} ${'word '.repeat(1500)}`)),
+    ];
     const counter = createTokenCounter();
-    const state = (messages: readonly Message[]) => ({ sessionId: 'weak', promptTokens: counter.countAll(messages), tokenSource: 'estimated' as const, contextWindow: window, messageCount: messages.length });
+    const state = (messages: readonly Message[]) => ({
+      sessionId: 'weak',
+      promptTokens: counter.countAll(messages),
+      tokenSource: 'estimated' as const,
+      contextWindow: window,
+      messageCount: messages.length,
+    });
     expect(compressor.shouldCompress(state(conversation))).toBe(true);
     const first = await compressor.compress(conversation, context({ sessionId: 'weak', contextWindow: window }));
     expect(first.messages).toEqual(conversation);
     expect(first.report.tokensAfter).toBe(first.report.tokensBefore);
     expect(first.report.notes).toContainEqual(expect.stringMatching(/^not compacted: it would save under 10%/));
-    expect(first.report.notes).toContainEqual(expect.stringMatching(/^saved under 10%: the next threshold compaction of this session waits until the prompt reaches about [\d,]+ tokens$/));
+    expect(first.report.notes).toContainEqual(
+      expect.stringMatching(
+        /^saved under 10%: the next threshold compaction of this session waits until the prompt reaches about [\d,]+ tokens$/,
+      ),
+    );
     const nextTurn = [...conversation, text('user', `one more ${'word '.repeat(100)}`)];
     expect(compressor.shouldCompress(state(nextTurn))).toBe(false);
-    const muchLater = [...nextTurn, ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'user' : 'assistant', `later ${i} ${'word '.repeat(190)}`))];
-    expect(counter.countAll(muchLater) - counter.countAll(conversation)).toBeGreaterThanOrEqual(window * COMPRESSOR.ineffectiveRegrowth);
+    const muchLater = [
+      ...nextTurn,
+      ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'user' : 'assistant', `later ${i} ${'word '.repeat(190)}`)),
+    ];
+    expect(counter.countAll(muchLater) - counter.countAll(conversation)).toBeGreaterThanOrEqual(
+      window * COMPRESSOR.ineffectiveRegrowth,
+    );
     expect(compressor.shouldCompress(state(muchLater))).toBe(true);
   });
 });

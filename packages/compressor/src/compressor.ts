@@ -1,4 +1,16 @@
-import { createSecretRedactor, secretRedactorFromConfig, type CompressContext, type CompressResult, type ContextEngine, type ContextEngineFactory, type CtxhostConfig, type Message, type RedactionConfig, type SecretRedactor, type Summarizer } from '@ctxhost/core';
+import {
+  createSecretRedactor,
+  secretRedactorFromConfig,
+  type CompressContext,
+  type CompressResult,
+  type ContextEngine,
+  type ContextEngineFactory,
+  type CtxhostConfig,
+  type Message,
+  type RedactionConfig,
+  type SecretRedactor,
+  type Summarizer,
+} from '@ctxhost/core';
 import { assembleProjection } from './assemble-projection.js';
 import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 import { COMPRESSOR } from './constants.js';
@@ -10,7 +22,13 @@ import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { summarizeMiddle } from './summarize-middle.js';
 import { createSummarizerCooldown, type SummarizerCooldown } from './summarizer-cooldown.js';
 import { summaryBudget } from './summary-budget.js';
-import { collectWorkingState, renderWorkingState, requestIndexes, requestText, WORKING_STATE_HEADING } from './working-state.js';
+import {
+  collectWorkingState,
+  renderWorkingState,
+  requestIndexes,
+  requestText,
+  WORKING_STATE_HEADING,
+} from './working-state.js';
 
 export interface CompressorOptions {
   /** Checked by the config file's own `compression` schema: what the file rejects is rejected here (CTXHOST_COMPRESSOR_OPTIONS_INVALID). */
@@ -27,11 +45,22 @@ export interface CompressorOptions {
  * tool outputs, find head and tail, summarize the middle into a structured
  * summary (iteratively, never silently losing it), and assemble.
  */
-export function createCompressor(options: CompressorOptions = {}): ContextEngine & { readonly settings: CompressorSettings } {
+export function createCompressor(
+  options: CompressorOptions = {},
+): ContextEngine & { readonly settings: CompressorSettings } {
   const settings = compressorSettings(options.compression);
   const backoff = createIneffectiveCompactionBackoff();
-  const redactor = options.redaction === undefined ? createSecretRedactor() : 'redact' in options.redaction ? options.redaction : secretRedactorFromConfig(options.redaction);
-  const cooldown = createSummarizerCooldown({ compactions: settings.summarizerCooldownCompactions, minutes: settings.summarizerCooldownMinutes, ...(options.now === undefined ? {} : { now: options.now }) });
+  const redactor =
+    options.redaction === undefined
+      ? createSecretRedactor()
+      : 'redact' in options.redaction
+        ? options.redaction
+        : secretRedactorFromConfig(options.redaction);
+  const cooldown = createSummarizerCooldown({
+    compactions: settings.summarizerCooldownCompactions,
+    minutes: settings.summarizerCooldownMinutes,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   return {
     name: COMPRESSOR.name,
     settings,
@@ -43,12 +72,22 @@ export function createCompressor(options: CompressorOptions = {}): ContextEngine
       return true;
     },
     async compress(messages, context) {
-          const result = await compress(messages, context, { settings, summarizer: context.summarizer ?? options.summarizer, redactor, cooldown });
+      const result = await compress(messages, context, {
+        settings,
+        summarizer: context.summarizer ?? options.summarizer,
+        redactor,
+        cooldown,
+      });
       if (context.reason !== 'threshold') {
         backoff.forget(context.sessionId);
         return result;
       }
-      const resumeAt = backoff.finished(context.sessionId, result.report.tokensBefore, result.report.tokensAfter, context.contextWindow);
+      const resumeAt = backoff.finished(
+        context.sessionId,
+        result.report.tokensBefore,
+        result.report.tokensAfter,
+        context.contextWindow,
+      );
       if (resumeAt === undefined) return result;
       // Reported, not hidden: the effective threshold for this session has moved.
       const note = `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: the next threshold compaction of this session waits until the prompt reaches about ${resumeAt.toLocaleString('en-US')} tokens`;
@@ -59,7 +98,11 @@ export function createCompressor(options: CompressorOptions = {}): ContextEngine
 
 /** The factory the host resolves `context.engine: compressor` to. */
 export const compressorEngineFactory: ContextEngineFactory = ({ config, summarizer }) =>
-  createCompressor({ compression: config.compression, redaction: config.redaction, ...(summarizer === undefined ? {} : { summarizer }) });
+  createCompressor({
+    compression: config.compression,
+    redaction: config.redaction,
+    ...(summarizer === undefined ? {} : { summarizer }),
+  });
 
 interface Run {
   settings: CompressorSettings;
@@ -73,16 +116,43 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   const tokensBefore = context.counter.countAll(messages);
   const thresholdTokens = settings.threshold * context.contextWindow;
   const asked = {
-    tailBudgetTokens: context.targetTokens === undefined ? thresholdTokens * settings.targetRatio : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2),
+    tailBudgetTokens:
+      context.targetTokens === undefined
+        ? thresholdTokens * settings.targetRatio
+        : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2),
     // A caller with a size to reach may keep fewer messages at the end than protect_last_n: the session is over its line.
-    protectLastN: context.targetTokens === undefined ? settings.protectLastN : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN),
+    protectLastN:
+      context.targetTokens === undefined
+        ? settings.protectLastN
+        : Math.min(settings.protectLastN, COMPRESSOR.recoveryProtectLastN),
   };
   const pinFrom = pinnedRequest(messages, context, thresholdTokens);
-  const plan = planTail({ messages, counter: context.counter, contextWindow: context.contextWindow, tokensBefore, ...asked, ...(context.targetTokens === undefined ? {} : { targetTokens: context.targetTokens }), ...(context.reason === 'threshold' ? {} : { narrowest: 2 }), ...(pinFrom === undefined ? {} : { pinFrom }) });
+  const plan = planTail({
+    messages,
+    counter: context.counter,
+    contextWindow: context.contextWindow,
+    tokensBefore,
+    ...asked,
+    ...(context.targetTokens === undefined ? {} : { targetTokens: context.targetTokens }),
+    ...(context.reason === 'threshold' ? {} : { narrowest: 2 }),
+    ...(pinFrom === undefined ? {} : { pinFrom }),
+  });
   // No churn: a compaction that would save under a tenth even widened is not done (a recovery still does what it can).
-  if (plan.weak && context.reason !== 'recovery') return unchanged(messages, context, tokensBefore, `not compacted: it would save under ${COMPRESSOR.ineffectiveSavings * 100}% (about ${tokensBefore.toLocaleString('en-US')} → ${plan.predictedTokens.toLocaleString('en-US')} tokens) even with the tail cut to ${plan.protectLastN} messages`);
+  if (plan.weak && context.reason !== 'recovery')
+    return unchanged(
+      messages,
+      context,
+      tokensBefore,
+      `not compacted: it would save under ${COMPRESSOR.ineffectiveSavings * 100}% (about ${tokensBefore.toLocaleString('en-US')} → ${plan.predictedTokens.toLocaleString('en-US')} tokens) even with the tail cut to ${plan.protectLastN} messages`,
+    );
   const { tailBudgetTokens, protectLastN } = plan;
-  const boundaryOptions = { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: context.counter, ...(pinFrom === undefined ? {} : { pinFrom }) };
+  const boundaryOptions = {
+    protectFirstN: COMPRESSOR.protectFirstN,
+    protectLastN,
+    tailBudgetTokens,
+    counter: context.counter,
+    ...(pinFrom === undefined ? {} : { pinFrom }),
+  };
   // Pruning never reaches the protected tail, even when head and tail overlap (the tail then starts after the head, past the floor).
   const floor = Math.max(0, messages.length - protectLastN);
   const firstCut = findBoundaries(messages, boundaryOptions);
@@ -107,7 +177,8 @@ async function compress(messages: readonly Message[], context: CompressContext, 
       ...extra,
     },
   });
-  if (middle.length === 0) return report(pruned.messages, { notes: ['nothing between the protected head and tail to summarize'] });
+  if (middle.length === 0)
+    return report(pruned.messages, { notes: ['nothing between the protected head and tail to summarize'] });
 
   const previous = [...middle].reverse().find(isCompressorSummary);
   // The previous summary reaches the summarizer once: as the summary to update, not also as a message of the span.
@@ -139,10 +210,24 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     covers,
     iteration: (previous?.meta?.summary?.iteration ?? 0) + 1,
   });
-  const widened = plan.widened ? [`widened to save at least ${COMPRESSOR.ineffectiveSavings * 100}%${context.targetTokens === undefined ? '' : ` and reach ${context.targetTokens.toLocaleString('en-US')} tokens`}: the tail keeps ${protectLastN} messages at least, within ${Math.round(tailBudgetTokens).toLocaleString('en-US')} tokens`] : [];
-  const notes = [...widened, ...summary.notes, ...(state.currentRequest === undefined ? [] : ['the newest request did not fit the tail: quoted verbatim in the summary'])];
+  const widened = plan.widened
+    ? [
+        `widened to save at least ${COMPRESSOR.ineffectiveSavings * 100}%${context.targetTokens === undefined ? '' : ` and reach ${context.targetTokens.toLocaleString('en-US')} tokens`}: the tail keeps ${protectLastN} messages at least, within ${Math.round(tailBudgetTokens).toLocaleString('en-US')} tokens`,
+      ]
+    : [];
+  const notes = [
+    ...widened,
+    ...summary.notes,
+    ...(state.currentRequest === undefined
+      ? []
+      : ['the newest request did not fit the tail: quoted verbatim in the summary']),
+  ];
   return report(projection, {
-    summary: { tokens: context.counter.countText(summary.text), source: summary.source, messagesCovered: covers.length },
+    summary: {
+      tokens: context.counter.countText(summary.text),
+      source: summary.source,
+      messagesCovered: covers.length,
+    },
     notes,
     steps: ['prune', 'boundaries', `summarize (${summary.source})`, 'assemble'],
   });
@@ -153,7 +238,11 @@ async function compress(messages: readonly Message[], context: CompressContext, 
  * it and everything after it fit under the threshold (under the target size in
  * a recovery). Otherwise undefined: the request is quoted in the summary instead.
  */
-function pinnedRequest(messages: readonly Message[], context: CompressContext, thresholdTokens: number): number | undefined {
+function pinnedRequest(
+  messages: readonly Message[],
+  context: CompressContext,
+  thresholdTokens: number,
+): number | undefined {
   const newest = requestIndexes(messages).newest;
   if (newest < 0) return undefined;
   const limit = context.targetTokens === undefined ? thresholdTokens : context.targetTokens * 0.75;
@@ -164,14 +253,32 @@ function isCompressorSummary(message: Message): boolean {
   return message.meta?.summary?.engine === COMPRESSOR.name;
 }
 
-function unchanged(messages: readonly Message[], context: CompressContext, tokens: number, note: string): CompressResult {
-  return { messages: [...messages], report: { engine: COMPRESSOR.name, reason: context.reason, tokensBefore: tokens, tokensAfter: tokens, messagesBefore: messages.length, messagesAfter: messages.length, notes: [note] } };
+function unchanged(
+  messages: readonly Message[],
+  context: CompressContext,
+  tokens: number,
+  note: string,
+): CompressResult {
+  return {
+    messages: [...messages],
+    report: {
+      engine: COMPRESSOR.name,
+      reason: context.reason,
+      tokensBefore: tokens,
+      tokensAfter: tokens,
+      messagesBefore: messages.length,
+      messagesAfter: messages.length,
+      notes: [note],
+    },
+  };
 }
 
 /** A summary message's own summary: without the prefix and without the working-state block (re-collected on every compaction). */
 function summaryBody(message: Message): string {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  const body = (text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text).replace(/^\(Covered messages: [^\n]*\)\s*/, '');
+  const body = (
+    text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text
+  ).replace(/^\(Covered messages: [^\n]*\)\s*/, '');
   const stateAt = body.indexOf(WORKING_STATE_HEADING);
   return (stateAt >= 0 ? body.slice(0, stateAt) : body).trim();
 }

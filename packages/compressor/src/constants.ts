@@ -11,8 +11,10 @@ export const COMPRESSOR = {
   minSummaryTokens: 2_000,
   maxSummaryTokens: 12_000,
   maxSummaryWindowFraction: 0.05,
-  summaryPrefix: '[CONTEXT COMPACTION] Earlier turns were compacted into this summary. Details can be re-read from files or re-run tools.',
-  systemNote: '[Note: Some earlier conversation turns have been compacted into a summary (the message that begins with [CONTEXT COMPACTION]) to save context space.]',
+  summaryPrefix:
+    '[CONTEXT COMPACTION] Earlier turns were compacted into this summary. Details can be re-read from files or re-run tools.',
+  systemNote:
+    '[Note: Some earlier conversation turns have been compacted into a summary (the message that begins with [CONTEXT COMPACTION]) to save context space.]',
   stubResult: '[Result not kept: this call was compacted away; see the summary.]',
   /** When a caller gives a target size (a recovery), the tail keeps at least this many messages instead of protect_last_n. */
   recoveryProtectLastN: 4,

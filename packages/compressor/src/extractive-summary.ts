@@ -7,14 +7,20 @@ import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
  * read or written, the commands run and which failed, error messages, and the
  * decisions the assistant stated. Items of a previous summary's Done list are kept.
  */
-export function extractiveSummary(messages: readonly Message[], previousSummary?: string, currentRequest?: string): string {
+export function extractiveSummary(
+  messages: readonly Message[],
+  previousSummary?: string,
+  currentRequest?: string,
+): string {
   const facts = collectFacts(messages);
   const previous = previousSummary === undefined ? undefined : parseSections(previousSummary);
-  const list = (items: readonly string[], empty: string) => (items.length === 0 ? `- ${empty}` : items.map((item) => `- ${item}`).join('\n'));
+  const list = (items: readonly string[], empty: string) =>
+    items.length === 0 ? `- ${empty}` : items.map((item) => `- ${item}`).join('\n');
   const goal = previous?.get('Goal')?.trim() || facts.requests[0] || 'Continue the task in progress.';
   const done = unique([...bulletLines(previous?.get('Done')), ...facts.succeeded]);
   // Stale-work guard: only the newest request is open; the span's own last request may already be answered.
-  const open = currentRequest === undefined ? facts.requests.slice(-1) : [currentRequest.trim().split('\n')[0]!.slice(0, 300)];
+  const open =
+    currentRequest === undefined ? facts.requests.slice(-1) : [currentRequest.trim().split('\n')[0]!.slice(0, 300)];
   return [
     `## Goal\n${goal}`,
     `## Constraints & Preferences\n${list(unique([...bulletLines(previous?.get('Constraints & Preferences')), ...facts.constraints]).slice(0, 12), 'none stated')}`,
@@ -33,10 +39,20 @@ export function extractiveSummary(messages: readonly Message[], previousSummary?
  * only when the summary does not name it. Appended beside a model summary so a
  * summarizer that drops them does not make the compaction silently lossy.
  */
-export function missingFacts(messages: readonly Message[], summary: string): { constraints: string[]; failed: string[]; files: string[] } {
+export function missingFacts(
+  messages: readonly Message[],
+  summary: string,
+): { constraints: string[]; failed: string[]; files: string[] } {
   const facts = collectFacts(messages);
-  const absent = (items: readonly string[], limit: number) => unique(items).filter((item) => !summary.includes(item)).slice(-limit);
-  return { constraints: absent(facts.constraints, 12), failed: absent(facts.failed, 15), files: absent(facts.files, 40) };
+  const absent = (items: readonly string[], limit: number) =>
+    unique(items)
+      .filter((item) => !summary.includes(item))
+      .slice(-limit);
+  return {
+    constraints: absent(facts.constraints, 12),
+    failed: absent(facts.failed, 15),
+    files: absent(facts.files, 40),
+  };
 }
 
 interface Facts {
@@ -49,13 +65,22 @@ interface Facts {
   errors: string[];
 }
 
-const FILE_PATH = /(?:~|\.{1,2})?(?:\/?[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|json|md|c|h|cpp|go|rs|java|rb|yaml|yml|toml|txt|sh|sql|html|css)\b/g;
+const FILE_PATH =
+  /(?:~|\.{1,2})?(?:\/?[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|json|md|c|h|cpp|go|rs|java|rb|yaml|yml|toml|txt|sh|sql|html|css)\b/g;
 const CONSTRAINT = /\b(must|should|don't|do not|never|always|prefer|please|make sure|without)\b/i;
 const DECISION = /\b(I'll|I will|I decided|decided to|going to|let's|instead|switch(?:ed)? to|chose)\b/i;
 const ERROR_LINE = /^.*\b(error|Error|ERROR|failed|FAILED|Traceback|Exception|panic|cannot|not found)\b.*$/m;
 
 function collectFacts(messages: readonly Message[]): Facts {
-  const facts: Facts = { requests: [], constraints: [], decisions: [], files: [], succeeded: [], failed: [], errors: [] };
+  const facts: Facts = {
+    requests: [],
+    constraints: [],
+    decisions: [],
+    files: [],
+    succeeded: [],
+    failed: [],
+    errors: [],
+  };
   const calls = new Map<string, ToolCallPart>();
   for (const message of messages) {
     for (const part of message.parts) {
@@ -72,7 +97,10 @@ function collectFacts(messages: readonly Message[]): Facts {
 
 function collectText(facts: Facts, role: Message['role'], text: string): void {
   facts.files.push(...pathsIn(text));
-  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter((s) => s.length > 3 && s.length < 400);
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 3 && s.length < 400);
   if (role === 'user') {
     const first = text.trim().split('\n')[0]?.slice(0, 300);
     if (first) facts.requests.push(first);
@@ -81,11 +109,17 @@ function collectText(facts: Facts, role: Message['role'], text: string): void {
 }
 
 function collectResult(facts: Facts, part: ToolResultPart, call: ToolCallPart | undefined): void {
-  const output = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  const output =
+    typeof part.output === 'string'
+      ? part.output
+      : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
   facts.files.push(...pathsIn(output.slice(0, 20_000)));
   const action = call === undefined ? `tool result ${part.callId}` : describeCall(call);
   const errorLine = ERROR_LINE.exec(output)?.[0].trim().slice(0, 200);
-  if (part.isError === true || (errorLine !== undefined && /\b(error|failed|Traceback|Exception)\b/i.test(output.slice(-2000)))) {
+  if (
+    part.isError === true ||
+    (errorLine !== undefined && /\b(error|failed|Traceback|Exception)\b/i.test(output.slice(-2000)))
+  ) {
     facts.failed.push(action);
     if (errorLine) facts.errors.push(errorLine);
   } else facts.succeeded.push(action);
@@ -94,7 +128,8 @@ function collectResult(facts: Facts, part: ToolResultPart, call: ToolCallPart | 
 function describeCall(call: ToolCallPart): string {
   const input = call.input;
   if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
-    const main = input['command'] ?? input['cmd'] ?? input['file_path'] ?? input['path'] ?? input['pattern'] ?? input['query'];
+    const main =
+      input['command'] ?? input['cmd'] ?? input['file_path'] ?? input['path'] ?? input['pattern'] ?? input['query'];
     if (typeof main === 'string') return `${call.name}: ${main.replace(/\s+/g, ' ').slice(0, 200)}`;
   }
   return `${call.name}: ${JSON.stringify(input).slice(0, 120)}`;
@@ -110,10 +145,15 @@ function unique(items: readonly string[]): string[] {
 
 function parseSections(summary: string): Map<string, string> {
   const sections = new Map<string, string>();
-  for (const match of summary.matchAll(/^#{2,3} (.+)\n([\s\S]*?)(?=^#{2,3} |(?![\s\S]))/gm)) sections.set(match[1]!.trim(), match[2]!.trim());
+  for (const match of summary.matchAll(/^#{2,3} (.+)\n([\s\S]*?)(?=^#{2,3} |(?![\s\S]))/gm))
+    sections.set(match[1]!.trim(), match[2]!.trim());
   return sections;
 }
 
 function bulletLines(section: string | undefined): string[] {
-  return (section ?? '').split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2)).filter((line) => !/^(none|nothing)/.test(line));
+  return (section ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2))
+    .filter((line) => !/^(none|nothing)/.test(line));
 }

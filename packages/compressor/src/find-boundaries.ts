@@ -43,7 +43,12 @@ export function findBoundaries(messages: readonly Message[], options: BoundaryOp
 
 /** A message that answers calls: a tool message, or a user message made only of tool results. */
 export function isResultMessage(message: Message | undefined): boolean {
-  return message !== undefined && message.parts.length > 0 && message.parts.every((part) => part.type === 'tool-result') && message.role !== 'assistant';
+  return (
+    message !== undefined &&
+    message.parts.length > 0 &&
+    message.parts.every((part) => part.type === 'tool-result') &&
+    message.role !== 'assistant'
+  );
 }
 
 /**

@@ -26,7 +26,9 @@ interface SessionRecord {
   ineffective: boolean;
 }
 
-export function createIneffectiveCompactionBackoff(options: { maxSessions?: number } = {}): IneffectiveCompactionBackoff {
+export function createIneffectiveCompactionBackoff(
+  options: { maxSessions?: number } = {},
+): IneffectiveCompactionBackoff {
   const maxSessions = options.maxSessions ?? 1_024;
   // Insertion order is recency: a session touched again moves to the end, the oldest is dropped first.
   const records = new Map<string, SessionRecord>();
@@ -47,8 +49,11 @@ export function createIneffectiveCompactionBackoff(options: { maxSessions?: numb
     finished(sessionId, tokensBefore, tokensAfter, contextWindow) {
       const record = records.get(sessionId);
       if (record === undefined) return undefined;
-      record.ineffective = tokensBefore <= 0 || (tokensBefore - tokensAfter) / tokensBefore < COMPRESSOR.ineffectiveSavings;
-      return record.ineffective ? Math.ceil(record.startedAt + COMPRESSOR.ineffectiveRegrowth * contextWindow) : undefined;
+      record.ineffective =
+        tokensBefore <= 0 || (tokensBefore - tokensAfter) / tokensBefore < COMPRESSOR.ineffectiveSavings;
+      return record.ineffective
+        ? Math.ceil(record.startedAt + COMPRESSOR.ineffectiveRegrowth * contextWindow)
+        : undefined;
     },
     forget(sessionId) {
       records.delete(sessionId);

@@ -39,14 +39,27 @@ export interface TailPlanInput {
  * under a tenth, the plan says so and the compaction is not done.
  */
 export function planTail(input: TailPlanInput): TailPlan {
-  const floors = [input.protectLastN, Math.min(input.protectLastN, COMPRESSOR.recoveryProtectLastN), ...(input.narrowest === undefined ? [] : [Math.min(input.protectLastN, input.narrowest)])];
-  const budgets = [input.tailBudgetTokens, ...(input.targetTokens === undefined ? [] : [Math.min(input.tailBudgetTokens, Math.floor(input.targetTokens / 2))])];
+  const floors = [
+    input.protectLastN,
+    Math.min(input.protectLastN, COMPRESSOR.recoveryProtectLastN),
+    ...(input.narrowest === undefined ? [] : [Math.min(input.protectLastN, input.narrowest)]),
+  ];
+  const budgets = [
+    input.tailBudgetTokens,
+    ...(input.targetTokens === undefined ? [] : [Math.min(input.tailBudgetTokens, Math.floor(input.targetTokens / 2))]),
+  ];
   const plans: TailPlan[] = [];
   for (const protectLastN of new Set(floors)) {
     for (const tailBudgetTokens of new Set(budgets)) {
       const predictedTokens = predict(input, protectLastN, tailBudgetTokens);
       const saves = input.tokensBefore > 0 ? (input.tokensBefore - predictedTokens) / input.tokensBefore : 0;
-      const plan = { protectLastN, tailBudgetTokens, predictedTokens, widened: protectLastN !== input.protectLastN || tailBudgetTokens !== input.tailBudgetTokens, weak: saves < COMPRESSOR.ineffectiveSavings };
+      const plan = {
+        protectLastN,
+        tailBudgetTokens,
+        predictedTokens,
+        widened: protectLastN !== input.protectLastN || tailBudgetTokens !== input.tailBudgetTokens,
+        weak: saves < COMPRESSOR.ineffectiveSavings,
+      };
       if (!plan.weak && (input.targetTokens === undefined || predictedTokens <= input.targetTokens)) return plan;
       plans.push(plan);
     }
@@ -56,7 +69,13 @@ export function planTail(input: TailPlanInput): TailPlan {
 }
 
 function predict(input: TailPlanInput, protectLastN: number, tailBudgetTokens: number): number {
-  const { headEnd, tailStart } = findBoundaries(input.messages, { protectFirstN: COMPRESSOR.protectFirstN, protectLastN, tailBudgetTokens, counter: input.counter, ...(input.pinFrom === undefined ? {} : { pinFrom: input.pinFrom }) });
+  const { headEnd, tailStart } = findBoundaries(input.messages, {
+    protectFirstN: COMPRESSOR.protectFirstN,
+    protectLastN,
+    tailBudgetTokens,
+    counter: input.counter,
+    ...(input.pinFrom === undefined ? {} : { pinFrom: input.pinFrom }),
+  });
   if (tailStart <= headEnd) return input.tokensBefore;
   const head = input.counter.countAll(input.messages.slice(0, headEnd));
   const middle = input.counter.countAll(input.messages.slice(headEnd, tailStart));

@@ -7,7 +7,10 @@ import { COMPRESSOR } from './constants.js';
  * store (`session.original(partId)`); the notice names the part, so the model can
  * read it back with `ctxhost_original`. Returns the messages and how many were cleared.
  */
-export function pruneToolOutputs(messages: readonly Message[], protectFrom: number): { messages: Message[]; pruned: number } {
+export function pruneToolOutputs(
+  messages: readonly Message[],
+  protectFrom: number,
+): { messages: Message[]; pruned: number } {
   let pruned = 0;
   const result = messages.map((message, index) => {
     if (index >= protectFrom) return message;
@@ -18,7 +21,11 @@ export function pruneToolOutputs(messages: readonly Message[], protectFrom: numb
       if (chars <= COMPRESSOR.pruneMinChars) return part;
       changed = true;
       pruned++;
-      return { ...part, output: `${COMPRESSOR.prunedToolOutput} (${ORIGINAL_TOOL_NAME} ${part.id})`, compacted: { by: COMPRESSOR.name, reason: 'old tool output cleared (phase 1)', originalChars: chars } } satisfies ToolResultPart;
+      return {
+        ...part,
+        output: `${COMPRESSOR.prunedToolOutput} (${ORIGINAL_TOOL_NAME} ${part.id})`,
+        compacted: { by: COMPRESSOR.name, reason: 'old tool output cleared (phase 1)', originalChars: chars },
+      } satisfies ToolResultPart;
     });
     return changed ? { ...message, parts } : message;
   });
@@ -26,5 +33,7 @@ export function pruneToolOutputs(messages: readonly Message[], protectFrom: numb
 }
 
 export function outputChars(part: ToolResultPart): number {
-  return typeof part.output === 'string' ? part.output.length : part.output.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
+  return typeof part.output === 'string'
+    ? part.output.length
+    : part.output.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
 }

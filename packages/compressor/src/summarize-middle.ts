@@ -1,4 +1,11 @@
-import { redactMessages, type Message, type SecretRedactor, type SummarySource, type Summarizer, type TokenCounter } from '@ctxhost/core';
+import {
+  redactMessages,
+  type Message,
+  type SecretRedactor,
+  type SummarySource,
+  type Summarizer,
+  type TokenCounter,
+} from '@ctxhost/core';
 import { extractiveSummary } from './extractive-summary.js';
 import type { SummarizerCooldown } from './summarizer-cooldown.js';
 import { summaryInstructions } from './summary-template.js';
@@ -37,12 +44,23 @@ const WINDOW_MARGIN = 0.1;
  * summarizer fails, rests after a failure, or there is none. Secrets are
  * redacted on the way in and on the way out. The result says which path was taken.
  */
-export async function summarizeMiddle(middle: readonly Message[], options: SummarizeMiddleOptions): Promise<MiddleSummary> {
+export async function summarizeMiddle(
+  middle: readonly Message[],
+  options: SummarizeMiddleOptions,
+): Promise<MiddleSummary> {
   const redact = (text: string) => options.redactor?.redactText(text) ?? text;
   const span = options.redactor === undefined ? [...middle] : redactMessages(middle, options.redactor);
   const previousSummary = options.previousSummary === undefined ? undefined : redact(options.previousSummary);
-  const steered = options.focus !== undefined || (options.instructions?.length ?? 0) > 0 ? ['the extractive summary cannot follow a focus or instructions: they were not applied'] : [];
-  const fallback = (why: string, failed = false): MiddleSummary => ({ text: redact(extractiveSummary(span, previousSummary, options.currentRequest)), source: 'extractive', notes: [why, ...steered], ...(failed ? { failed } : {}) });
+  const steered =
+    options.focus !== undefined || (options.instructions?.length ?? 0) > 0
+      ? ['the extractive summary cannot follow a focus or instructions: they were not applied']
+      : [];
+  const fallback = (why: string, failed = false): MiddleSummary => ({
+    text: redact(extractiveSummary(span, previousSummary, options.currentRequest)),
+    source: 'extractive',
+    notes: [why, ...steered],
+    ...(failed ? { failed } : {}),
+  });
   const summarizer = options.summarizer;
   if (summarizer === undefined) return fallback('no summarizer configured: extractive summary');
   const resting = options.cooldown?.resting();
@@ -53,7 +71,12 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
     for (const piece of pieces) {
       const text = await summarizer.summarize({
         messages: piece,
-        instructions: summaryInstructions(options.budgetTokens, summary !== undefined, options.currentRequest === undefined ? undefined : redact(options.currentRequest), steering(options)),
+        instructions: summaryInstructions(
+          options.budgetTokens,
+          summary !== undefined,
+          options.currentRequest === undefined ? undefined : redact(options.currentRequest),
+          steering(options),
+        ),
         maxOutputTokens: options.budgetTokens,
         ...(summary === undefined ? {} : { previousSummary: summary }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -62,12 +85,18 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
       summary = redact(text.trim());
     }
     options.cooldown?.succeeded();
-    const notes = pieces.length > 1 ? [`the middle was larger than the summarizer's window: summarized in ${pieces.length} pieces`] : [];
+    const notes =
+      pieces.length > 1
+        ? [`the middle was larger than the summarizer's window: summarized in ${pieces.length} pieces`]
+        : [];
     return { text: summary!, source: pieces.length > 1 ? 'chunked' : 'model', notes };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     options.cooldown?.failed();
-    return fallback(`summarizer ${summarizer.name} failed (${error instanceof Error ? error.message : String(error)}): extractive summary`, true);
+    return fallback(
+      `summarizer ${summarizer.name} failed (${error instanceof Error ? error.message : String(error)}): extractive summary`,
+      true,
+    );
   }
 }
 
@@ -76,15 +105,27 @@ export async function summarizeMiddle(middle: readonly Message[], options: Summa
  * instructions, the running summary (at most the budget, or the previous
  * summary when larger), the reply and a margin. Undefined when the window is unknown.
  */
-function pieceRoom(window: number | undefined, options: SummarizeMiddleOptions, previousSummary: string | undefined): number | undefined {
+function pieceRoom(
+  window: number | undefined,
+  options: SummarizeMiddleOptions,
+  previousSummary: string | undefined,
+): number | undefined {
   if (window === undefined) return undefined;
-  const instructions = options.counter.countText(summaryInstructions(options.budgetTokens, true, options.currentRequest, steering(options)));
-  const running = Math.max(options.budgetTokens, previousSummary === undefined ? 0 : options.counter.countText(previousSummary));
+  const instructions = options.counter.countText(
+    summaryInstructions(options.budgetTokens, true, options.currentRequest, steering(options)),
+  );
+  const running = Math.max(
+    options.budgetTokens,
+    previousSummary === undefined ? 0 : options.counter.countText(previousSummary),
+  );
   return Math.max(1, Math.floor(window * (1 - WINDOW_MARGIN) - instructions - running - options.budgetTokens));
 }
 
 function steering(options: SummarizeMiddleOptions): { focus?: string; instructions?: readonly string[] } {
-  return { ...(options.focus === undefined ? {} : { focus: options.focus }), ...(options.instructions === undefined ? {} : { instructions: options.instructions }) };
+  return {
+    ...(options.focus === undefined ? {} : { focus: options.focus }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  };
 }
 
 /** Pieces of whole messages that each fit `room` tokens; one piece when there is no limit. */

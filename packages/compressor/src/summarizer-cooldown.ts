@@ -12,7 +12,11 @@ export interface SummarizerCooldown {
   succeeded(): void;
 }
 
-export function createSummarizerCooldown(options: { compactions: number; minutes: number; now?: () => number }): SummarizerCooldown {
+export function createSummarizerCooldown(options: {
+  compactions: number;
+  minutes: number;
+  now?: () => number;
+}): SummarizerCooldown {
   const now = options.now ?? Date.now;
   let failure: { at: number; skipped: number } | undefined;
   return {

@@ -24,7 +24,10 @@ const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'filename',
 /** The text of a user message that carries a request (not only tool results, not a summary). */
 export function requestText(message: Message): string | undefined {
   if (message.role !== 'user' || message.meta?.summary !== undefined) return undefined;
-  const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n').trim();
+  const text = message.parts
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('\n')
+    .trim();
   return text.length > 0 ? text : undefined;
 }
 
@@ -69,14 +72,24 @@ export function collectWorkingState(messages: readonly Message[], headEnd: numbe
 /** The block appended to the summary: empty when nothing was summarized away. */
 export function renderWorkingState(state: WorkingState): string {
   const sections: string[] = [];
-  if (state.task !== undefined && state.task !== state.currentRequest) sections.push(`### Task (the user's first request, verbatim)\n${state.task}`);
-  if (state.currentRequest !== undefined) sections.push(`### Current request (verbatim; the one open ask — earlier requests that were answered are done)\n${state.currentRequest}`);
+  if (state.task !== undefined && state.task !== state.currentRequest)
+    sections.push(`### Task (the user's first request, verbatim)\n${state.task}`);
+  if (state.currentRequest !== undefined)
+    sections.push(
+      `### Current request (verbatim; the one open ask — earlier requests that were answered are done)\n${state.currentRequest}`,
+    );
   if (state.todos !== undefined) sections.push(`### Todo list (latest)\n${state.todos.join('\n')}`);
-  if (state.recentFiles.length > 0) sections.push(`### Files touched most recently\n${state.recentFiles.map((path) => `- ${path}`).join('\n')}`);
+  if (state.recentFiles.length > 0)
+    sections.push(`### Files touched most recently\n${state.recentFiles.map((path) => `- ${path}`).join('\n')}`);
   const missing = state.notInSummary;
   if (missing !== undefined) {
-    const lines = [...missing.constraints.map((item) => `- user constraint: ${item}`), ...missing.failed.map((item) => `- failed: ${item}`), ...(missing.files.length > 0 ? [`- files: ${missing.files.join(', ')}`] : [])];
-    if (lines.length > 0) sections.push(`### Also in the summarized turns (not named in the summary above)\n${lines.join('\n')}`);
+    const lines = [
+      ...missing.constraints.map((item) => `- user constraint: ${item}`),
+      ...missing.failed.map((item) => `- failed: ${item}`),
+      ...(missing.files.length > 0 ? [`- files: ${missing.files.join(', ')}`] : []),
+    ];
+    if (lines.length > 0)
+      sections.push(`### Also in the summarized turns (not named in the summary above)\n${lines.join('\n')}`);
   }
   return sections.length === 0 ? '' : `${WORKING_STATE_HEADING}\n${sections.join('\n\n')}`;
 }
@@ -87,9 +100,16 @@ function quote(message: Message): string {
   return `${text.slice(0, MAX_QUOTE_CHARS)}\n[… ${text.length - MAX_QUOTE_CHARS} more characters: ${originalHandleNote(message.id)}]`;
 }
 
-function lastCall(messages: readonly Message[], from: number, to: number, match: (call: ToolCallPart) => boolean): { call: ToolCallPart; index: number } | undefined {
+function lastCall(
+  messages: readonly Message[],
+  from: number,
+  to: number,
+  match: (call: ToolCallPart) => boolean,
+): { call: ToolCallPart; index: number } | undefined {
   for (let index = to - 1; index >= from; index--) {
-    const call = [...messages[index]!.parts].reverse().find((part): part is ToolCallPart => part.type === 'tool-call' && match(part));
+    const call = [...messages[index]!.parts]
+      .reverse()
+      .find((part): part is ToolCallPart => part.type === 'tool-call' && match(part));
     if (call !== undefined) return { call, index };
   }
   return undefined;

@@ -41,7 +41,11 @@ export function createContextWindowMonitor(options: ContextWindowMonitorOptions 
       const stateOf = (sessionId: string): MonitorState => {
         let state = states.get(sessionId);
         if (state === undefined) {
-          state = { warn: createThresholdLatch(config.warn_at), critical: createThresholdLatch(config.critical_at), unknownWindowReported: false };
+          state = {
+            warn: createThresholdLatch(config.warn_at),
+            critical: createThresholdLatch(config.critical_at),
+            unknownWindowReported: false,
+          };
           states.set(sessionId, state);
         }
         return state;
@@ -93,11 +97,23 @@ async function checkUsage(host: Host, session: Session, state: MonitorState): Pr
   }
   if (state.critical.cross(usage.ratio)) {
     state.warn.cross(usage.ratio);
-    await host.toast({ sessionId: session.id, level: 'warning', title: 'Context window filling up', text: criticalText(usage), source: CONTEXT_WINDOW_MONITOR });
+    await host.toast({
+      sessionId: session.id,
+      level: 'warning',
+      title: 'Context window filling up',
+      text: criticalText(usage),
+      source: CONTEXT_WINDOW_MONITOR,
+    });
     return;
   }
   if (state.warn.cross(usage.ratio)) {
-    await host.toast({ sessionId: session.id, level: 'info', title: 'Context usage', text: reassuringText(usage), source: CONTEXT_WINDOW_MONITOR });
+    await host.toast({
+      sessionId: session.id,
+      level: 'info',
+      title: 'Context usage',
+      text: reassuringText(usage),
+      source: CONTEXT_WINDOW_MONITOR,
+    });
   }
 }
 

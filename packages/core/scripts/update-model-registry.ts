@@ -33,23 +33,37 @@ interface SourceModel {
 
 const folder = mkdtempSync(join(tmpdir(), 'ctxhost-models-'));
 try {
-  const packed = JSON.parse(execFileSync('npm', ['pack', `${PACKAGE}@${version}`, '--json', '--pack-destination', folder], { encoding: 'utf8' })) as Array<{ filename: string; version: string }>;
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', `${PACKAGE}@${version}`, '--json', '--pack-destination', folder], {
+      encoding: 'utf8',
+    }),
+  ) as Array<{ filename: string; version: string }>;
   const tarball = packed[0];
   if (tarball === undefined) throw new Error(`npm pack ${PACKAGE}@${version} returned nothing`);
   execFileSync('tar', ['-xzf', join(folder, tarball.filename), '-C', folder, 'package/dist/models.generated.js']);
-  const module = (await import(pathToFileURL(join(folder, 'package/dist/models.generated.js')).href)) as { MODELS: Record<string, Record<string, SourceModel>> };
+  const module = (await import(pathToFileURL(join(folder, 'package/dist/models.generated.js')).href)) as {
+    MODELS: Record<string, Record<string, SourceModel>>;
+  };
   const models = Object.values(module.MODELS)
     .flatMap((byId) => Object.values(byId))
     .filter((model) => model.contextWindow > 0)
     .map(toEntry)
     .sort((a, b) => a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
   const snapshot = {
-    source: { package: PACKAGE, version: tarball.version, file: 'dist/models.generated.js', license: 'MIT', fetched: new Date().toISOString().slice(0, 10) },
+    source: {
+      package: PACKAGE,
+      version: tarball.version,
+      file: 'dist/models.generated.js',
+      license: 'MIT',
+      fetched: new Date().toISOString().slice(0, 10),
+    },
     models,
   };
   writeFileSync(target, `${JSON.stringify(snapshot, null, 0).replace(/\},\{"provider"/g, '},\n{"provider"')}\n`);
   const providers = new Set(models.map((model) => model.provider));
-  console.log(`wrote ${target}: ${models.length} models, ${providers.size} providers, from ${PACKAGE}@${tarball.version}`);
+  console.log(
+    `wrote ${target}: ${models.length} models, ${providers.size} providers, from ${PACKAGE}@${tarball.version}`,
+  );
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

@@ -49,7 +49,9 @@ export class CtxhostError extends Error {
   }
 
   static isInstance(value: unknown): value is CtxhostError {
-    return typeof value === 'object' && value !== null && (value as { [CTXHOST_ERROR]?: unknown })[CTXHOST_ERROR] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as { [CTXHOST_ERROR]?: unknown })[CTXHOST_ERROR] === true
+    );
   }
 
   /** True when `value` is a ctxhost error with this code. */
@@ -73,7 +75,8 @@ export interface ConfigIssue {
 
 /** `config .ctxhost/config.yaml:4:3 compression.threshold: expected a number between 0 and 1, got "half"` */
 export function formatConfigIssue(issue: ConfigIssue): string {
-  const position = issue.line === undefined ? '' : `:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
+  const position =
+    issue.line === undefined ? '' : `:${issue.line}${issue.column === undefined ? '' : `:${issue.column}`}`;
   const where = issue.file === undefined ? 'config' : `config ${issue.file}${position}`;
   const path = issue.path === '' ? '' : ` ${issue.path}`;
   return `${where}${path}: expected ${issue.expected}, got ${issue.found}`;

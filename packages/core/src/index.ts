@@ -15,23 +15,75 @@ export * from './host/plugin.js';
 export * from './host/host.js';
 export * from './errors.js';
 export { groupMessages, isReasoningOnly, type GroupMessagesOptions } from './tokens/group-messages.js';
-export { estimateTokens, estimateTextTokens, ESTIMATOR_WEIGHTS, textFeaturesCache, type TokenFeatures, type TokenWeights, type TextFeatures } from './tokens/estimate-tokens.js';
-export { createTextFeaturesCache, CACHED_TEXT_MIN_LENGTH, TEXT_FEATURES_CACHE_CHARS, type TextFeaturesCache } from './tokens/text-features-cache.js';
-export { createTokenCounter, type CachingTokenCounter, type TokenCounterOptions, type TokenCounterStats } from './tokens/create-token-counter.js';
+export {
+  estimateTokens,
+  estimateTextTokens,
+  ESTIMATOR_WEIGHTS,
+  textFeaturesCache,
+  type TokenFeatures,
+  type TokenWeights,
+  type TextFeatures,
+} from './tokens/estimate-tokens.js';
+export {
+  createTextFeaturesCache,
+  CACHED_TEXT_MIN_LENGTH,
+  TEXT_FEATURES_CACHE_CHARS,
+  type TextFeaturesCache,
+} from './tokens/text-features-cache.js';
+export {
+  createTokenCounter,
+  type CachingTokenCounter,
+  type TokenCounterOptions,
+  type TokenCounterStats,
+} from './tokens/create-token-counter.js';
 export { messageChars } from './model/message-chars.js';
 export { messageContentHash } from './model/message-content-hash.js';
 export { DEFAULT_CONFIG, CONFIG_LIMITS } from './config/config-defaults.js';
-export { ConfigFileSchema, CompressionSectionSchema, RedactionSectionSchema, createConfigSchema, toCtxhostConfig, type ConfigFile, type ConfigFileInput } from './config/config-file-schema.js';
+export {
+  ConfigFileSchema,
+  CompressionSectionSchema,
+  RedactionSectionSchema,
+  createConfigSchema,
+  toCtxhostConfig,
+  type ConfigFile,
+  type ConfigFileInput,
+} from './config/config-file-schema.js';
 export { defineConfigSection, readHookSection, type ConfigSection } from './config/config-section.js';
 export { loadConfig, mergeConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
 export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config/config-json-schema.js';
-export { HOOK_ALIASES, canonicalHookName, closestHookName, formatConfigWarning, resolveDisabledHooks, type ConfigWarning, type DisabledHooksList } from './config/disabled-hooks.js';
-export { createFileStore, defaultSessionDirectory, type FileStore, type FileStoreOptions } from './stores/file-store.js';
+export {
+  HOOK_ALIASES,
+  canonicalHookName,
+  closestHookName,
+  formatConfigWarning,
+  resolveDisabledHooks,
+  type ConfigWarning,
+  type DisabledHooksList,
+} from './config/disabled-hooks.js';
+export {
+  createFileStore,
+  defaultSessionDirectory,
+  type FileStore,
+  type FileStoreOptions,
+} from './stores/file-store.js';
 export { createPartOriginals, type PartOriginals } from './stores/part-originals.js';
 export { SESSION_LOG_FORMAT_VERSION } from './stores/session-log-file.js';
 export { createUsageTracker, type UsageTracker } from './tokens/usage-tracker.js';
-export { measureContextUsage, contextWindowOf, resolveContextWindow, formatPercent, formatTokens, type ContextUsage } from './host/context-usage.js';
-export { createHost, createHostAsync, withDefaults, type CreateHostOptions, type PartialConfig } from './host/create-host.js';
+export {
+  measureContextUsage,
+  contextWindowOf,
+  resolveContextWindow,
+  formatPercent,
+  formatTokens,
+  type ContextUsage,
+} from './host/context-usage.js';
+export {
+  createHost,
+  createHostAsync,
+  withDefaults,
+  type CreateHostOptions,
+  type PartialConfig,
+} from './host/create-host.js';
 export { createHostTasks, isAbortError, type TrackedHostTasks } from './host/host-tasks.js';
 export { createMemoryStore } from './stores/memory-store.js';
 export { assertStoreId, STORE_ID_MAX_BYTES } from './stores/store-id.js';
@@ -39,26 +91,64 @@ export { createHostSession, type HostSession, type HostSessionContext } from './
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
 export { runOutsideLocks } from './host/lock-context.js';
 export { isAppendOnlyView } from './host/append-only-view.js';
-export { registerContextEngine, unregisterContextEngine, registeredContextEngine, registeredContextEngineNames, createNoneEngine } from './engines/engine-registry.js';
-export { resolveContextEngine, pluginDirectories, type ResolveContextEngineOptions, type ResolvedContextEngine, type EngineSource } from './engines/resolve-context-engine.js';
+export {
+  registerContextEngine,
+  unregisterContextEngine,
+  registeredContextEngine,
+  registeredContextEngineNames,
+  createNoneEngine,
+} from './engines/engine-registry.js';
+export {
+  resolveContextEngine,
+  pluginDirectories,
+  type ResolveContextEngineOptions,
+  type ResolvedContextEngine,
+  type EngineSource,
+} from './engines/resolve-context-engine.js';
 export { createEnginePlugin, ENGINE_PLUGIN } from './host/engine-plugin.js';
-export { fromAnthropic, toAnthropic, type FromAnthropicOptions, type ToAnthropicResult } from './adapters/anthropic-adapter.js';
+export {
+  fromAnthropic,
+  toAnthropic,
+  type FromAnthropicOptions,
+  type ToAnthropicResult,
+} from './adapters/anthropic-adapter.js';
 export type * from './adapters/anthropic-wire-types.js';
 export { validateMessages, validateMessage, MessageValidationError } from './model/validate-messages.js';
 export { findTooDeep, tooDeepMessage, MAX_JSON_DEPTH } from './model/json-depth.js';
 export { createMessage, partId, newMessageId, type PartInput } from './model/part-ids.js';
-export { createPromptMirror, alignmentKey, type PromptMirror, type PromptSyncResult, type MappedPromptItem } from './host/prompt-mirror.js';
+export {
+  createPromptMirror,
+  alignmentKey,
+  type PromptMirror,
+  type PromptSyncResult,
+  type MappedPromptItem,
+} from './host/prompt-mirror.js';
 export { createPromptOriginals, type PromptOriginals } from './host/prompt-originals.js';
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export type * from './adapters/openai-wire-types.js';
 export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';
-export { getModelInfo, createModelRegistry, defaultModelRegistry, type ModelRegistry, type CreateModelRegistryOptions } from './model-registry/model-registry.js';
+export {
+  getModelInfo,
+  createModelRegistry,
+  defaultModelRegistry,
+  type ModelRegistry,
+  type CreateModelRegistryOptions,
+} from './model-registry/model-registry.js';
 export { canonicalModelId, modelIdCandidates, PROVIDER_ALIASES } from './model-registry/model-id.js';
 export { ModelsSectionSchema, toModelOverrides, type ModelsSection } from './model-registry/models-config-schema.js';
 export { normalizeProviderError, isRecoverableOverflow } from './model/normalize-provider-error.js';
-export { parseTokenLimitError, type ParsedTokenLimitError, type TokenLimitErrorKind } from './model/parse-token-limit-error.js';
+export {
+  parseTokenLimitError,
+  type ParsedTokenLimitError,
+  type TokenLimitErrorKind,
+} from './model/parse-token-limit-error.js';
 export { TOKEN_LIMIT_SAMPLES, type TokenLimitSample } from './model/token-limit-samples.js';
-export { detectSilentOverflow, SILENT_OVERFLOW_FILL, type SilentOverflow, type SilentOverflowInput } from './model/silent-overflow.js';
+export {
+  detectSilentOverflow,
+  SILENT_OVERFLOW_FILL,
+  type SilentOverflow,
+  type SilentOverflowInput,
+} from './model/silent-overflow.js';
 export {
   createSecretRedactor,
   secretRedactorFromConfig,
@@ -72,7 +162,19 @@ export {
   type RedactionConfig,
 } from './engines/secret-redactor.js';
 export { renderTranscript } from './model/render-transcript.js';
-export { COMPACTION_LOW_WATER, CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted, requestCompactedBy } from './host/compaction-decision.js';
-export { ORIGINAL_TOOL, ORIGINAL_TOOL_NAME, originalHandleNote, readOriginal, type OriginalToolInput } from './host/original-tool.js';
+export {
+  COMPACTION_LOW_WATER,
+  CONSECUTIVE_REGROWTH,
+  lowWaterMark,
+  markRequestCompacted,
+  requestCompactedBy,
+} from './host/compaction-decision.js';
+export {
+  ORIGINAL_TOOL,
+  ORIGINAL_TOOL_NAME,
+  originalHandleNote,
+  readOriginal,
+  type OriginalToolInput,
+} from './host/original-tool.js';
 export { runCompaction, type CompactOptions, type CompactOutcome } from './host/run-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';

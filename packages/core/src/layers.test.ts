@@ -32,14 +32,18 @@ function sourceFiles(directory: string): string[] {
 /** Every relative import of a file (static, dynamic, type-only), as a path relative to src/. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g)].map((match) => relative(source, normalize(join(dirname(file), `${match[1]}.ts`))));
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)\.js'/g)].map((match) =>
+    relative(source, normalize(join(dirname(file), `${match[1]}.ts`))),
+  );
 }
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
 
 describe('core src/ layering', () => {
   it('has a layer for every folder', () => {
-    const folders = readdirSync(source, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(source, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.filter((folder) => LAYERS[folder] === undefined)).toEqual([]);
   });
 
@@ -51,7 +55,8 @@ describe('core src/ layering', () => {
       if (layer === undefined) continue;
       for (const target of importsOf(file)) {
         const folder = folderOf(target);
-        const allowed = folder === folderOf(from) || target === 'errors.ts' || (LAYERS[folder] ?? Number.POSITIVE_INFINITY) < layer;
+        const allowed =
+          folder === folderOf(from) || target === 'errors.ts' || (LAYERS[folder] ?? Number.POSITIVE_INFINITY) < layer;
         if (!allowed) upward.push(`${from} → ${target}`);
       }
     }

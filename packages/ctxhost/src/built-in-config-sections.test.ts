@@ -15,7 +15,19 @@ describe('builtInConfigSections', () => {
   });
 
   it('covers every built-in plugin that reads a hooks section', () => {
-    expect(builtInConfigSections().map((section) => section.key).sort()).toEqual(['anthropic-auto-compact', 'context-window-monitor', 'preemptive-compaction', 'prompt-caching', 'server-context', 'session-hygiene', 'tool-output-truncator']);
+    expect(
+      builtInConfigSections()
+        .map((section) => section.key)
+        .sort(),
+    ).toEqual([
+      'anthropic-auto-compact',
+      'context-window-monitor',
+      'preemptive-compaction',
+      'prompt-caching',
+      'server-context',
+      'session-hygiene',
+      'tool-output-truncator',
+    ]);
   });
 
   it('lets loadDefaultHost read the sections of prompt-caching and server-context, and check each hook key', async () => {
@@ -24,12 +36,17 @@ describe('builtInConfigSections', () => {
     process.env['CTXHOST_CONFIG_DIR'] = join(cwd, 'user');
     try {
       await mkdir(join(cwd, '.ctxhost'));
-      await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'store:\n  kind: memory\nhooks:\n  prompt-caching:\n    enabled: false\n  server-context: {}\n');
+      await writeFile(
+        join(cwd, '.ctxhost', 'config.yaml'),
+        'store:\n  kind: memory\nhooks:\n  prompt-caching:\n    enabled: false\n  server-context: {}\n',
+      );
       const host = await loadDefaultHost({ cwd });
       expect(host.config.hooks['prompt-caching']).toMatchObject({ enabled: false });
       await host.dispose();
       await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'hooks:\n  prompt-caching:\n    enabled: nope\n');
-      await expect(loadDefaultHost({ cwd })).rejects.toThrow(/\.ctxhost\/config\.yaml:3:14 hooks\.prompt-caching\.enabled: expected true or false/);
+      await expect(loadDefaultHost({ cwd })).rejects.toThrow(
+        /\.ctxhost\/config\.yaml:3:14 hooks\.prompt-caching\.enabled: expected true or false/,
+      );
     } finally {
       if (env === undefined) delete process.env['CTXHOST_CONFIG_DIR'];
       else process.env['CTXHOST_CONFIG_DIR'] = env;
@@ -42,7 +59,9 @@ describe('builtInConfigSections', () => {
     try {
       await mkdir(join(cwd, '.ctxhost'));
       await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'hooks:\n  context-window-monitor:\n    warn_att: 0.6\n');
-      await expect(loadConfig({ cwd, userConfigDir: join(cwd, 'user'), sections: builtInConfigSections() })).rejects.toThrow(/\.ctxhost\/config\.yaml:3:5 hooks\.context-window-monitor\.warn_att/);
+      await expect(
+        loadConfig({ cwd, userConfigDir: join(cwd, 'user'), sections: builtInConfigSections() }),
+      ).rejects.toThrow(/\.ctxhost\/config\.yaml:3:5 hooks\.context-window-monitor\.warn_att/);
       await expect(loadConfig({ cwd, userConfigDir: join(cwd, 'user') })).resolves.toBeDefined();
     } finally {
       await rm(cwd, { recursive: true, force: true });

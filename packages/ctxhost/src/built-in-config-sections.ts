@@ -15,5 +15,13 @@ import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
  * `server-context`) are accepted at all.
  */
 export function builtInConfigSections(): ConfigSection[] {
-  return [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, sessionHygieneConfigSection, promptCachingConfigSection, serverContextConfigSection, autoCompactConfigSection];
+  return [
+    monitorConfigSection,
+    preemptiveConfigSection,
+    truncatorConfigSection,
+    sessionHygieneConfigSection,
+    promptCachingConfigSection,
+    serverContextConfigSection,
+    autoCompactConfigSection,
+  ];
 }

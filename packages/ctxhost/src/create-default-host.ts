@@ -22,7 +22,14 @@ import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
-import { createPromptCachingPlugin, createServerContextPlugin, isServerContextOn, SERVER_CONTEXT, ServerContextConfigSchema, withServerFirst } from '@ctxhost/prompt-caching';
+import {
+  createPromptCachingPlugin,
+  createServerContextPlugin,
+  isServerContextOn,
+  SERVER_CONTEXT,
+  ServerContextConfigSchema,
+  withServerFirst,
+} from '@ctxhost/prompt-caching';
 import { createSessionHygiene } from '@ctxhost/session-hygiene';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import { builtInConfigSections } from './built-in-config-sections.js';
@@ -48,7 +55,15 @@ export interface DefaultHostOptions {
 
 /** Every built-in hook, in the order they are applied. `disabled_hooks` skips any of them by name. */
 export function builtInPlugins(): Plugin[] {
-  return [createContextWindowMonitor(), createPreemptiveCompaction(), createToolOutputTruncator(), createSessionHygiene(), createPromptCachingPlugin(), createServerContextPlugin(), createAutoCompactPlugin()];
+  return [
+    createContextWindowMonitor(),
+    createPreemptiveCompaction(),
+    createToolOutputTruncator(),
+    createSessionHygiene(),
+    createPromptCachingPlugin(),
+    createServerContextPlugin(),
+    createAutoCompactPlugin(),
+  ];
 }
 
 /**
@@ -83,7 +98,8 @@ export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'
 function serverFirstWhenOn(config: CtxhostConfig): ContextEngineFactory {
   const section = readHookSection(config, SERVER_CONTEXT, ServerContextConfigSchema);
   if (!isServerContextOn(section)) return compressorEngineFactory;
-  return (options) => withServerFirst(compressorEngineFactory(options), { fallbackThreshold: section.client_fallback_threshold });
+  return (options) =>
+    withServerFirst(compressorEngineFactory(options), { fallbackThreshold: section.client_fallback_threshold });
 }
 
 function withReplacements(defaults: Plugin[], replacements: Plugin[]): Plugin[] {
@@ -94,6 +110,10 @@ function withReplacements(defaults: Plugin[], replacements: Plugin[]): Plugin[] 
 
 function storeFor(config: CtxhostConfig): SessionStore {
   if (config.store.kind === 'memory') return createMemoryStore();
-  if (config.store.kind === 'file') return createFileStore(config.store.path === undefined ? {} : { directory: config.store.path });
-  throw new CtxhostError(CORE_ERROR_CODES.configInvalid, 'store.kind is "postgres": create the store with @ctxhost/store-postgres and pass it as `store`');
+  if (config.store.kind === 'file')
+    return createFileStore(config.store.path === undefined ? {} : { directory: config.store.path });
+  throw new CtxhostError(
+    CORE_ERROR_CODES.configInvalid,
+    'store.kind is "postgres": create the store with @ctxhost/store-postgres and pass it as `store`',
+  );
 }

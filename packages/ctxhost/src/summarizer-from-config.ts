@@ -29,18 +29,35 @@ const OPENAI_COMPATIBLE: Readonly<Record<string, { baseUrl?: string; keyEnv: str
  * variable holding the key; default the provider's usual one). A cheap summary
  * model on another provider than the conversation's works.
  */
-export function summarizerFromConfig(config: Pick<CtxhostConfig, 'auxiliary'>, main: MainModel, env: NodeJS.ProcessEnv = process.env): Summarizer {
+export function summarizerFromConfig(
+  config: Pick<CtxhostConfig, 'auxiliary'>,
+  main: MainModel,
+  env: NodeJS.ProcessEnv = process.env,
+): Summarizer {
   const auxiliary = config.auxiliary.compression;
   const provider = auxiliary.provider === 'auto' ? main.provider : auxiliary.provider;
   const model = auxiliary.model ?? main.model;
-  const sameEndpoint = provider === main.provider && auxiliary.baseUrl === undefined && auxiliary.apiKeyEnv === undefined;
+  const sameEndpoint =
+    provider === main.provider && auxiliary.baseUrl === undefined && auxiliary.apiKeyEnv === undefined;
   if (provider === 'anthropic') {
-    const client = sameEndpoint && main.client instanceof Anthropic ? main.client : new Anthropic({ apiKey: key(env, auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY', provider, auxiliary.baseUrl), ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }) });
+    const client =
+      sameEndpoint && main.client instanceof Anthropic
+        ? main.client
+        : new Anthropic({
+            apiKey: key(env, auxiliary.apiKeyEnv ?? 'ANTHROPIC_API_KEY', provider, auxiliary.baseUrl),
+            ...(auxiliary.baseUrl === undefined ? {} : { baseURL: auxiliary.baseUrl }),
+          });
     return createAnthropicSummarizer(client, { model });
   }
   const known = OPENAI_COMPATIBLE[provider] ?? OPENAI_COMPATIBLE['custom']!;
   const baseURL = auxiliary.baseUrl ?? known.baseUrl;
-  const client = sameEndpoint && main.client instanceof OpenAI ? main.client : new OpenAI({ apiKey: key(env, auxiliary.apiKeyEnv ?? known.keyEnv, provider, auxiliary.baseUrl), ...(baseURL === undefined ? {} : { baseURL }) });
+  const client =
+    sameEndpoint && main.client instanceof OpenAI
+      ? main.client
+      : new OpenAI({
+          apiKey: key(env, auxiliary.apiKeyEnv ?? known.keyEnv, provider, auxiliary.baseUrl),
+          ...(baseURL === undefined ? {} : { baseURL }),
+        });
   return createOpenAISummarizer(client, { model });
 }
 

@@ -14,11 +14,30 @@ function conversation(): AgentInputItem[] {
   const items: AgentInputItem[] = [{ role: 'user', content: 'Investigate the failing build.' }];
   for (let index = 0; index < 10; index++) {
     const callId = `call_${index}`;
-    items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }] });
-    items.push({ type: 'function_call', callId, name: 'read_file', arguments: JSON.stringify({ path: `src/file${index}.ts` }), status: 'completed' });
-    items.push({ type: 'function_call_result', callId, name: 'read_file', status: 'completed', output: { type: 'text', text: `source line ${index}\n`.repeat(60 + index * 40) } });
+    items.push({
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: `Reading part ${index}. ${'reasoning about the build '.repeat(30)}` }],
+    });
+    items.push({
+      type: 'function_call',
+      callId,
+      name: 'read_file',
+      arguments: JSON.stringify({ path: `src/file${index}.ts` }),
+      status: 'completed',
+    });
+    items.push({
+      type: 'function_call_result',
+      callId,
+      name: 'read_file',
+      status: 'completed',
+      output: { type: 'text', text: `source line ${index}\n`.repeat(60 + index * 40) },
+    });
   }
-  items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Read everything.' }] }, { role: 'user', content: 'What failed?' });
+  items.push(
+    { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Read everything.' }] },
+    { role: 'user', content: 'What failed?' },
+  );
   return items;
 }
 
@@ -32,17 +51,40 @@ afterEach(async () => {
 });
 
 async function rig(options: { contextLimit?: number; contextWindow: number }) {
-  const sim = await startSimulator({ models: { [MODEL]: { contextLimit: options.contextLimit ?? 1_000_000, overflowStyle: 'openai' } } });
+  const sim = await startSimulator({
+    models: { [MODEL]: { contextLimit: options.contextLimit ?? 1_000_000, overflowStyle: 'openai' } },
+  });
   const warnings: string[] = [];
-  const logger: HostLogger = { debug() {}, info() {}, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(message) };
-  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } }, logger });
+  const logger: HostLogger = {
+    debug() {},
+    info() {},
+    warn: (message) => void warnings.push(message),
+    error: (message) => void warnings.push(message),
+  };
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger,
+  });
   opened.push({ sim, host });
   const toasts: ToastEvent[] = [];
   host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
   const client = new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 });
   const ctx = createContextManagement({ host, contextWindow: options.contextWindow, model: MODEL });
-  const agent = new Agent({ name: 'engineer', instructions: INSTRUCTIONS, model: ctx.wrapModel(new OpenAIChatCompletionsModel(client, MODEL)), modelSettings: { maxTokens: 100 } });
-  const plain = new Agent({ name: 'engineer', instructions: INSTRUCTIONS, model: new OpenAIChatCompletionsModel(client, MODEL), modelSettings: { maxTokens: 100 } });
+  const agent = new Agent({
+    name: 'engineer',
+    instructions: INSTRUCTIONS,
+    model: ctx.wrapModel(new OpenAIChatCompletionsModel(client, MODEL)),
+    modelSettings: { maxTokens: 100 },
+  });
+  const plain = new Agent({
+    name: 'engineer',
+    instructions: INSTRUCTIONS,
+    model: new OpenAIChatCompletionsModel(client, MODEL),
+    modelSettings: { maxTokens: 100 },
+  });
   return { sim, host, toasts, warnings, ctx, agent, plain };
 }
 
@@ -85,7 +127,9 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     const { sim, agent, plain, ctx } = await rig({ contextWindow: 200_000 });
     sim.faults.next(2, { kind: 'server_error' });
     const direct = await run(plain, 'hello').catch((error: unknown) => error);
-    const wrapped = await run(agent, 'hello', { callModelInputFilter: ctx.callModelInputFilter }).catch((error: unknown) => error);
+    const wrapped = await run(agent, 'hello', { callModelInputFilter: ctx.callModelInputFilter }).catch(
+      (error: unknown) => error,
+    );
     expect((wrapped as Error).constructor).toBe((direct as Error).constructor);
     expect((wrapped as Error).message).toBe((direct as Error).message);
     expect(chatCalls(sim)).toHaveLength(2);
@@ -98,15 +142,30 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
       { content: [{ type: 'tool_use', id: 'call_b', name: 'read_file', input: { path: 'b.ts' } }] },
       'Both files read.',
     );
-    const readFile = tool({ name: 'read_file', description: 'Reads a file', parameters: z.object({ path: z.string() }), execute: async ({ path }) => `contents of ${path}\n`.repeat(20) });
+    const readFile = tool({
+      name: 'read_file',
+      description: 'Reads a file',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => `contents of ${path}\n`.repeat(20),
+    });
     const created: string[] = [];
     host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
-    const result = await run(agent.clone({ tools: [readFile] }), 'Read a.ts and b.ts.', { callModelInputFilter: ctx.callModelInputFilter });
+    const result = await run(agent.clone({ tools: [readFile] }), 'Read a.ts and b.ts.', {
+      callModelInputFilter: ctx.callModelInputFilter,
+    });
     expect(result.finalOutput).toBe('Both files read.');
     expect(chatCalls(sim)).toHaveLength(3);
     expect(new Set(created).size).toBe(1);
     const history = (await host.session(created[0]!)).history();
-    expect(history.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(history.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
     expect(warnings).toEqual([]);
   });
 });

@@ -1,6 +1,24 @@
 import { createHash } from 'node:crypto';
-import { createPromptMirror, isRecoverableOverflow, newMessageId, normalizeProviderError as toProviderError, resolveContextWindow, type Host, type Message, type PartialConfig, type Session, type Usage } from '@ctxhost/core';
-import type { AgentInputItem, CallModelInputFilter, Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
+import {
+  createPromptMirror,
+  isRecoverableOverflow,
+  newMessageId,
+  normalizeProviderError as toProviderError,
+  resolveContextWindow,
+  type Host,
+  type Message,
+  type PartialConfig,
+  type Session,
+  type Usage,
+} from '@ctxhost/core';
+import type {
+  AgentInputItem,
+  CallModelInputFilter,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  StreamEvent,
+} from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
@@ -53,7 +71,9 @@ export function createContextManagement(options: ContextManagementOptions = {}):
   let hostPromise: Promise<Host> | undefined;
 
   const hostOf = (): Promise<Host> => {
-    hostPromise ??= Promise.resolve(options.host ?? createDefaultHost(options.config === undefined ? {} : { config: options.config })).then((host) => {
+    hostPromise ??= Promise.resolve(
+      options.host ?? createDefaultHost(options.config === undefined ? {} : { config: options.config }),
+    ).then((host) => {
       host.hooks.resend.tapPromise(OPENAI_AGENTS, async ({ sessionId }) => recoveries.get(sessionId)?.());
       host.hooks.sessionDeleted.tapPromise(OPENAI_AGENTS, async ({ sessionId }) => mirror.forget(sessionId));
       return host;
@@ -68,9 +88,18 @@ export function createContextManagement(options: ContextManagementOptions = {}):
   }
 
   /** The session's projection after the request waterfall, as instructions and items. */
-  async function project(host: Host, session: Session, call: CallState): Promise<{ instructions: string | undefined; input: AgentInputItem[] }> {
+  async function project(
+    host: Host,
+    session: Session,
+    call: CallState,
+  ): Promise<{ instructions: string | undefined; input: AgentInputItem[] }> {
     const request = await host.hooks.beforeRequest.promise(
-      { sessionId: session.id, model: call.model ?? 'unknown', messages: session.messages(), maxTokens: options.maxOutputTokens ?? 4096 },
+      {
+        sessionId: session.id,
+        model: call.model ?? 'unknown',
+        messages: session.messages(),
+        maxTokens: options.maxOutputTokens ?? 4096,
+      },
       { sessionId: session.id, contextWindow: session.contextWindow },
     );
     const projected = toAgentItems(request.messages, mirror.originals(session.id));
@@ -78,7 +107,11 @@ export function createContextManagement(options: ContextManagementOptions = {}):
     return projected;
   }
 
-  async function recordReply(host: Host, call: CallState, response: { output: readonly unknown[]; usage: Usage }): Promise<void> {
+  async function recordReply(
+    host: Host,
+    call: CallState,
+    response: { output: readonly unknown[]; usage: Usage },
+  ): Promise<void> {
     const session = await openSession(host, call);
     const replies: Message[] = [];
     for (const item of response.output) {
@@ -86,13 +119,19 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       if (mapped.ok && mapped.message.parts.length > 0) replies.push(mapped.message);
     }
     await session.exclusive(async () => {
-      for (const [index, message] of replies.entries()) await mirror.appendReply(session, message, index === replies.length - 1 ? { usage: response.usage } : {});
+      for (const [index, message] of replies.entries())
+        await mirror.appendReply(session, message, index === replies.length - 1 ? { usage: response.usage } : {});
     });
     await host.emit('session.idle', { sessionId: call.sessionId });
   }
 
   /** Runs the host's cascade for a failed call; its `resend` calls `attempt` with the compacted input. Throws the last error when it cannot recover. */
-  async function recover<T>(host: Host, call: CallState, error: unknown, attempt: (input: { instructions: string | undefined; input: AgentInputItem[] }) => Promise<T>): Promise<T> {
+  async function recover<T>(
+    host: Host,
+    call: CallState,
+    error: unknown,
+    attempt: (input: { instructions: string | undefined; input: AgentInputItem[] }) => Promise<T>,
+  ): Promise<T> {
     const session = await openSession(host, call);
     let result: { value: T } | undefined;
     let lastError = error;
@@ -102,7 +141,12 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         return true;
       } catch (retryError) {
         lastError = retryError;
-        if (isRecoverableOverflow(retryError)) await host.emit('session.error', { sessionId: call.sessionId, error: toProviderError(retryError), raw: retryError });
+        if (isRecoverableOverflow(retryError))
+          await host.emit('session.error', {
+            sessionId: call.sessionId,
+            error: toProviderError(retryError),
+            raw: retryError,
+          });
         return false;
       }
     });
@@ -118,8 +162,16 @@ export function createContextManagement(options: ContextManagementOptions = {}):
 
   const callModelInputFilter: CallModelInputFilter = async ({ modelData, agent }) => {
     const host = await hostOf();
-    const items: MirrorItem[] = [...(modelData.instructions === undefined ? [] : [{ role: 'system' as const, content: modelData.instructions, instructionsOnly: true as const }]), ...modelData.input];
-    const call: CallState = { sessionId: options.sessionId ?? derivedSessionId(modelData.instructions, modelData.input), model: options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined) };
+    const items: MirrorItem[] = [
+      ...(modelData.instructions === undefined
+        ? []
+        : [{ role: 'system' as const, content: modelData.instructions, instructionsOnly: true as const }]),
+      ...modelData.input,
+    ];
+    const call: CallState = {
+      sessionId: options.sessionId ?? derivedSessionId(modelData.instructions, modelData.input),
+      model: options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined),
+    };
     let session = await openSession(host, call);
     let synced = await session.exclusive(() => mirror.sync(session, items));
     if (!synced.ok && 'restart' in synced) {
@@ -130,19 +182,35 @@ export function createContextManagement(options: ContextManagementOptions = {}):
     if (!synced.ok) {
       if ('unmappedType' in synced && !warned.has(synced.unmappedType)) {
         warned.add(synced.unmappedType);
-        host.logger.warn(`ctxhost openai-agents: an input item of type "${synced.unmappedType}" has no place in ctxhost's message model; such inputs are sent untouched (no compaction or recovery for them)`, { itemType: synced.unmappedType });
+        host.logger.warn(
+          `ctxhost openai-agents: an input item of type "${synced.unmappedType}" has no place in ctxhost's message model; such inputs are sent untouched (no compaction or recovery for them)`,
+          { itemType: synced.unmappedType },
+        );
       }
       return modelData;
     }
     const projected = await session.exclusive(() => project(host, session, call));
-    return { input: projected.input, ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }) };
+    return {
+      input: projected.input,
+      ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }),
+    };
   };
 
   function wrapModel(inner: Model): Model {
-    const callOf = (request: ModelRequest): CallState | undefined => (Array.isArray(request.input) ? bySignature.get(signature(request.systemInstructions, request.input)) : undefined);
-    const retried = (request: ModelRequest, projected: { instructions: string | undefined; input: AgentInputItem[] }): ModelRequest => ({ ...request, input: projected.input, ...(projected.instructions === undefined ? {} : { systemInstructions: projected.instructions }) });
+    const callOf = (request: ModelRequest): CallState | undefined =>
+      Array.isArray(request.input) ? bySignature.get(signature(request.systemInstructions, request.input)) : undefined;
+    const retried = (
+      request: ModelRequest,
+      projected: { instructions: string | undefined; input: AgentInputItem[] },
+    ): ModelRequest => ({
+      ...request,
+      input: projected.input,
+      ...(projected.instructions === undefined ? {} : { systemInstructions: projected.instructions }),
+    });
     return {
-      ...(inner.supportsPromptModelSelection === undefined ? {} : { supportsPromptModelSelection: inner.supportsPromptModelSelection }),
+      ...(inner.supportsPromptModelSelection === undefined
+        ? {}
+        : { supportsPromptModelSelection: inner.supportsPromptModelSelection }),
       ...(inner.getRetryAdvice === undefined ? {} : { getRetryAdvice: (args) => inner.getRetryAdvice!(args) }),
       async getResponse(request) {
         const call = callOf(request);
@@ -165,7 +233,9 @@ export function createContextManagement(options: ContextManagementOptions = {}):
           return;
         }
         const host = await hostOf();
-        const start = async (next: ModelRequest): Promise<{ events: AsyncIterator<StreamEvent>; first: IteratorResult<StreamEvent> }> => {
+        const start = async (
+          next: ModelRequest,
+        ): Promise<{ events: AsyncIterator<StreamEvent>; first: IteratorResult<StreamEvent> }> => {
           const events = inner.getStreamedResponse(next)[Symbol.asyncIterator]();
           return { events, first: await events.next() };
         };
@@ -178,7 +248,8 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         }
         for (let step = stream.first; step.done !== true; step = await stream.events.next()) {
           const event = step.value;
-          if (event.type === 'response_done') await recordReply(host, call, { output: event.response.output, usage: toUsage(event.response.usage) });
+          if (event.type === 'response_done')
+            await recordReply(host, call, { output: event.response.output, usage: toUsage(event.response.usage) });
           yield event;
         }
       },
@@ -189,16 +260,29 @@ export function createContextManagement(options: ContextManagementOptions = {}):
 }
 
 function signature(instructions: string | undefined, input: readonly AgentInputItem[]): string {
-  return createHash('sha256').update(JSON.stringify([instructions ?? null, input.length, input.at(-1) ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([instructions ?? null, input.length, input.at(-1) ?? null]))
+    .digest('hex');
 }
 
 function derivedSessionId(instructions: string | undefined, input: readonly AgentInputItem[]): string {
   const user = input.find((item) => (item as { role?: unknown }).role === 'user');
-  return `openai-agents-${createHash('sha256').update(JSON.stringify([instructions ?? null, user ?? null])).digest('hex').slice(0, 24)}`;
+  return `openai-agents-${createHash('sha256')
+    .update(JSON.stringify([instructions ?? null, user ?? null]))
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 function checkOptions(options: ContextManagementOptions): void {
   const window = options.contextWindow;
-  if (window !== undefined && !(Number.isInteger(window) && window > 0)) throw new OpenaiAgentsIntegrationError(OPENAI_AGENTS_ERROR_CODES.optionsInvalid, `createContextManagement: contextWindow: expected a whole number of tokens above 0, got ${JSON.stringify(window)}`);
-  if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId.length === 0)) throw new OpenaiAgentsIntegrationError(OPENAI_AGENTS_ERROR_CODES.optionsInvalid, `createContextManagement: sessionId: expected a non-empty string, got ${JSON.stringify(options.sessionId)}`);
+  if (window !== undefined && !(Number.isInteger(window) && window > 0))
+    throw new OpenaiAgentsIntegrationError(
+      OPENAI_AGENTS_ERROR_CODES.optionsInvalid,
+      `createContextManagement: contextWindow: expected a whole number of tokens above 0, got ${JSON.stringify(window)}`,
+    );
+  if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId.length === 0))
+    throw new OpenaiAgentsIntegrationError(
+      OPENAI_AGENTS_ERROR_CODES.optionsInvalid,
+      `createContextManagement: sessionId: expected a non-empty string, got ${JSON.stringify(options.sessionId)}`,
+    );
 }

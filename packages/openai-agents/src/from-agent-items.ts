@@ -23,27 +23,57 @@ export function fromAgentItem(item: MirrorItem, id: string): MappedItem {
   const type = typeof record['type'] === 'string' ? record['type'] : 'message';
   if (type === 'function_call') {
     const call = item as Extract<AgentInputItem, { type: 'function_call' }>;
-    return one(id, 'assistant', { id: partId(id, 0), type: 'tool-call', callId: call.callId, name: call.name, input: parseArguments(call.arguments) }, item);
+    return one(
+      id,
+      'assistant',
+      {
+        id: partId(id, 0),
+        type: 'tool-call',
+        callId: call.callId,
+        name: call.name,
+        input: parseArguments(call.arguments),
+      },
+      item,
+    );
   }
   if (type === 'function_call_result') {
     const result = item as Extract<AgentInputItem, { type: 'function_call_result' }>;
     const output = outputText(result.output);
     if (output === undefined) return { ok: false, unmappedType: 'function_call_result (non-text output)' };
-    return one(id, 'tool', { id: partId(id, 0), type: 'tool-result', callId: result.callId, name: result.name, output }, item);
+    return one(
+      id,
+      'tool',
+      { id: partId(id, 0), type: 'tool-result', callId: result.callId, name: result.name, output },
+      item,
+    );
   }
   if (type === 'reasoning') {
     const content = (record['content'] as { type: string; text?: string }[] | undefined) ?? [];
-    return { ok: true, message: { id, role: 'assistant', parts: content.map((entry, index) => ({ id: partId(id, index), type: 'reasoning' as const, text: entry.text ?? '' })) }, sourceParts: content };
+    return {
+      ok: true,
+      message: {
+        id,
+        role: 'assistant',
+        parts: content.map((entry, index) => ({
+          id: partId(id, index),
+          type: 'reasoning' as const,
+          text: entry.text ?? '',
+        })),
+      },
+      sourceParts: content,
+    };
   }
   if (type !== 'message') return { ok: false, unmappedType: type };
   const role = record['role'];
   const content = record['content'];
-  if (role !== 'system' && role !== 'user' && role !== 'assistant') return { ok: false, unmappedType: `message (${String(role)})` };
+  if (role !== 'system' && role !== 'user' && role !== 'assistant')
+    return { ok: false, unmappedType: `message (${String(role)})` };
   if (typeof content === 'string') return one(id, role, { id: partId(id, 0), type: 'text', text: content }, content);
   if (!Array.isArray(content)) return { ok: false, unmappedType: `${role} message content` };
   const parts: Part[] = [];
   for (const [index, entry] of (content as { type: string; text?: string; refusal?: string }[]).entries()) {
-    if (entry.type === 'input_text' || entry.type === 'output_text') parts.push({ id: partId(id, index), type: 'text', text: entry.text ?? '' });
+    if (entry.type === 'input_text' || entry.type === 'output_text')
+      parts.push({ id: partId(id, index), type: 'text', text: entry.text ?? '' });
     else if (entry.type === 'refusal') parts.push({ id: partId(id, index), type: 'text', text: entry.refusal ?? '' });
     else return { ok: false, unmappedType: entry.type };
   }
@@ -64,7 +94,14 @@ function parseArguments(text: string): JsonValue {
 
 function outputText(output: unknown): string | undefined {
   if (typeof output === 'string') return output;
-  if (typeof output === 'object' && output !== null && (output as { type?: unknown }).type === 'text') return String((output as { text?: unknown }).text ?? '');
-  if (Array.isArray(output) && output.every((entry) => (entry as { type?: unknown }).type === 'input_text' || (entry as { type?: unknown }).type === 'text')) return output.map((entry) => String((entry as { text?: unknown }).text ?? '')).join('');
+  if (typeof output === 'object' && output !== null && (output as { type?: unknown }).type === 'text')
+    return String((output as { text?: unknown }).text ?? '');
+  if (
+    Array.isArray(output) &&
+    output.every(
+      (entry) => (entry as { type?: unknown }).type === 'input_text' || (entry as { type?: unknown }).type === 'text',
+    )
+  )
+    return output.map((entry) => String((entry as { text?: unknown }).text ?? '')).join('');
   return undefined;
 }

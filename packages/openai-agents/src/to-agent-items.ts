@@ -8,7 +8,10 @@ import type { MirrorItem } from './from-agent-items.js';
  * output keeps its item with the new text; a summary becomes a message item.
  * The instructions item is left out (the SDK sends instructions apart).
  */
-export function toAgentItems(messages: readonly Message[], originals: PromptOriginals<MirrorItem, unknown>): { instructions: string | undefined; input: AgentInputItem[] } {
+export function toAgentItems(
+  messages: readonly Message[],
+  originals: PromptOriginals<MirrorItem, unknown>,
+): { instructions: string | undefined; input: AgentInputItem[] } {
   let instructions: string | undefined;
   const input: AgentInputItem[] = [];
   for (const message of messages) {
@@ -17,7 +20,8 @@ export function toAgentItems(messages: readonly Message[], originals: PromptOrig
       instructions = source.content;
       continue;
     }
-    const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
+    const unchanged =
+      source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
     if (unchanged) input.push(source);
     else input.push(...rebuild(message, source));
   }
@@ -27,14 +31,34 @@ export function toAgentItems(messages: readonly Message[], originals: PromptOrig
 function rebuild(message: Message, source: MirrorItem | undefined): AgentInputItem[] {
   if (message.parts.length === 1 && message.parts[0]!.type === 'tool-result') {
     const part = message.parts[0]!;
-    const output = typeof part.output === 'string' ? part.output : part.output.map((entry) => ('text' in entry ? entry.text : '')).join('');
+    const output =
+      typeof part.output === 'string'
+        ? part.output
+        : part.output.map((entry) => ('text' in entry ? entry.text : '')).join('');
     const template = source as Extract<AgentInputItem, { type: 'function_call_result' }> | undefined;
-    return [{ ...(template ?? { type: 'function_call_result', name: part.name ?? 'tool', status: 'completed' }), callId: part.callId, output: { type: 'text', text: output } } as AgentInputItem];
+    return [
+      {
+        ...(template ?? { type: 'function_call_result', name: part.name ?? 'tool', status: 'completed' }),
+        callId: part.callId,
+        output: { type: 'text', text: output },
+      } as AgentInputItem,
+    ];
   }
   const items: AgentInputItem[] = [];
-  const text = message.parts.filter((part): part is Extract<Part, { type: 'text' }> => part.type === 'text').map((part) => part.text).join('\n');
+  const text = message.parts
+    .filter((part): part is Extract<Part, { type: 'text' }> => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
   if (text !== '') items.push(textItem(message.role, text));
-  for (const part of message.parts) if (part.type === 'tool-call') items.push({ type: 'function_call', callId: part.callId, name: part.name, arguments: JSON.stringify(part.input), status: 'completed' });
+  for (const part of message.parts)
+    if (part.type === 'tool-call')
+      items.push({
+        type: 'function_call',
+        callId: part.callId,
+        name: part.name,
+        arguments: JSON.stringify(part.input),
+        status: 'completed',
+      });
   return items;
 }
 

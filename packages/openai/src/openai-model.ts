@@ -1,5 +1,13 @@
 import type OpenAI from 'openai';
-import { fromOpenAI, toOpenAI, type ModelClient, type ModelRequest, type ModelResponse, type OpenAIMessage, type Usage } from '@ctxhost/core';
+import {
+  fromOpenAI,
+  toOpenAI,
+  type ModelClient,
+  type ModelRequest,
+  type ModelResponse,
+  type OpenAIMessage,
+  type Usage,
+} from '@ctxhost/core';
 import { toProviderError } from './to-provider-error.js';
 
 export interface OpenAIModelOptions {
@@ -32,7 +40,9 @@ export function createOpenAIModel(client: OpenAI, options: OpenAIModelOptions): 
       const requestOptions = call.signal === undefined ? {} : { signal: call.signal };
       const completion =
         (call.stream ?? options.stream) === true
-          ? await client.chat.completions.stream({ ...params, stream: true, stream_options: { include_usage: true } }, requestOptions).finalChatCompletion()
+          ? await client.chat.completions
+              .stream({ ...params, stream: true, stream_options: { include_usage: true } }, requestOptions)
+              .finalChatCompletion()
           : await client.chat.completions.create(params, requestOptions);
       return toResponse(completion);
     },
@@ -41,7 +51,10 @@ export function createOpenAIModel(client: OpenAI, options: OpenAIModelOptions): 
 }
 
 /** A ModelRequest as Chat Completions params: system messages first, tools as functions, provider options passed through. */
-export function toChatParams(request: ModelRequest, options: Pick<OpenAIModelOptions, 'maxTokens' | 'legacyMaxTokens'> = {}): CreateParams {
+export function toChatParams(
+  request: ModelRequest,
+  options: Pick<OpenAIModelOptions, 'maxTokens' | 'legacyMaxTokens'> = {},
+): CreateParams {
   const { betas: _betas, ...extra } = request.providerOptions ?? {};
   const maxTokens = request.maxTokens ?? options.maxTokens ?? 4096;
   return {
@@ -51,7 +64,12 @@ export function toChatParams(request: ModelRequest, options: Pick<OpenAIModelOpt
     ...(options.legacyMaxTokens === true ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }),
     ...(request.tools === undefined || request.tools.length === 0
       ? {}
-      : { tools: request.tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) }),
+      : {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+        }),
   };
 }
 
@@ -59,8 +77,22 @@ export function toChatParams(request: ModelRequest, options: Pick<OpenAIModelOpt
 export function toResponse(completion: OpenAI.Chat.ChatCompletion): ModelResponse {
   const choice = completion.choices[0];
   const message = choice?.message;
-  const toolCalls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }] : []));
-  const wire: OpenAIMessage = { role: 'assistant', content: message?.content ?? null, ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }) };
+  const toolCalls = (message?.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function'
+      ? [
+          {
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.function.name, arguments: call.function.arguments },
+          },
+        ]
+      : [],
+  );
+  const wire: OpenAIMessage = {
+    role: 'assistant',
+    content: message?.content ?? null,
+    ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+  };
   const [assistant] = fromOpenAI([wire], { idPrefix: `${completion.id}-` });
   const parts = (assistant?.parts ?? []).map((part, index) => ({ ...part, id: `${completion.id}:${index}` }));
   return {
@@ -78,7 +110,12 @@ export function toResponse(completion: OpenAI.Chat.ChatCompletion): ModelRespons
  */
 export function toUsage(usage: OpenAI.CompletionUsage | undefined): Usage {
   const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
-  return { inputTokens: (usage?.prompt_tokens ?? 0) - cached, outputTokens: usage?.completion_tokens ?? 0, cacheCreationInputTokens: 0, cacheReadInputTokens: cached };
+  return {
+    inputTokens: (usage?.prompt_tokens ?? 0) - cached,
+    outputTokens: usage?.completion_tokens ?? 0,
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: cached,
+  };
 }
 
 function toStopReason(finish: string | null | undefined): string {
@@ -94,4 +131,3 @@ function toStopReason(finish: string | null | undefined): string {
       return 'end_turn';
   }
 }
-

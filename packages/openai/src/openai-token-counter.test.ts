@@ -2,14 +2,22 @@ import { encodeChat } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { createMessage, estimateTokens, fromOpenAI } from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
-import { createOpenAITokenCounter, loadOpenAIEncoding, openAITokenCounterFor, TOKENS_PER_MESSAGE } from './openai-token-counter.js';
+import {
+  createOpenAITokenCounter,
+  loadOpenAIEncoding,
+  openAITokenCounterFor,
+  TOKENS_PER_MESSAGE,
+} from './openai-token-counter.js';
 
 describe('createOpenAITokenCounter', () => {
   it('counts a text chat exactly as gpt-tokenizer encodes it (framing, role, content)', async () => {
     const counter = createOpenAITokenCounter(await loadOpenAIEncoding('o200k_base'));
     const chat = [
       { role: 'system' as const, content: 'You are a careful coding agent. Answer briefly.' },
-      { role: 'user' as const, content: 'Résumé the diff: `- const x = 1;\n+ const x = 2;` — and say why 漢字 matters.' },
+      {
+        role: 'user' as const,
+        content: 'Résumé the diff: `- const x = 1;\n+ const x = 2;` — and say why 漢字 matters.',
+      },
       { role: 'assistant' as const, content: 'The constant changes from 1 to 2.' },
     ];
     const messages = fromOpenAI(chat);
@@ -30,8 +38,20 @@ describe('createOpenAITokenCounter', () => {
   it('counts tool calls by name and arguments, and images with the estimator', async () => {
     const encoding = await loadOpenAIEncoding('o200k_base');
     const counter = createOpenAITokenCounter(encoding);
-    const [call] = fromOpenAI([{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls -la"}' } }] }]);
-    expect(counter.count(call!)).toBe(TOKENS_PER_MESSAGE + encoding.countText('assistant') + 3 + encoding.countText('bash') + encoding.countText('{"command":"ls -la"}'));
+    const [call] = fromOpenAI([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls -la"}' } }],
+      },
+    ]);
+    expect(counter.count(call!)).toBe(
+      TOKENS_PER_MESSAGE +
+        encoding.countText('assistant') +
+        3 +
+        encoding.countText('bash') +
+        encoding.countText('{"command":"ls -la"}'),
+    );
     const image = createMessage('user', [{ type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } }]);
     expect(counter.count(image)).toBe(estimateTokens(image));
   });

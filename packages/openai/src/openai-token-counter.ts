@@ -1,4 +1,13 @@
-import { createTokenCounter, estimateTokens, getModelInfo, toOpenAI, type CachingTokenCounter, type Message, type ModelOverride, type OpenAIMessage } from '@ctxhost/core';
+import {
+  createTokenCounter,
+  estimateTokens,
+  getModelInfo,
+  toOpenAI,
+  type CachingTokenCounter,
+  type Message,
+  type ModelOverride,
+  type OpenAIMessage,
+} from '@ctxhost/core';
 
 /** The encodings OpenAI's chat models use (the model registry's `tokenizer` field). */
 export const OPENAI_ENCODINGS = ['o200k_base', 'cl100k_base', 'o200k_harmony'] as const;
@@ -43,12 +52,18 @@ function importEncoding(name: OpenAIEncodingName): Promise<{ countTokens(text: s
  * Cached per message like the estimator (`createTokenCounter`).
  */
 export function createOpenAITokenCounter(encoding: OpenAIEncoding): CachingTokenCounter {
-  const counter = createTokenCounter({ name: `tiktoken:${encoding.name}`, estimate: (message) => countMessage(encoding, message) });
+  const counter = createTokenCounter({
+    name: `tiktoken:${encoding.name}`,
+    estimate: (message) => countMessage(encoding, message),
+  });
   return { ...counter, countText: (text) => encoding.countText(text) };
 }
 
 /** The exact counter for a model whose encoding the registry knows (`gpt-4o`, `openai/gpt-5`, …); undefined otherwise. */
-export async function openAITokenCounterFor(model: string, models?: Readonly<Record<string, ModelOverride>>): Promise<CachingTokenCounter | undefined> {
+export async function openAITokenCounterFor(
+  model: string,
+  models?: Readonly<Record<string, ModelOverride>>,
+): Promise<CachingTokenCounter | undefined> {
   const tokenizer = getModelInfo(model, models)?.tokenizer;
   if (tokenizer === undefined || !(OPENAI_ENCODINGS as readonly string[]).includes(tokenizer)) return undefined;
   return createOpenAITokenCounter(await loadOpenAIEncoding(tokenizer as OpenAIEncodingName));
@@ -57,7 +72,10 @@ export async function openAITokenCounterFor(model: string, models?: Readonly<Rec
 /** One ctxhost message's tokens as Chat Completions messages. */
 export function countMessage(encoding: OpenAIEncoding, message: Message): number {
   const media = message.parts.filter((part) => part.type === 'image' || part.type === 'file');
-  const textual = media.length === 0 ? message : { ...message, parts: message.parts.filter((part) => part.type !== 'image' && part.type !== 'file') };
+  const textual =
+    media.length === 0
+      ? message
+      : { ...message, parts: message.parts.filter((part) => part.type !== 'image' && part.type !== 'file') };
   const wire = textual.parts.length === 0 ? [] : toOpenAI([textual]);
   const mediaTokens = media.length === 0 ? 0 : estimateTokens({ ...message, parts: media });
   return wire.reduce((sum, chat) => sum + countChatMessage(encoding, chat), 0) + mediaTokens;
@@ -66,8 +84,14 @@ export function countMessage(encoding: OpenAIEncoding, message: Message): number
 /** One Chat Completions message: framing, role, text, tool calls. */
 export function countChatMessage(encoding: OpenAIEncoding, message: OpenAIMessage): number {
   const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
-  const callTokens = calls.reduce((sum, call) => sum + TOKENS_PER_TOOL_CALL + encoding.countText(call.function.name) + encoding.countText(call.function.arguments), 0);
-  return TOKENS_PER_MESSAGE + encoding.countText(message.role) + encoding.countText(chatMessageText(message)) + callTokens;
+  const callTokens = calls.reduce(
+    (sum, call) =>
+      sum + TOKENS_PER_TOOL_CALL + encoding.countText(call.function.name) + encoding.countText(call.function.arguments),
+    0,
+  );
+  return (
+    TOKENS_PER_MESSAGE + encoding.countText(message.role) + encoding.countText(chatMessageText(message)) + callTokens
+  );
 }
 
 /** The text of a chat message's content (parts joined). */

@@ -20,7 +20,8 @@ export function createOpenAISummarizer(client: OpenAI, options: OpenAISummarizer
     name: `openai:${options.model}`,
     ...(options.maxInputTokens === undefined ? {} : { maxInputTokens: options.maxInputTokens }),
     async summarize(request) {
-      const previous = request.previousSummary === undefined ? '' : `Previous summary (update it):\n${request.previousSummary}\n\n`;
+      const previous =
+        request.previousSummary === undefined ? '' : `Previous summary (update it):\n${request.previousSummary}\n\n`;
       const maxTokens = Math.max(256, Math.floor(request.maxOutputTokens));
       const reply = await client.chat.completions.create(
         {
@@ -28,7 +29,10 @@ export function createOpenAISummarizer(client: OpenAI, options: OpenAISummarizer
           ...(options.legacyMaxTokens === true ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }),
           messages: [
             { role: 'system', content: request.instructions },
-            { role: 'user', content: `${previous}Conversation turns to summarize:\n\n${renderTranscript(request.messages)}` },
+            {
+              role: 'user',
+              content: `${previous}Conversation turns to summarize:\n\n${renderTranscript(request.messages)}`,
+            },
           ],
         },
         request.signal === undefined ? {} : { signal: request.signal },

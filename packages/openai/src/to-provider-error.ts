@@ -10,7 +10,16 @@ const BY_CODE: Record<string, ProviderErrorKind> = {
   string_above_max_length: 'invalid_request',
 };
 
-const BY_STATUS: Record<number, ProviderErrorKind> = { 401: 'auth', 402: 'auth', 403: 'auth', 404: 'invalid_request', 413: 'request_too_large', 429: 'rate_limited', 503: 'overloaded', 529: 'overloaded' };
+const BY_STATUS: Record<number, ProviderErrorKind> = {
+  401: 'auth',
+  402: 'auth',
+  403: 'auth',
+  404: 'invalid_request',
+  413: 'request_too_large',
+  429: 'rate_limited',
+  503: 'overloaded',
+  529: 'overloaded',
+};
 
 interface Parsed {
   status?: number;
@@ -45,7 +54,9 @@ export function toProviderError(error: unknown): ProviderError {
     ...(parsed.requestId === undefined ? {} : { requestId: parsed.requestId }),
     ...(overflow?.currentTokens === undefined ? {} : { currentTokens: overflow.currentTokens }),
     ...(overflow?.maxTokens === undefined ? {} : { maxTokens: overflow.maxTokens }),
-    ...(index === null || !['empty_content', 'invalid_tool_pairing'].includes(kind) ? {} : { messageIndex: Number(index[1]) }),
+    ...(index === null || !['empty_content', 'invalid_tool_pairing'].includes(kind)
+      ? {}
+      : { messageIndex: Number(index[1]) }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }
@@ -53,14 +64,26 @@ export function toProviderError(error: unknown): ProviderError {
 /** Prompt and completion together over the window is the output budget's fault (lower `max_tokens` or compact). */
 function overflowKind(text: string): ProviderErrorKind {
   if (/request entity too large|request_too_large/i.test(text)) return 'request_too_large';
-  return /in the completion\)|in the output\)|'max_tokens' or 'max_completion_tokens' is too large/i.test(text) ? 'output_budget_overflow' : 'context_overflow';
+  return /in the completion\)|in the output\)|'max_tokens' or 'max_completion_tokens' is too large/i.test(text)
+    ? 'output_budget_overflow'
+    : 'context_overflow';
 }
 
 function classify(parsed: Parsed, raw: unknown): ProviderErrorKind {
   if (raw instanceof OpenAI.APIConnectionError || raw instanceof OpenAI.APIUserAbortError) return 'network';
-  if (parsed.status === undefined && /ECONNRESET|ECONNREFUSED|socket hang up|fetch failed|Connection error|terminated/i.test(parsed.message)) return 'network';
-  if (/must be a response to a preceed?ing message with 'tool_calls'|did not have response messages|tool_call_id/i.test(parsed.message)) return 'invalid_tool_pairing';
-  if (/Invalid value for 'content'|content.*must be non-empty|empty content/i.test(parsed.message)) return 'empty_content';
+  if (
+    parsed.status === undefined &&
+    /ECONNRESET|ECONNREFUSED|socket hang up|fetch failed|Connection error|terminated/i.test(parsed.message)
+  )
+    return 'network';
+  if (
+    /must be a response to a preceed?ing message with 'tool_calls'|did not have response messages|tool_call_id/i.test(
+      parsed.message,
+    )
+  )
+    return 'invalid_tool_pairing';
+  if (/Invalid value for 'content'|content.*must be non-empty|empty content/i.test(parsed.message))
+    return 'empty_content';
   const byCode = parsed.code === undefined ? undefined : BY_CODE[parsed.code];
   if (byCode !== undefined) return byCode;
   const byStatus = parsed.status === undefined ? undefined : BY_STATUS[parsed.status];
@@ -73,7 +96,10 @@ function classify(parsed: Parsed, raw: unknown): ProviderErrorKind {
 
 function parse(error: unknown): Parsed {
   if (error instanceof OpenAI.APIError) {
-    const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as Record<string, unknown>;
+    const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as Record<
+      string,
+      unknown
+    >;
     const message = typeof body['message'] === 'string' ? body['message'] : error.message;
     const code: unknown = error.code;
     const type: unknown = error.type;
@@ -100,7 +126,10 @@ function parse(error: unknown): Parsed {
 function bodyOf(value: unknown): Parsed | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const inner = typeof record['error'] === 'object' && record['error'] !== null ? (record['error'] as Record<string, unknown>) : record;
+  const inner =
+    typeof record['error'] === 'object' && record['error'] !== null
+      ? (record['error'] as Record<string, unknown>)
+      : record;
   const message = inner['message'];
   if (typeof message !== 'string') return undefined;
   const code = inner['code'];
@@ -139,5 +168,11 @@ function tryJson(text: string): unknown {
 }
 
 function isProviderError(value: unknown): value is ProviderError {
-  return typeof value === 'object' && value !== null && typeof (value as ProviderError).kind === 'string' && typeof (value as ProviderError).message === 'string' && !(value instanceof Error);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ProviderError).kind === 'string' &&
+    typeof (value as ProviderError).message === 'string' &&
+    !(value instanceof Error)
+  );
 }

@@ -1,6 +1,14 @@
 import type OpenAI from 'openai';
 import { applyCompaction, selectiveToolCall, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
-import { createTokenCounter, fromOpenAI, getModelInfo, toOpenAI, type ModelOverride, type OpenAIMessage, type TokenCounter } from '@ctxhost/core';
+import {
+  createTokenCounter,
+  fromOpenAI,
+  getModelInfo,
+  toOpenAI,
+  type ModelOverride,
+  type OpenAIMessage,
+  type TokenCounter,
+} from '@ctxhost/core';
 import { openAITokenCounterFor } from './openai-token-counter.js';
 import { toProviderError } from './to-provider-error.js';
 
@@ -14,7 +22,12 @@ export interface OpenAIContextManagementOptions {
   /** Default: the model's real encoding when it has a public one (gpt-tokenizer), else the calibrated estimator. */
   counter?: TokenCounter;
   /** Told about every compaction the wrapper makes. */
-  onCompaction?: (event: { model: string; tokensBefore: number; tokensAfter: number; reason: 'preflight' | 'overflow' }) => void;
+  onCompaction?: (event: {
+    model: string;
+    tokensBefore: number;
+    tokensAfter: number;
+    reason: 'preflight' | 'overflow';
+  }) => void;
 }
 
 type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -56,15 +69,27 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
     return params.max_completion_tokens ?? params.max_tokens ?? DEFAULT_REPLY_RESERVE;
   }
 
-  async function prepare<P extends CreateParams | StreamingParams>(params: P, targetTokens: number | undefined, reason: 'preflight' | 'overflow'): Promise<P> {
+  async function prepare<P extends CreateParams | StreamingParams>(
+    params: P,
+    targetTokens: number | undefined,
+    reason: 'preflight' | 'overflow',
+  ): Promise<P> {
     if (targetTokens === undefined) return params;
     const counter = await counterFor(params.model);
     const messages = fromOpenAI(params.messages as OpenAIMessage[]);
     const before = counter.countAll(messages);
     if (before <= targetTokens) return params;
-    const strategy = tokenBudget({ budget: targetTokens, strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })] });
+    const strategy = tokenBudget({
+      budget: targetTokens,
+      strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })],
+    });
     const { messages: projection } = await applyCompaction(messages, strategy, { counter });
-    options.onCompaction?.({ model: params.model, tokensBefore: before, tokensAfter: counter.countAll(projection), reason });
+    options.onCompaction?.({
+      model: params.model,
+      tokensBefore: before,
+      tokensAfter: counter.countAll(projection),
+      reason,
+    });
     return { ...params, messages: toOpenAI(projection) };
   }
 
@@ -73,7 +98,10 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
     return window === undefined ? undefined : Math.floor(Math.max(1, window - replyReserve(params)) * 0.9);
   }
 
-  async function create(params: CreateParams, requestOptions?: OpenAI.RequestOptions): Promise<OpenAI.Chat.ChatCompletion> {
+  async function create(
+    params: CreateParams,
+    requestOptions?: OpenAI.RequestOptions,
+  ): Promise<OpenAI.Chat.ChatCompletion> {
     let target = preflightTarget(params);
     let prepared = await prepare(params, target, 'preflight');
     for (let attempt = 0; ; attempt++) {
@@ -81,15 +109,25 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
         return await client.chat.completions.create(prepared, requestOptions);
       } catch (error) {
         const problem = toProviderError(error);
-        const overflow = problem.kind === 'context_overflow' || problem.kind === 'output_budget_overflow' || problem.kind === 'request_too_large';
+        const overflow =
+          problem.kind === 'context_overflow' ||
+          problem.kind === 'output_budget_overflow' ||
+          problem.kind === 'request_too_large';
         if (!overflow || attempt >= (options.maxRecoveries ?? 2)) throw error;
         // An unknown window is learned from the first overflow that states it.
-        if (problem.maxTokens !== undefined && options.contextWindow === undefined) learned.set(params.model, problem.maxTokens);
+        if (problem.maxTokens !== undefined && options.contextWindow === undefined)
+          learned.set(params.model, problem.maxTokens);
         const counter = await counterFor(params.model);
         const estimate = counter.countAll(fromOpenAI(prepared.messages as OpenAIMessage[]));
         const reserve = replyReserve(params);
-        const scale = problem.currentTokens !== undefined && problem.maxTokens !== undefined ? (problem.maxTokens - reserve) / problem.currentTokens : 0.6;
-        target = Math.max(1, Math.floor(Math.min(target ?? estimate, estimate) * Math.min(Math.max(scale, 0.05), 0.9) * 0.9));
+        const scale =
+          problem.currentTokens !== undefined && problem.maxTokens !== undefined
+            ? (problem.maxTokens - reserve) / problem.currentTokens
+            : 0.6;
+        target = Math.max(
+          1,
+          Math.floor(Math.min(target ?? estimate, estimate) * Math.min(Math.max(scale, 0.05), 0.9) * 0.9),
+        );
         prepared = await prepare(params, target, 'overflow');
       }
     }
@@ -100,11 +138,19 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
       if (property === 'create')
         return (params: OpenAI.Chat.ChatCompletionCreateParams, requestOptions?: OpenAI.RequestOptions) =>
           params.stream === true
-            ? prepare(params, preflightTarget(params), 'preflight').then((prepared) => target.create(prepared, requestOptions))
+            ? prepare(params, preflightTarget(params), 'preflight').then((prepared) =>
+                target.create(prepared, requestOptions),
+              )
             : create(params, requestOptions);
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
-  const chat = new Proxy(client.chat, { get: (target, property, receiver) => (property === 'completions' ? completions : (Reflect.get(target, property, receiver) as unknown)) });
-  return new Proxy(client, { get: (target, property, receiver) => (property === 'chat' ? chat : (Reflect.get(target, property, receiver) as unknown)) });
+  const chat = new Proxy(client.chat, {
+    get: (target, property, receiver) =>
+      property === 'completions' ? completions : (Reflect.get(target, property, receiver) as unknown),
+  });
+  return new Proxy(client, {
+    get: (target, property, receiver) =>
+      property === 'chat' ? chat : (Reflect.get(target, property, receiver) as unknown),
+  });
 }

@@ -2,7 +2,13 @@
 export { createCtxhostOpencodePlugin, type CtxhostOpencodeOptions } from './ctxhost-opencode-plugin.js';
 export { createEventBridge, type EventBridge, type EventBridgeOptions } from './event-bridge.js';
 export { createMirrorRegistry, type MirrorRegistry, type MirrorState } from './mirror-registry.js';
-export { createOpencodeActions, type OpencodeActions, type OpencodeClient, type OpencodeModelRef, type OpencodePrompt } from './opencode-actions.js';
+export {
+  createOpencodeActions,
+  type OpencodeActions,
+  type OpencodeClient,
+  type OpencodeModelRef,
+  type OpencodePrompt,
+} from './opencode-actions.js';
 export { createOpencodeBridgePlugin, OPENCODE_BRIDGE } from './opencode-bridge-plugin.js';
 export { createOpencodeSyncStore, opencodeMessageId } from './opencode-sync-store.js';
 export { createOpencodeSummaryEngine, OPENCODE_SUMMARY_ENGINE } from './opencode-summary-engine.js';
@@ -10,13 +16,31 @@ export { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-outpu
 export { createToolOutputHandler, type ToolExecuted } from './tool-output-handler.js';
 export { loadOpencodeConfig, OPENCODE_CONFIG_FILE, type LoadOpencodeConfigOptions } from './load-opencode-config.js';
 export { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
-export { toCtxhostMessages, toolMessageId, usageOf, TOOL_RESULTS_SUFFIX, type MirroredMessage, type ShortenedOutput } from './to-ctxhost-messages.js';
+export {
+  toCtxhostMessages,
+  toolMessageId,
+  usageOf,
+  TOOL_RESULTS_SUFFIX,
+  type MirroredMessage,
+  type ShortenedOutput,
+} from './to-ctxhost-messages.js';
 export { OPENCODE_ERROR_CODES, OpencodeBridgeError, type OpencodeErrorCode } from './errors.js';
 export { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
 export { createOpencodeResummary, OPENCODE_RESUMMARY } from './opencode-resummary.js';
 export { compactThroughOpencode } from './compact-through-opencode.js';
-export { compactionBrief, REQUEST_QUOTE_CHARS, type CompactionBriefInput, type OpencodeTodo } from './compaction-brief.js';
+export {
+  compactionBrief,
+  REQUEST_QUOTE_CHARS,
+  type CompactionBriefInput,
+  type OpencodeTodo,
+} from './compaction-brief.js';
 export { createCompactionBriefHandler } from './compaction-brief-handler.js';
 export { compactionModelFor } from './compaction-model.js';
 export { isEmptyReply, silentOverflowError, SILENT_OVERFLOW_FILL } from './empty-reply.js';
-export { opencodeConfigSection, OpencodeConfigSchema, OPENCODE_DEFAULTS, OPENCODE_SECTION, type OpencodeConfig } from './opencode-config.js';
+export {
+  opencodeConfigSection,
+  OpencodeConfigSchema,
+  OPENCODE_DEFAULTS,
+  OPENCODE_SECTION,
+  type OpencodeConfig,
+} from './opencode-config.js';

@@ -6,7 +6,12 @@ import type { CompactionReason, CompactionReport, Host, Session } from '@ctxhost
  * carried out by the sync store as opencode's summarize. Returns the report, or
  * undefined when there was nothing before the last prompt to summarize.
  */
-export async function compactThroughOpencode(host: Host, session: Session, reason: CompactionReason, contextWindow: number): Promise<CompactionReport | undefined> {
+export async function compactThroughOpencode(
+  host: Host,
+  session: Session,
+  reason: CompactionReason,
+  contextWindow: number,
+): Promise<CompactionReport | undefined> {
   const result = await host.engine.compress(session.messages(), {
     sessionId: session.id,
     contextWindow,

@@ -11,7 +11,11 @@ type Compacting = (input: { sessionID: string }, output: { context: string[]; pr
  * be sent again after the summary) and the todo list. A failure to read the
  * todo list leaves it out; the compaction itself is never stopped.
  */
-export function createCompactionBriefHandler(client: OpencodeClient, registry: MirrorRegistry, onError: (error: unknown) => void): Compacting {
+export function createCompactionBriefHandler(
+  client: OpencodeClient,
+  registry: MirrorRegistry,
+  onError: (error: unknown) => void,
+): Compacting {
   return async ({ sessionID }, output) => {
     const state = registry.peek(sessionID);
     const prompt = state?.lastPrompt;
@@ -23,6 +27,11 @@ export function createCompactionBriefHandler(client: OpencodeClient, registry: M
         onError(error);
         return [];
       });
-    output.context.push(compactionBrief({ todos, currentRequest: prompt === undefined || withdrawn ? undefined : prompt.texts.join('\n\n') }));
+    output.context.push(
+      compactionBrief({
+        todos,
+        currentRequest: prompt === undefined || withdrawn ? undefined : prompt.texts.join('\n\n'),
+      }),
+    );
   };
 }

@@ -13,7 +13,9 @@ describe('compactionBrief', () => {
     });
     for (const section of SUMMARY_SECTIONS) expect(brief).toContain(`## ${section}`);
     expect(brief).toContain('<current-request>\nmake the parser accept trailing commas\n</current-request>');
-    expect(brief).toContain('- [completed] read parser.ts (priority high)\n- [in_progress] add the trailing-comma case');
+    expect(brief).toContain(
+      '- [completed] read parser.ts (priority high)\n- [in_progress] add the trailing-comma case',
+    );
   });
 
   it('leaves out what it does not have: no request section for a withdrawn request, no todo section for an empty list', () => {

@@ -32,12 +32,14 @@ export function compactionBrief(input: CompactionBriefInput): string {
   ];
   if (input.currentRequest !== undefined && input.currentRequest.trim().length > 0) {
     sections.push(
-      '## Current request\nEnd the summary with this section: the user\'s newest request, quoted verbatim below. It is the one open ask unless the conversation shows it was completed; earlier requests that were completed are history, not work to redo.\n' +
+      "## Current request\nEnd the summary with this section: the user's newest request, quoted verbatim below. It is the one open ask unless the conversation shows it was completed; earlier requests that were completed are history, not work to redo.\n" +
         `<current-request>\n${quote(input.currentRequest)}\n</current-request>`,
     );
   }
   if (input.todos.length > 0) {
-    sections.push(`## Todo list\nCopy this todo list into the summary as it is, with each item's status (items marked completed stay completed):\n${input.todos.map(todoLine).join('\n')}`);
+    sections.push(
+      `## Todo list\nCopy this todo list into the summary as it is, with each item's status (items marked completed stay completed):\n${input.todos.map(todoLine).join('\n')}`,
+    );
   }
   return sections.join('\n\n');
 }

@@ -5,10 +5,15 @@ import { OpencodeConfigSchema } from './opencode-config.js';
 const session = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5' };
 
 describe('compactionModelFor', () => {
-  const config = OpencodeConfigSchema.parse({ compaction_model: { build: 'anthropic/claude-haiku-4-5', default: 'openrouter/meta/llama-4' } });
+  const config = OpencodeConfigSchema.parse({
+    compaction_model: { build: 'anthropic/claude-haiku-4-5', default: 'openrouter/meta/llama-4' },
+  });
 
   it('takes the model configured for the session’s agent', () => {
-    expect(compactionModelFor(config, 'build', session)).toEqual({ providerID: 'anthropic', modelID: 'claude-haiku-4-5' });
+    expect(compactionModelFor(config, 'build', session)).toEqual({
+      providerID: 'anthropic',
+      modelID: 'claude-haiku-4-5',
+    });
   });
 
   it('falls back to `default`, keeping the slashes of the model id', () => {

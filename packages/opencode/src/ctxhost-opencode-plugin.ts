@@ -1,4 +1,13 @@
-import { createFileStore, createHost, createMemoryStore, readHookSection, type CtxhostConfig, type Host, type Plugin as HostPlugin, type SessionStore } from '@ctxhost/core';
+import {
+  createFileStore,
+  createHost,
+  createMemoryStore,
+  readHookSection,
+  type CtxhostConfig,
+  type Host,
+  type Plugin as HostPlugin,
+  type SessionStore,
+} from '@ctxhost/core';
 import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
@@ -35,17 +44,26 @@ export function createCtxhostOpencodePlugin(options: CtxhostOpencodeOptions = {}
     try {
       return await start(input, options);
     } catch (cause) {
-      const error = new OpencodeBridgeError(OPENCODE_ERROR_CODES.startFailed, `ctxhost did not start in ${input.directory}: ${cause instanceof Error ? cause.message : String(cause)}. opencode runs without it; fix the config and restart opencode.`, { cause });
+      const error = new OpencodeBridgeError(
+        OPENCODE_ERROR_CODES.startFailed,
+        `ctxhost did not start in ${input.directory}: ${cause instanceof Error ? cause.message : String(cause)}. opencode runs without it; fix the config and restart opencode.`,
+        { cause },
+      );
       createHostLogger(input.client).error(error.message);
       // Not awaited: opencode is still loading its plugins, and the server answers the toast call only after that.
-      void input.client.tui.showToast({ body: { title: 'ctxhost is off', message: error.message, variant: 'error' } }).catch(() => undefined);
+      void input.client.tui
+        .showToast({ body: { title: 'ctxhost is off', message: error.message, variant: 'error' } })
+        .catch(() => undefined);
       return {};
     }
   };
 }
 
 async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promise<Hooks> {
-  const { config } = await loadOpencodeConfig({ directory: input.directory, ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }) });
+  const { config } = await loadOpencodeConfig({
+    directory: input.directory,
+    ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }),
+  });
   const registry = createMirrorRegistry();
   const actions = createOpencodeActions(input.client, input.serverUrl, input.directory);
   const opencode = readHookSection(config, OPENCODE_SECTION, OpencodeConfigSchema);
@@ -70,12 +88,18 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     },
     'tool.execute.after': async (tool, output) => {
       if (tool.tool === ORIGINAL_OUTPUT_TOOL) return;
-      await onToolExecuted(tool, output).catch((error: unknown) => host.logger.error(`ctxhost could not check the output of ${tool.tool}`, { error: String(error) }));
+      await onToolExecuted(tool, output).catch((error: unknown) =>
+        host.logger.error(`ctxhost could not check the output of ${tool.tool}`, { error: String(error) }),
+      );
     },
     'chat.params': async ({ sessionID, model }) => {
-      await learnContextWindow(host, sessionID, model.limit.context).catch((error: unknown) => host.logger.error('ctxhost could not record the context window', { error: String(error) }));
+      await learnContextWindow(host, sessionID, model.limit.context).catch((error: unknown) =>
+        host.logger.error('ctxhost could not record the context window', { error: String(error) }),
+      );
     },
-    'experimental.session.compacting': createCompactionBriefHandler(input.client, registry, (error) => host.logger.error('ctxhost could not add its brief to opencode\'s summary prompt', { error: String(error) })),
+    'experimental.session.compacting': createCompactionBriefHandler(input.client, registry, (error) =>
+      host.logger.error("ctxhost could not add its brief to opencode's summary prompt", { error: String(error) }),
+    ),
     tool: { [ORIGINAL_OUTPUT_TOOL]: createOriginalOutputTool(host) },
     dispose: async () => {
       await bridge.settled();
@@ -92,7 +116,13 @@ function compactsItself(opencodeConfig: object): boolean {
 
 /** The hooks that act on events opencode emits; preemptive compaction is opencode's own version, under the same name and config. */
 function builtInHooks(registry: ReturnType<typeof createMirrorRegistry>, maxResummaries: number): HostPlugin[] {
-  return [createContextWindowMonitor(), createOpencodePreemptiveCompaction(registry), createToolOutputTruncator(), createAutoCompactPlugin(), createOpencodeResummary(registry, maxResummaries)];
+  return [
+    createContextWindowMonitor(),
+    createOpencodePreemptiveCompaction(registry),
+    createToolOutputTruncator(),
+    createAutoCompactPlugin(),
+    createOpencodeResummary(registry, maxResummaries),
+  ];
 }
 
 function storeFor(config: CtxhostConfig): SessionStore {

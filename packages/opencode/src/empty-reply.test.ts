@@ -35,13 +35,22 @@ describe('isEmptyReply', () => {
 });
 
 describe('silentOverflowError', () => {
-  const usage = (prompt: number) => ({ inputTokens: 0, outputTokens: 1, cacheCreationInputTokens: prompt, cacheReadInputTokens: 0 });
+  const usage = (prompt: number) => ({
+    inputTokens: 0,
+    outputTokens: 1,
+    cacheCreationInputTokens: prompt,
+    cacheReadInputTokens: 0,
+  });
 
   it('is an overflow with the window when the empty reply’s prompt reached the window', () => {
-    expect(silentOverflowError(usage(29_800), 30_000)).toEqual(expect.objectContaining({ kind: 'context_overflow', maxTokens: 30_000 }));
+    expect(silentOverflowError(usage(29_800), 30_000)).toEqual(
+      expect.objectContaining({ kind: 'context_overflow', maxTokens: 30_000 }),
+    );
     expect(silentOverflowError(usage(29_800), 30_000)?.currentTokens).toBe(29_800);
     expect(silentOverflowError(usage(45_000), 30_000)?.currentTokens).toBe(45_000);
-    expect(silentOverflowError(usage(45_000), 30_000)?.message).toMatch(/prompt of 45000 tokens at its window of 30000/);
+    expect(silentOverflowError(usage(45_000), 30_000)?.message).toMatch(
+      /prompt of 45000 tokens at its window of 30000/,
+    );
   });
 
   it('is nothing below the window, or without a window or usage', () => {

@@ -6,7 +6,10 @@ export { SILENT_OVERFLOW_FILL } from '@ctxhost/core';
 /** A completed reply with nothing in it: no text, no reasoning, no tool call (only step markers, or nothing). */
 export function isEmptyReply(info: AssistantMessage, parts: readonly OpencodePart[]): boolean {
   if (info.error !== undefined || info.summary === true || info.time.completed === undefined) return false;
-  return !parts.some((part) => ((part.type === 'text' || part.type === 'reasoning') && part.text.trim().length > 0) || part.type === 'tool');
+  return !parts.some(
+    (part) =>
+      ((part.type === 'text' || part.type === 'reasoning') && part.text.trim().length > 0) || part.type === 'tool',
+  );
 }
 
 /**
@@ -16,7 +19,10 @@ export function isEmptyReply(info: AssistantMessage, parts: readonly OpencodePar
  * the window and has no room to answer). It is recovered like a 400. Core's
  * `detectSilentOverflow` decides; this keeps opencode's provider name on it.
  */
-export function silentOverflowError(usage: Usage | undefined, contextWindow: number | undefined): ProviderError | undefined {
+export function silentOverflowError(
+  usage: Usage | undefined,
+  contextWindow: number | undefined,
+): ProviderError | undefined {
   const silent = detectSilentOverflow({ usage, contextWindow, empty: true });
   return silent?.kind === 'empty_at_window' ? { ...silent.error, provider: 'opencode' } : undefined;
 }

@@ -40,7 +40,9 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
       case 'message.part.updated':
         return rememberPart(registry, event.properties.part);
       case 'message.updated':
-        return event.properties.info.role === 'user' ? rememberUser(registry, event.properties.info) : mirrorAssistant(host, registry, event.properties.info);
+        return event.properties.info.role === 'user'
+          ? rememberUser(registry, event.properties.info)
+          : mirrorAssistant(host, registry, event.properties.info);
       case 'session.error': {
         const { sessionID, error } = event.properties;
         if (sessionID === undefined || error === undefined) return;
@@ -50,7 +52,10 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
         state.failedPrompt = state.lastPrompt?.messageId;
         const normalised = providerErrorFromOpencode(opencodeError);
         if (opencodeError.name === 'ContextOverflowError' && options.opencodeCompacts?.() === true) {
-          if (!saidStandingAside) host.logger.info("opencode's own compaction (compaction.auto) recovers overflows here, so ctxhost's recovery cascade stands aside; set compaction.auto to false (or OPENCODE_DISABLE_AUTOCOMPACT=1) to let ctxhost recover them");
+          if (!saidStandingAside)
+            host.logger.info(
+              "opencode's own compaction (compaction.auto) recovers overflows here, so ctxhost's recovery cascade stands aside; set compaction.auto to false (or OPENCODE_DISABLE_AUTOCOMPACT=1) to let ctxhost recover them",
+            );
           saidStandingAside = true;
           return;
         }
@@ -60,7 +65,11 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
         const sessionId = event.properties.sessionID;
         endTurn(registry.peek(sessionId));
         // Not awaited: a recovery that starts on idle re-sends the prompt and waits for that turn's events, which come through this queue.
-        const idle = host.emit('session.idle', { sessionId }).catch((error: unknown) => host.logger.error('ctxhost could not process session.idle', { error: String(error) }));
+        const idle = host
+          .emit('session.idle', { sessionId })
+          .catch((error: unknown) =>
+            host.logger.error('ctxhost could not process session.idle', { error: String(error) }),
+          );
         inFlight.add(idle);
         void idle.finally(() => inFlight.delete(idle));
         return;
@@ -84,7 +93,11 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
 
   return {
     accept(event) {
-      queue = queue.then(() => handle(event)).catch((error: unknown) => host.logger.error(`ctxhost could not process opencode event ${event.type}`, { error: String(error) }));
+      queue = queue
+        .then(() => handle(event))
+        .catch((error: unknown) =>
+          host.logger.error(`ctxhost could not process opencode event ${event.type}`, { error: String(error) }),
+        );
     },
     settled: () => queue,
     idle: async () => {
@@ -105,7 +118,14 @@ function rememberPart(registry: MirrorRegistry, part: OpencodePart): void {
   const state = registry.stateOf(part.sessionID);
   if (state.mirrored.has(part.messageID)) return;
   const turn = state.turnEnd;
-  if (turn !== undefined && part.type === 'text' && part.synthetic !== true && part.text === turn.text && part.messageID !== turn.previousMessageId) turn.started = true;
+  if (
+    turn !== undefined &&
+    part.type === 'text' &&
+    part.synthetic !== true &&
+    part.text === turn.text &&
+    part.messageID !== turn.previousMessageId
+  )
+    turn.started = true;
   let parts = state.parts.get(part.messageID);
   if (parts === undefined) {
     parts = new Map();
@@ -140,7 +160,8 @@ async function mirrorAssistant(host: Host, registry: MirrorRegistry, info: Assis
   for (const part of parts) if (part.type === 'tool') state.shortened.delete(part.callID);
   const session = await host.session(info.sessionID);
   await session.append(assistant, mirrored.usage === undefined ? {} : { usage: mirrored.usage });
-  if (tools !== undefined) await session.append(tools, mirrored.originals.length === 0 ? {} : { originals: mirrored.originals });
+  if (tools !== undefined)
+    await session.append(tools, mirrored.originals.length === 0 ? {} : { originals: mirrored.originals });
 }
 
 /**

@@ -25,7 +25,13 @@ export interface LoadOpencodeConfigOptions {
 export function loadOpencodeConfig(options: LoadOpencodeConfigOptions): Promise<LoadedConfig> {
   return loadConfig({
     cwd: options.directory,
-    sections: [monitorConfigSection, preemptiveConfigSection, truncatorConfigSection, autoCompactConfigSection, opencodeConfigSection],
+    sections: [
+      monitorConfigSection,
+      preemptiveConfigSection,
+      truncatorConfigSection,
+      autoCompactConfigSection,
+      opencodeConfigSection,
+    ],
     extraFiles: [join(options.directory, OPENCODE_CONFIG_FILE)],
     ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }),
     ...(options.env === undefined ? {} : { env: options.env }),

@@ -61,7 +61,19 @@ export function createMirrorRegistry(): MirrorRegistry {
     stateOf(sessionId) {
       let state = states.get(sessionId);
       if (state === undefined) {
-        state = { parts: new Map(), users: new Map(), mirrored: new Set(), lastPrompt: undefined, failedPrompt: undefined, withdrawnPrompt: undefined, model: undefined, shortened: new Map(), turnEnd: undefined, compacting: false, afterCompaction: { watching: false, resummaries: 0, emptyReplyTo: undefined, resummarizing: false } };
+        state = {
+          parts: new Map(),
+          users: new Map(),
+          mirrored: new Set(),
+          lastPrompt: undefined,
+          failedPrompt: undefined,
+          withdrawnPrompt: undefined,
+          model: undefined,
+          shortened: new Map(),
+          turnEnd: undefined,
+          compacting: false,
+          afterCompaction: { watching: false, resummaries: 0, emptyReplyTo: undefined, resummarizing: false },
+        };
         states.set(sessionId, state);
       }
       return state;

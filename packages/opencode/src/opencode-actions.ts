@@ -43,16 +43,26 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
       await check('tui.showToast', undefined, client.tui.showToast({ body: { title, message, variant: level } }));
     },
     async revert(sessionId, messageId) {
-      await check('session.revert', sessionId, client.session.revert({ path: { id: sessionId }, body: { messageID: messageId } }));
+      await check(
+        'session.revert',
+        sessionId,
+        client.session.revert({ path: { id: sessionId }, body: { messageID: messageId } }),
+      );
     },
     async summarize(sessionId, model) {
       await check('session.summarize', sessionId, client.session.summarize({ path: { id: sessionId }, body: model }));
       // opencode answers true even when its summary call failed (the summary message then carries the error).
       const messages = await check('session.messages', sessionId, client.session.messages({ path: { id: sessionId } }));
-      const summary = messages?.findLast((message) => message.info.role === 'assistant' && message.info.summary === true)?.info;
+      const summary = messages?.findLast(
+        (message) => message.info.role === 'assistant' && message.info.summary === true,
+      )?.info;
       if (summary?.role === 'assistant' && summary.error !== undefined) {
-        const reason = typeof summary.error.data?.message === 'string' ? summary.error.data.message : summary.error.name;
-        throw new OpencodeBridgeError(OPENCODE_ERROR_CODES.actionFailed, `opencode session.summarize for session ${sessionId} did not produce a summary: ${reason}`);
+        const reason =
+          typeof summary.error.data?.message === 'string' ? summary.error.data.message : summary.error.name;
+        throw new OpencodeBridgeError(
+          OPENCODE_ERROR_CODES.actionFailed,
+          `opencode session.summarize for session ${sessionId} did not produce a summary: ${reason}`,
+        );
       }
     },
     async prompt(sessionId, prompt) {
@@ -64,30 +74,53 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
       await check('session.promptAsync', sessionId, client.session.promptAsync({ path: { id: sessionId }, body }));
     },
     async updateToolOutput(sessionId, messageId, partId, output) {
-      const found = await check('session.message', sessionId, client.session.message({ path: { id: sessionId, messageID: messageId } }));
+      const found = await check(
+        'session.message',
+        sessionId,
+        client.session.message({ path: { id: sessionId, messageID: messageId } }),
+      );
       const part = found?.parts.find((candidate) => candidate.id === partId);
       if (part?.type !== 'tool' || part.state.status !== 'completed') {
-        throw new OpencodeBridgeError(OPENCODE_ERROR_CODES.actionFailed, `opencode session ${sessionId}: part ${partId} of message ${messageId} is not a completed tool call, so its output cannot be replaced`);
+        throw new OpencodeBridgeError(
+          OPENCODE_ERROR_CODES.actionFailed,
+          `opencode session ${sessionId}: part ${partId} of message ${messageId} is not a completed tool call, so its output cannot be replaced`,
+        );
       }
       const updated = { ...part, state: { ...part.state, output } };
-      await check('part.update', sessionId, clientV2.part.update({ sessionID: sessionId, messageID: messageId, partID: partId, part: updated }));
+      await check(
+        'part.update',
+        sessionId,
+        clientV2.part.update({ sessionID: sessionId, messageID: messageId, partID: partId, part: updated }),
+      );
     },
   };
 }
 
 type Result<T> = { data?: T; error?: unknown; response?: Response };
 
-async function check<T>(call: string, sessionId: string | undefined, pending: Promise<Result<T>>): Promise<T | undefined> {
+async function check<T>(
+  call: string,
+  sessionId: string | undefined,
+  pending: Promise<Result<T>>,
+): Promise<T | undefined> {
   const where = sessionId === undefined ? '' : ` for session ${sessionId}`;
   let result: Result<T>;
   try {
     result = await pending;
   } catch (cause) {
-    throw new OpencodeBridgeError(OPENCODE_ERROR_CODES.actionFailed, `opencode ${call}${where} failed: ${String(cause)}; is the opencode server still running?`, { cause });
+    throw new OpencodeBridgeError(
+      OPENCODE_ERROR_CODES.actionFailed,
+      `opencode ${call}${where} failed: ${String(cause)}; is the opencode server still running?`,
+      { cause },
+    );
   }
   if (result.error !== undefined) {
     const status = result.response?.status ?? 'unknown';
-    throw new OpencodeBridgeError(OPENCODE_ERROR_CODES.actionFailed, `opencode ${call}${where} was refused (HTTP ${status}): ${JSON.stringify(result.error)}`, { cause: result.error });
+    throw new OpencodeBridgeError(
+      OPENCODE_ERROR_CODES.actionFailed,
+      `opencode ${call}${where} was refused (HTTP ${status}): ${JSON.stringify(result.error)}`,
+      { cause: result.error },
+    );
   }
   return result.data;
 }

@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const OPENCODE_SECTION = 'opencode';
 
 /** `provider/model`, as opencode writes a model (`anthropic/claude-haiku-4-5`). */
-const ModelRefSchema = z.string({ error: 'a model as "provider/model"' }).regex(/^[^/\s]+\/\S+$/, { error: 'a model as "provider/model", e.g. "anthropic/claude-haiku-4-5"' });
+const ModelRefSchema = z
+  .string({ error: 'a model as "provider/model"' })
+  .regex(/^[^/\s]+\/\S+$/, { error: 'a model as "provider/model", e.g. "anthropic/claude-haiku-4-5"' });
 
 /** Defaults of `hooks.opencode`. */
 export const OPENCODE_DEFAULTS = {
@@ -20,7 +22,12 @@ export const OPENCODE_DEFAULTS = {
  */
 export const OpencodeConfigSchema = z.strictObject({
   compaction_model: z.record(z.string(), ModelRefSchema).default({}),
-  max_resummaries: z.number({ error: 'a whole number, 0 or more' }).int().min(0).max(5).default(OPENCODE_DEFAULTS.max_resummaries),
+  max_resummaries: z
+    .number({ error: 'a whole number, 0 or more' })
+    .int()
+    .min(0)
+    .max(5)
+    .default(OPENCODE_DEFAULTS.max_resummaries),
 });
 
 export type OpencodeConfig = z.output<typeof OpencodeConfigSchema>;

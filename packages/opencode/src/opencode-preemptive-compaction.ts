@@ -1,4 +1,11 @@
-import { formatPercent, formatTokens, measureContextUsage, readHookSection, type Host, type Plugin } from '@ctxhost/core';
+import {
+  formatPercent,
+  formatTokens,
+  measureContextUsage,
+  readHookSection,
+  type Host,
+  type Plugin,
+} from '@ctxhost/core';
 import { PREEMPTIVE_COMPACTION, PreemptiveConfigSchema } from '@ctxhost/preemptive-compaction';
 import { compactThroughOpencode } from './compact-through-opencode.js';
 import type { MirrorRegistry } from './mirror-registry.js';
@@ -22,7 +29,14 @@ export function createOpencodePreemptiveCompaction(registry: MirrorRegistry): Pl
       host.hooks.sessionIdle.tapPromise(PREEMPTIVE_COMPACTION, async ({ sessionId }) => {
         const state = registry.peek(sessionId);
         // A failed reply (400, silent overflow) is the cascade's, and so is a prompt it withdrew to send again or a re-sent turn still running.
-        if (state === undefined || state.failedPrompt !== undefined || state.withdrawnPrompt !== undefined || state.turnEnd !== undefined || state.compacting) return;
+        if (
+          state === undefined ||
+          state.failedPrompt !== undefined ||
+          state.withdrawnPrompt !== undefined ||
+          state.turnEnd !== undefined ||
+          state.compacting
+        )
+          return;
         const session = await host.session(sessionId);
         const usage = measureContextUsage(session, host.config);
         if (!usage.known) return;
@@ -55,7 +69,9 @@ async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: n
     const report = await compactThroughOpencode(host, session, 'preemptive', window);
     if (report === undefined) {
       // The monitor's toast already said how full the window is; there is nothing more that is true to add.
-      host.logger.info(`${used}, and there is nothing before the last message to summarize: no compaction`, { sessionId });
+      host.logger.info(`${used}, and there is nothing before the last message to summarize: no compaction`, {
+        sessionId,
+      });
       return;
     }
     const summarized = report.messagesBefore - report.messagesAfter + 1;
@@ -67,7 +83,16 @@ async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: n
       source: PREEMPTIVE_COMPACTION,
     });
   } catch (error) {
-    host.logger.error('ctxhost could not compact the session before the next request', { sessionId, error: String(error) });
-    await host.toast({ sessionId, level: 'warning', title: 'Compaction failed', text: `${used}, and opencode's summarize failed: ${error instanceof Error ? error.message : String(error)}. If the next request overflows, ctxhost's recovery runs.`, source: PREEMPTIVE_COMPACTION });
+    host.logger.error('ctxhost could not compact the session before the next request', {
+      sessionId,
+      error: String(error),
+    });
+    await host.toast({
+      sessionId,
+      level: 'warning',
+      title: 'Compaction failed',
+      text: `${used}, and opencode's summarize failed: ${error instanceof Error ? error.message : String(error)}. If the next request overflows, ctxhost's recovery runs.`,
+      source: PREEMPTIVE_COMPACTION,
+    });
   }
 }

@@ -43,7 +43,10 @@ async function resummarize(host: Host, state: MirrorState, sessionId: string): P
   const window = contextWindowOf(session, host.config);
   const report = window === undefined ? undefined : await compactThroughOpencode(host, session, 'recovery', window);
   if (report === undefined) return 'nothing to summarize';
-  const handled = await host.hooks.resend.promise({ sessionId, reason: `${OPENCODE_RESUMMARY}: empty reply after a compaction` });
+  const handled = await host.hooks.resend.promise({
+    sessionId,
+    reason: `${OPENCODE_RESUMMARY}: empty reply after a compaction`,
+  });
   if (handled !== true) return 'not sent';
   const empty = state.afterCompaction.emptyReplyTo !== undefined;
   state.afterCompaction.emptyReplyTo = undefined;
@@ -57,10 +60,22 @@ function toastOf(outcome: Outcome, resummaries: number): { level: 'success' | 'w
     case 'answered':
       return { level: 'success', title: 'Session recovered', text: `${first}, so ${again}; the session answered.` };
     case 'not sent':
-      return { level: 'warning', title: 'Empty reply after compaction', text: `${first}, so opencode summarized again; send your last message again to continue.` };
+      return {
+        level: 'warning',
+        title: 'Empty reply after compaction',
+        text: `${first}, so opencode summarized again; send your last message again to continue.`,
+      };
     case 'nothing to summarize':
-      return { level: 'warning', title: 'Empty reply after compaction', text: `${first}, and there is nothing before your last message to summarize again. Send your message again.` };
+      return {
+        level: 'warning',
+        title: 'Empty reply after compaction',
+        text: `${first}, and there is nothing before your last message to summarize again. Send your message again.`,
+      };
     case 'empty again':
-      return { level: 'warning', title: 'Empty reply after compaction', text: `${first}${resummaries === 0 ? '' : `, and again after ${again}`}. ctxhost stops here (hooks.opencode.max_resummaries): send your message again, or start a new session from the summary.` };
+      return {
+        level: 'warning',
+        title: 'Empty reply after compaction',
+        text: `${first}${resummaries === 0 ? '' : `, and again after ${again}`}. ctxhost stops here (hooks.opencode.max_resummaries): send your message again, or start a new session from the summary.`,
+      };
   }
 }

@@ -1,4 +1,10 @@
-import { createMessage, type CompressContext, type CompressResult, type ContextEngine, type Message } from '@ctxhost/core';
+import {
+  createMessage,
+  type CompressContext,
+  type CompressResult,
+  type ContextEngine,
+  type Message,
+} from '@ctxhost/core';
 import { extractiveSummary } from '@ctxhost/compressor';
 
 export const OPENCODE_SUMMARY_ENGINE = 'opencode-summarize';
@@ -23,20 +29,38 @@ function summarizeBeforeLastPrompt(messages: readonly Message[], context: Compre
   const prompt = lastPromptIndex(messages);
   const history = messages.slice(0, Math.max(prompt, 0));
   const tokensBefore = context.counter.countAll(messages);
-  const report = { engine: OPENCODE_SUMMARY_ENGINE, reason: context.reason, tokensBefore, messagesBefore: messages.length };
-  const unchanged = (note: string): CompressResult => ({ messages: [...messages], report: { ...report, tokensAfter: tokensBefore, messagesAfter: messages.length, notes: [note] } });
+  const report = {
+    engine: OPENCODE_SUMMARY_ENGINE,
+    reason: context.reason,
+    tokensBefore,
+    messagesBefore: messages.length,
+  };
+  const unchanged = (note: string): CompressResult => ({
+    messages: [...messages],
+    report: { ...report, tokensAfter: tokensBefore, messagesAfter: messages.length, notes: [note] },
+  });
   if (history.length < 2) return unchanged('nothing before the last prompt to summarize');
   // What follows the summary is sent as it is: when it alone is over the target, a summary call would be wasted.
   const kept = context.counter.countAll(messages.slice(prompt));
   const room = context.targetTokens ?? context.contextWindow;
-  if (kept >= room) return unchanged(`the last prompt and what follows it are about ${kept} tokens, over the ${room} a summary could make room for`);
+  if (kept >= room)
+    return unchanged(
+      `the last prompt and what follows it are about ${kept} tokens, over the ${room} a summary could make room for`,
+    );
   const summary = createMessage('assistant', [{ type: 'text', text: extractiveSummary(history) }], {
-    meta: { summary: { covers: history.map((message) => message.id), engine: OPENCODE_SUMMARY_ENGINE, source: 'extractive' } },
+    meta: {
+      summary: { covers: history.map((message) => message.id), engine: OPENCODE_SUMMARY_ENGINE, source: 'extractive' },
+    },
   });
   const projection = [summary, ...messages.slice(prompt)];
   return {
     messages: projection,
-    report: { ...report, tokensAfter: context.counter.countAll(projection), messagesAfter: projection.length, notes: ['carried out as opencode’s summarize; the summary above is ctxhost’s estimate of it'] },
+    report: {
+      ...report,
+      tokensAfter: context.counter.countAll(projection),
+      messagesAfter: projection.length,
+      notes: ['carried out as opencode’s summarize; the summary above is ctxhost’s estimate of it'],
+    },
   };
 }
 

@@ -13,7 +13,12 @@ import { TOOL_RESULTS_SUFFIX } from './to-ctxhost-messages.js';
  * opencode refuses, the error propagates and nothing is recorded: ctxhost
  * never believes a change opencode did not make.
  */
-export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeActions, registry: MirrorRegistry, config: Pick<OpencodeConfig, 'compaction_model'> = { compaction_model: {} }): SessionStore {
+export function createOpencodeSyncStore(
+  inner: SessionStore,
+  actions: OpencodeActions,
+  registry: MirrorRegistry,
+  config: Pick<OpencodeConfig, 'compaction_model'> = { compaction_model: {} },
+): SessionStore {
   const carryOut = async (sessionId: string, event: StoreEvent): Promise<void> => {
     switch (event.type) {
       case 'part.updated':
@@ -22,7 +27,8 @@ export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeAc
       case 'reverted': {
         const first = event.removedMessageIds[0];
         // A prompt withdrawn before a summarize is already gone from opencode; reverting to it again would undo the summary.
-        if (first !== undefined && first !== registry.peek(sessionId)?.withdrawnPrompt) await actions.revert(sessionId, opencodeMessageId(first));
+        if (first !== undefined && first !== registry.peek(sessionId)?.withdrawnPrompt)
+          await actions.revert(sessionId, opencodeMessageId(first));
         return;
       }
       case 'compaction.applied':
@@ -63,5 +69,7 @@ export function createOpencodeSyncStore(inner: SessionStore, actions: OpencodeAc
 
 /** The opencode message a ctxhost message came from (tool results live in the assistant message in opencode). */
 export function opencodeMessageId(ctxhostMessageId: Message['id']): string {
-  return ctxhostMessageId.endsWith(TOOL_RESULTS_SUFFIX) ? ctxhostMessageId.slice(0, -TOOL_RESULTS_SUFFIX.length) : ctxhostMessageId;
+  return ctxhostMessageId.endsWith(TOOL_RESULTS_SUFFIX)
+    ? ctxhostMessageId.slice(0, -TOOL_RESULTS_SUFFIX.length)
+    : ctxhostMessageId;
 }

@@ -13,7 +13,10 @@ export function createOriginalOutputTool(host: Host): ToolDefinition {
   return tool({
     description: ORIGINAL_TOOL.description,
     args: {
-      handle: tool.schema.string().optional().describe('the handle named in the marker or the summary (a part id, a message id, or "<summary id>#<n>")'),
+      handle: tool.schema
+        .string()
+        .optional()
+        .describe('the handle named in the marker or the summary (a part id, a message id, or "<summary id>#<n>")'),
       partId: tool.schema.string().optional().describe('the same as handle (older name)'),
       fromLine: tool.schema.number().int().min(1).optional().describe('first line to return, 1-based'),
       toLine: tool.schema.number().int().min(1).optional().describe('last line to return, inclusive'),

@@ -7,7 +7,8 @@ export interface OpencodeError {
 }
 
 const PROMPT_TOO_LONG = /prompt is too long:\s*([\d,]+)\s*tokens?\s*>\s*([\d,]+)\s*maximum/i;
-const INPUT_PLUS_MAX_TOKENS = /input length and `?max_tokens`? exceed context limit:\s*([\d,]+)\s*\+\s*([\d,]+)\s*>\s*([\d,]+)/i;
+const INPUT_PLUS_MAX_TOKENS =
+  /input length and `?max_tokens`? exceed context limit:\s*([\d,]+)\s*\+\s*([\d,]+)\s*>\s*([\d,]+)/i;
 const EMPTY_CONTENT = /messages\.(\d+).*non-empty content/i;
 
 /**
@@ -20,9 +21,16 @@ export function providerErrorFromOpencode(error: OpencodeError): ProviderError {
   const status = typeof error.data?.statusCode === 'number' ? error.data.statusCode : undefined;
   const base = { message, provider: 'opencode', cause: error, ...(status === undefined ? {} : { status }) };
   const tooLong = PROMPT_TOO_LONG.exec(message);
-  if (tooLong !== null) return { ...base, kind: 'context_overflow', currentTokens: toNumber(tooLong[1]), maxTokens: toNumber(tooLong[2]) };
+  if (tooLong !== null)
+    return { ...base, kind: 'context_overflow', currentTokens: toNumber(tooLong[1]), maxTokens: toNumber(tooLong[2]) };
   const withOutput = INPUT_PLUS_MAX_TOKENS.exec(message);
-  if (withOutput !== null) return { ...base, kind: 'output_budget_overflow', currentTokens: toNumber(withOutput[1]), maxTokens: toNumber(withOutput[3]) };
+  if (withOutput !== null)
+    return {
+      ...base,
+      kind: 'output_budget_overflow',
+      currentTokens: toNumber(withOutput[1]),
+      maxTokens: toNumber(withOutput[3]),
+    };
   if (error.name === 'ContextOverflowError') return { ...base, kind: 'context_overflow' };
   const empty = EMPTY_CONTENT.exec(message);
   if (empty !== null) return { ...base, kind: 'empty_content', messageIndex: toNumber(empty[1]) };

@@ -19,10 +19,22 @@ export function createToolOutputHandler(host: Host, registry: MirrorRegistry, se
     if (typeof output.output !== 'string') return;
     await settled();
     const id = toolPartId(registry, input.sessionID, input.callID);
-    const part: ToolResultPart = { id, type: 'tool-result', callId: input.callID, name: input.tool, output: output.output };
-    const result = await host.hooks.toolResult.promise(part, { sessionId: input.sessionID, toolName: input.tool, messageId: input.callID });
+    const part: ToolResultPart = {
+      id,
+      type: 'tool-result',
+      callId: input.callID,
+      name: input.tool,
+      output: output.output,
+    };
+    const result = await host.hooks.toolResult.promise(part, {
+      sessionId: input.sessionID,
+      toolName: input.tool,
+      messageId: input.callID,
+    });
     if (result.compacted === undefined || typeof result.output !== 'string' || result.output === output.output) return;
-    registry.stateOf(input.sessionID).shortened.set(input.callID, { original: output.output, compacted: result.compacted });
+    registry
+      .stateOf(input.sessionID)
+      .shortened.set(input.callID, { original: output.output, compacted: result.compacted });
     output.output = result.output;
   };
 }

@@ -16,4 +16,7 @@ export const PreemptiveConfigSchema = z.strictObject({
 
 export type PreemptiveConfig = z.output<typeof PreemptiveConfigSchema>;
 
-export const preemptiveConfigSection = defineConfigSection({ key: 'preemptive-compaction', schema: PreemptiveConfigSchema });
+export const preemptiveConfigSection = defineConfigSection({
+  key: 'preemptive-compaction',
+  schema: PreemptiveConfigSchema,
+});

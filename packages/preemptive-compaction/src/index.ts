@@ -1,3 +1,12 @@
-export { createPreemptiveCompaction, PREEMPTIVE_COMPACTION, type PreemptiveCompactionOptions } from './preemptive-compaction.js';
+export {
+  createPreemptiveCompaction,
+  PREEMPTIVE_COMPACTION,
+  type PreemptiveCompactionOptions,
+} from './preemptive-compaction.js';
 export { createPreemptiveNotice, NOTICE_KIND } from './preemptive-notice.js';
-export { PreemptiveConfigSchema, PREEMPTIVE_DEFAULTS, preemptiveConfigSection, type PreemptiveConfig } from './config.js';
+export {
+  PreemptiveConfigSchema,
+  PREEMPTIVE_DEFAULTS,
+  preemptiveConfigSection,
+  type PreemptiveConfig,
+} from './config.js';

@@ -54,14 +54,19 @@ export function createPreemptiveCompaction(options: PreemptiveCompactionOptions 
         state.pending = usage;
       });
 
-      host.hooks.beforeRequest.tapPromise({ name: PREEMPTIVE_COMPACTION, stage: REQUEST_STAGE.preemptive }, async (request) => {
-        const state = states.get(request.sessionId);
-        if (state?.pending === undefined) return request;
-        const usage = state.pending;
-        state.pending = undefined;
-        const session = await host.session(request.sessionId);
-        return config.mode === 'notice' ? appendNotice(session, request, usage) : compact(host, session, request, usage.window);
-      });
+      host.hooks.beforeRequest.tapPromise(
+        { name: PREEMPTIVE_COMPACTION, stage: REQUEST_STAGE.preemptive },
+        async (request) => {
+          const state = states.get(request.sessionId);
+          if (state?.pending === undefined) return request;
+          const usage = state.pending;
+          state.pending = undefined;
+          const session = await host.session(request.sessionId);
+          return config.mode === 'notice'
+            ? appendNotice(session, request, usage)
+            : compact(host, session, request, usage.window);
+        },
+      );
 
       host.hooks.compactionCompleted.tapPromise(PREEMPTIVE_COMPACTION, async ({ sessionId }) => {
         const state = states.get(sessionId);
@@ -82,16 +87,28 @@ export function createPreemptiveCompaction(options: PreemptiveCompactionOptions 
 
 function resolveConfig(host: Host, options: PreemptiveCompactionOptions): PreemptiveConfig {
   const section = readHookSection(host.config, PREEMPTIVE_COMPACTION, PreemptiveConfigSchema);
-  return PreemptiveConfigSchema.parse({ mode: options.mode ?? section.mode, threshold: options.threshold ?? section.threshold });
+  return PreemptiveConfigSchema.parse({
+    mode: options.mode ?? section.mode,
+    threshold: options.threshold ?? section.threshold,
+  });
 }
 
-async function appendNotice(session: Session, request: ModelRequest, usage: Extract<ContextUsage, { known: true }>): Promise<ModelRequest> {
+async function appendNotice(
+  session: Session,
+  request: ModelRequest,
+  usage: Extract<ContextUsage, { known: true }>,
+): Promise<ModelRequest> {
   const notice = createPreemptiveNotice(usage);
   await session.append(notice);
   return { ...request, messages: [...request.messages, notice] };
 }
 
-async function compact(host: Host, session: Session, request: ModelRequest, contextWindow: number): Promise<ModelRequest> {
+async function compact(
+  host: Host,
+  session: Session,
+  request: ModelRequest,
+  contextWindow: number,
+): Promise<ModelRequest> {
   const context = {
     sessionId: session.id,
     contextWindow,

@@ -21,11 +21,15 @@ function deepFreeze<T>(value: T): T {
 }
 
 function markedParts(messages: readonly Message[]): string[] {
-  return messages.flatMap((entry) => entry.parts.filter((part) => part.cacheControl !== undefined).map((part) => part.id));
+  return messages.flatMap((entry) =>
+    entry.parts.filter((part) => part.cacheControl !== undefined).map((part) => part.id),
+  );
 }
 
 function chat(turns: number): Message[] {
-  return Array.from({ length: turns }, (_, index) => message(`m${index}`, index % 2 === 0 ? 'user' : 'assistant', [text(`p${index}`, `turn ${index}`)]));
+  return Array.from({ length: turns }, (_, index) =>
+    message(`m${index}`, index % 2 === 0 ? 'user' : 'assistant', [text(`p${index}`, `turn ${index}`)]),
+  );
 }
 
 describe('applyCacheBreakpoints (ctxhost messages)', () => {
@@ -42,7 +46,11 @@ describe('applyCacheBreakpoints (ctxhost messages)', () => {
   });
 
   it('marks the last system message of the head run, on its last part', () => {
-    const messages = [message('s1', 'system', [text('a', 'one')]), message('s2', 'system', [text('b', 'two'), text('c', 'three')]), ...chat(1)];
+    const messages = [
+      message('s1', 'system', [text('a', 'one')]),
+      message('s2', 'system', [text('b', 'two'), text('c', 'three')]),
+      ...chat(1),
+    ];
     expect(markedParts(applyCacheBreakpoints(messages))).toEqual(['c', 'p0']);
   });
 

@@ -22,9 +22,17 @@ export interface ApplyCacheBreakpointsOptions {
  * and their messages are not marked again. Returns a new list; messages it
  * marks are copied, the others are shared, and the input is never changed.
  */
-export function applyCacheBreakpoints(messages: readonly Message[], options: ApplyCacheBreakpointsOptions = {}): Message[] {
+export function applyCacheBreakpoints(
+  messages: readonly Message[],
+  options: ApplyCacheBreakpointsOptions = {},
+): Message[] {
   const result = [...messages];
-  markBreakpoints(messages, result, createCacheMarker(options.ttl ?? '5m'), options.counter?.count(messages) ?? countCacheBreakpoints(messages));
+  markBreakpoints(
+    messages,
+    result,
+    createCacheMarker(options.ttl ?? '5m'),
+    options.counter?.count(messages) ?? countCacheBreakpoints(messages),
+  );
   return result;
 }
 
@@ -32,7 +40,12 @@ export function applyCacheBreakpoints(messages: readonly Message[], options: App
  * Writes the marked copies of `messages`' breakpoint targets into `into` (a list holding the same
  * messages) and returns the indexes it wrote. `existing`: breakpoints `messages` already carries.
  */
-export function markBreakpoints(messages: readonly Message[], into: Message[], marker: CacheControl, existing: number): number[] {
+export function markBreakpoints(
+  messages: readonly Message[],
+  into: Message[],
+  marker: CacheControl,
+  existing: number,
+): number[] {
   const written: number[] = [];
   let budget = MAX_CACHE_BREAKPOINTS - existing;
   for (const index of targetIndexes(messages)) {
@@ -97,6 +110,8 @@ function isMarkable(part: Part): boolean {
 
 function markMessage(message: Message, marker: CacheControl): Message {
   const partIndex = lastMarkablePart(message);
-  const parts = message.parts.map((part, index) => (index === partIndex ? { ...part, cacheControl: { ...marker } } : part));
+  const parts = message.parts.map((part, index) =>
+    index === partIndex ? { ...part, cacheControl: { ...marker } } : part,
+  );
   return { ...message, parts };
 }

@@ -27,23 +27,53 @@ describe('applyCacheControl: where the marker goes, by content type', () => {
     },
     {
       name: 'list content: the last block',
-      message: { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'u' } }] },
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'image', source: { type: 'url', url: 'u' } },
+        ],
+      },
       expected: {
         role: 'user',
-        content: [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'u' }, cache_control: EPHEMERAL }],
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'image', source: { type: 'url', url: 'u' }, cache_control: EPHEMERAL },
+        ],
       },
     },
     {
       name: 'list content ending in thinking: the last block that is not thinking',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'thinking', thinking: 't', signature: 's' }] },
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'thinking', thinking: 't', signature: 's' },
+        ],
+      },
       expected: {
         role: 'assistant',
-        content: [{ type: 'text', text: 'a', cache_control: EPHEMERAL }, { type: 'thinking', thinking: 't', signature: 's' }],
+        content: [
+          { type: 'text', text: 'a', cache_control: EPHEMERAL },
+          { type: 'thinking', thinking: 't', signature: 's' },
+        ],
       },
     },
-    { name: 'empty string content: on the message', message: { role: 'assistant', content: '' }, expected: { role: 'assistant', content: '', cache_control: EPHEMERAL } },
-    { name: 'null content: on the message', message: { role: 'assistant', content: null }, expected: { role: 'assistant', content: null, cache_control: EPHEMERAL } },
-    { name: 'empty list: on the message', message: { role: 'user', content: [] }, expected: { role: 'user', content: [], cache_control: EPHEMERAL } },
+    {
+      name: 'empty string content: on the message',
+      message: { role: 'assistant', content: '' },
+      expected: { role: 'assistant', content: '', cache_control: EPHEMERAL },
+    },
+    {
+      name: 'null content: on the message',
+      message: { role: 'assistant', content: null },
+      expected: { role: 'assistant', content: null, cache_control: EPHEMERAL },
+    },
+    {
+      name: 'empty list: on the message',
+      message: { role: 'user', content: [] },
+      expected: { role: 'user', content: [], cache_control: EPHEMERAL },
+    },
     {
       name: 'tool message, native Anthropic: on the message',
       message: { role: 'tool', tool_call_id: 'c1', content: 'ok' },
@@ -62,12 +92,18 @@ describe('applyCacheControl: where the marker goes, by content type', () => {
     const { request } = requestEndingWith(message);
     const result = applyCacheControl(request, { native: native ?? false });
     expect(result.messages[1]).toEqual(expected);
-    expect(result.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You are terse.', cache_control: EPHEMERAL }] });
+    expect(result.messages[0]).toEqual({
+      role: 'system',
+      content: [{ type: 'text', text: 'You are terse.', cache_control: EPHEMERAL }],
+    });
   });
 });
 
 function conversation(turns: number): WireMessage[] {
-  return Array.from({ length: turns }, (_, index): WireMessage => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: `turn ${index}` }));
+  return Array.from({ length: turns }, (_, index): WireMessage => ({
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    content: `turn ${index}`,
+  }));
 }
 
 function markedIndexes(request: CacheableRequest): number[] {
@@ -76,7 +112,12 @@ function markedIndexes(request: CacheableRequest): number[] {
 
 describe('applyCacheControl: system_and_3', () => {
   it('marks the system param and the last three messages, four in all', () => {
-    const result = applyCacheControl({ system: 'sys', messages: conversation(6), model: 'claude-sonnet-4-5', max_tokens: 100 });
+    const result = applyCacheControl({
+      system: 'sys',
+      messages: conversation(6),
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+    });
     expect(result.system).toEqual([{ type: 'text', text: 'sys', cache_control: EPHEMERAL }]);
     expect(markedIndexes(result)).toEqual([3, 4, 5]);
     expect(countMarkers(result)).toBe(4);
@@ -90,8 +131,17 @@ describe('applyCacheControl: system_and_3', () => {
   });
 
   it('with fewer messages than three marks each one', () => {
-    const result = applyCacheControl({ system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], messages: conversation(2) });
-    expect(result.system).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache_control: EPHEMERAL }]);
+    const result = applyCacheControl({
+      system: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+      messages: conversation(2),
+    });
+    expect(result.system).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b', cache_control: EPHEMERAL },
+    ]);
     expect(markedIndexes(result)).toEqual([0, 1]);
   });
 
@@ -118,8 +168,14 @@ describe('applyCacheControl: system_and_3', () => {
   });
 
   it('adds nothing when four markers are already present', () => {
-    const marked = (text: string): WireMessage => ({ role: 'user', content: [{ type: 'text', text, cache_control: EPHEMERAL }] });
-    const request: CacheableRequest = { system: 'sys', messages: [marked('a'), marked('b'), marked('c'), marked('d'), { role: 'user', content: 'e' }] };
+    const marked = (text: string): WireMessage => ({
+      role: 'user',
+      content: [{ type: 'text', text, cache_control: EPHEMERAL }],
+    });
+    const request: CacheableRequest = {
+      system: 'sys',
+      messages: [marked('a'), marked('b'), marked('c'), marked('d'), { role: 'user', content: 'e' }],
+    };
     const result = applyCacheControl(request);
     expect(countMarkers(result)).toBe(4);
     expect(result.system).toBe('sys');
@@ -132,7 +188,10 @@ describe('applyCacheControl: system_and_3', () => {
   });
 
   it('never changes its input (deeply frozen) and shares nothing with it', () => {
-    const request = deepFreeze<CacheableRequest>({ system: 'sys', messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }] }] });
+    const request = deepFreeze<CacheableRequest>({
+      system: 'sys',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }] }],
+    });
     const snapshot = structuredClone(request);
     const result = applyCacheControl(request, { ttl: '1h' });
     expect(request).toEqual(snapshot);
@@ -143,7 +202,10 @@ describe('applyCacheControl: system_and_3', () => {
   it('writes the 1-hour TTL into every marker it adds', () => {
     const result = applyCacheControl({ system: 'sys', messages: conversation(3) }, { ttl: '1h' });
     expect(result.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral', ttl: '1h' } }]);
-    expect(result.messages[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'turn 2', cache_control: { type: 'ephemeral', ttl: '1h' } }] });
+    expect(result.messages[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'turn 2', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+    });
   });
 
   it('rejects a TTL other than 5m or 1h with a CacheTtlError', () => {

@@ -23,7 +23,10 @@ const THINKING_BLOCK_TYPES = new Set(['thinking', 'redacted_thinking']);
  * (on tools, the system prompt or messages) count against the limit of four,
  * and a target that already carries one is not marked again.
  */
-export function applyCacheControl<Request extends CacheableRequest>(request: Request, options: ApplyCacheControlOptions = {}): Request {
+export function applyCacheControl<Request extends CacheableRequest>(
+  request: Request,
+  options: ApplyCacheControlOptions = {},
+): Request {
   const marker = createCacheMarker(options.ttl ?? '5m');
   const copy = structuredClone(request);
   let budget = MAX_CACHE_BREAKPOINTS - countMarkers(copy);
@@ -50,8 +53,10 @@ function breakpointTargets(request: CacheableRequest, native: boolean): Breakpoi
   const conversation = request.messages.filter((message) => message.role !== 'system');
   // Without a system prompt, the first message (the task, the longest-lived prefix) takes its breakpoint: four either way.
   const first = conversation[0];
-  if (targets.length === 0 && first !== undefined && conversation.length > ROLLING_BREAKPOINTS) targets.push(messageTarget(first, native));
-  for (const message of conversation.slice(-ROLLING_BREAKPOINTS).reverse()) targets.push(messageTarget(message, native));
+  if (targets.length === 0 && first !== undefined && conversation.length > ROLLING_BREAKPOINTS)
+    targets.push(messageTarget(first, native));
+  for (const message of conversation.slice(-ROLLING_BREAKPOINTS).reverse())
+    targets.push(messageTarget(message, native));
   return targets;
 }
 
@@ -117,10 +122,12 @@ function messageHasMarker(message: WireMessage): boolean {
 export function countMarkers(request: CacheableRequest): number {
   let count = 0;
   for (const tool of request.tools ?? []) if (tool.cache_control !== undefined) count += 1;
-  if (Array.isArray(request.system)) count += request.system.filter((block) => block.cache_control !== undefined).length;
+  if (Array.isArray(request.system))
+    count += request.system.filter((block) => block.cache_control !== undefined).length;
   for (const message of request.messages) {
     if (message.cache_control !== undefined) count += 1;
-    if (Array.isArray(message.content)) count += message.content.filter((block) => block.cache_control !== undefined).length;
+    if (Array.isArray(message.content))
+      count += message.content.filter((block) => block.cache_control !== undefined).length;
   }
   return count;
 }

@@ -13,7 +13,9 @@ function request(model: string): ModelRequest {
 }
 
 function markers(value: ModelRequest): (string | undefined)[] {
-  return value.messages.flatMap((message) => message.parts.map((part) => part.cacheControl?.ttl ?? part.cacheControl?.type));
+  return value.messages.flatMap((message) =>
+    message.parts.map((part) => part.cacheControl?.ttl ?? part.cacheControl?.type),
+  );
 }
 
 // The plugin's tap, exercised through core's real beforeRequest waterfall (createHost is not committed yet).
@@ -22,11 +24,16 @@ describe('createCachingTransform on the beforeRequest waterfall', () => {
     const lines: string[] = [];
     const hooks = createHostHooks();
     const transform = createCachingTransform({ ttl: '1h', report: (line) => lines.push(line) });
-    hooks.beforeRequest.tapPromise({ name: PROMPT_CACHING, stage: REQUEST_STAGE.caching }, async (value) => transform(value));
+    hooks.beforeRequest.tapPromise({ name: PROMPT_CACHING, stage: REQUEST_STAGE.caching }, async (value) =>
+      transform(value),
+    );
     // An engine-stage tap appends a message; caching must see it, so it runs later despite being tapped first.
     hooks.beforeRequest.tapPromise({ name: 'engine', stage: REQUEST_STAGE.engine }, async (value) => ({
       ...value,
-      messages: [...value.messages, { id: 'a', role: 'assistant', parts: [{ id: 'late', type: 'text', text: 'added' }] }],
+      messages: [
+        ...value.messages,
+        { id: 'a', role: 'assistant', parts: [{ id: 'late', type: 'text', text: 'added' }] },
+      ],
     }));
     const context = { sessionId: 'one', contextWindow: 200_000 };
     const first = await hooks.beforeRequest.promise(request('claude-sonnet-4-5'), context);
@@ -44,7 +51,9 @@ describe('createCachingTransform on the beforeRequest waterfall', () => {
   it('is off when disabled in config, and says why', () => {
     const lines: string[] = [];
     const original = request('claude-sonnet-4-5');
-    expect(createCachingTransform({ ttl: '5m', enabled: false, report: (line) => lines.push(line) })(original)).toBe(original);
+    expect(createCachingTransform({ ttl: '5m', enabled: false, report: (line) => lines.push(line) })(original)).toBe(
+      original,
+    );
     expect(lines[0]).toMatch(/disabled .*hooks\.prompt-caching\.enabled/);
   });
 

@@ -57,7 +57,14 @@ function createSessionBreakpointsCache(ttl: CacheTtl): (sessionId: string) => Se
 
 function decideFor(model: string, options: CachingTransformOptions): CachingDecision {
   const provider = options.provider ?? 'anthropic';
-  if (options.enabled === false) return { enabled: false, native: provider === 'anthropic', model, provider, reason: 'turned off in hooks.prompt-caching.enabled' };
+  if (options.enabled === false)
+    return {
+      enabled: false,
+      native: provider === 'anthropic',
+      model,
+      provider,
+      reason: 'turned off in hooks.prompt-caching.enabled',
+    };
   return shouldEnableCaching({
     model,
     provider,

@@ -1,6 +1,11 @@
 import { defineConfigSection } from '@ctxhost/core';
 import { z } from 'zod';
-import { DEFAULT_PRICING, STANDARD_CACHE_MULTIPLIERS, type ModelPricing, type PricingTable } from './default-pricing.js';
+import {
+  DEFAULT_PRICING,
+  STANDARD_CACHE_MULTIPLIERS,
+  type ModelPricing,
+  type PricingTable,
+} from './default-pricing.js';
 import { DEFAULT_MIN_CACHEABLE_TOKENS } from './min-cacheable-tokens.js';
 import { normalizeModelName } from './find-model-pricing.js';
 import { DEFAULT_CACHING_GATEWAYS } from './should-enable-caching.js';
@@ -26,9 +31,16 @@ export const PROMPT_CACHING_DEFAULTS = {
   pricing: {},
 } satisfies { enabled: boolean; gateways: string[]; pricing: Record<string, PricingEntryConfig> };
 
-const dollars = z.number({ error: 'dollars per million tokens (a number >= 0)' }).min(0, { error: 'dollars per million tokens (a number >= 0)' });
-const multiplier = z.number({ error: 'a multiplier of the input price (a number >= 0)' }).min(0, { error: 'a multiplier of the input price (a number >= 0)' });
-const tokens = z.number({ error: 'a whole number of tokens >= 0' }).int({ error: 'a whole number of tokens >= 0' }).min(0, { error: 'a whole number of tokens >= 0' });
+const dollars = z
+  .number({ error: 'dollars per million tokens (a number >= 0)' })
+  .min(0, { error: 'dollars per million tokens (a number >= 0)' });
+const multiplier = z
+  .number({ error: 'a multiplier of the input price (a number >= 0)' })
+  .min(0, { error: 'a multiplier of the input price (a number >= 0)' });
+const tokens = z
+  .number({ error: 'a whole number of tokens >= 0' })
+  .int({ error: 'a whole number of tokens >= 0' })
+  .min(0, { error: 'a whole number of tokens >= 0' });
 
 export const PricingEntrySchema = z.strictObject({
   input_per_mtok: dollars,
@@ -46,7 +58,9 @@ export const PricingEntrySchema = z.strictObject({
 export const PromptCachingConfigSchema = z.strictObject({
   enabled: z.boolean({ error: 'true or false' }).default(PROMPT_CACHING_DEFAULTS.enabled),
   gateways: z
-    .array(z.string({ error: 'a provider name' }).min(1, { error: 'a provider name' }), { error: 'a list of provider names' })
+    .array(z.string({ error: 'a provider name' }).min(1, { error: 'a provider name' }), {
+      error: 'a list of provider names',
+    })
     .default(() => [...PROMPT_CACHING_DEFAULTS.gateways]),
   pricing: z
     .record(z.string().min(1), PricingEntrySchema, { error: 'a mapping of model names to prices' })
@@ -55,7 +69,10 @@ export const PromptCachingConfigSchema = z.strictObject({
 
 export type PromptCachingConfig = z.output<typeof PromptCachingConfigSchema>;
 
-export const promptCachingConfigSection = defineConfigSection({ key: PROMPT_CACHING, schema: PromptCachingConfigSchema });
+export const promptCachingConfigSection = defineConfigSection({
+  key: PROMPT_CACHING,
+  schema: PromptCachingConfigSchema,
+});
 
 /** The pricing table a section describes: its entries (keys normalised, `claude-sonnet-4.5` → `claude-sonnet-4-5`) over DEFAULT_PRICING (the registry's Anthropic models). */
 export function pricingFromConfig(section: Pick<PromptCachingConfig, 'pricing'>): PricingTable {

@@ -21,7 +21,8 @@ export class PromptCachingError extends CtxhostError {
 
   static override isInstance(value: unknown): value is PromptCachingError {
     return (
-      CtxhostError.isInstance(value) && (value as unknown as { [PROMPT_CACHING_ERROR]?: unknown })[PROMPT_CACHING_ERROR] === true
+      CtxhostError.isInstance(value) &&
+      (value as unknown as { [PROMPT_CACHING_ERROR]?: unknown })[PROMPT_CACHING_ERROR] === true
     );
   }
 }

@@ -13,7 +13,11 @@ export { normalizeModelName };
  * prices (`models`: core's `models:` config section over the registry), else
  * the longest prefix in `table`. Undefined when none knows the model.
  */
-export function findModelPricing(model: string, table: PricingTable = DEFAULT_PRICING, models?: Readonly<Record<string, ModelOverride>>): ModelPricing | undefined {
+export function findModelPricing(
+  model: string,
+  table: PricingTable = DEFAULT_PRICING,
+  models?: Readonly<Record<string, ModelOverride>>,
+): ModelPricing | undefined {
   const name = normalizeModelName(model);
   const configured = longestPrefix(name, table, (key) => table[key] !== DEFAULT_PRICING[key]);
   if (configured !== undefined) return configured;
@@ -32,7 +36,11 @@ function longestPrefix(name: string, table: PricingTable, accept: (key: string) 
 }
 
 /** Like findModelPricing, but an unknown model is an UnknownModelPricingError naming the config key to add. */
-export function requireModelPricing(model: string, table: PricingTable = DEFAULT_PRICING, models?: Readonly<Record<string, ModelOverride>>): ModelPricing {
+export function requireModelPricing(
+  model: string,
+  table: PricingTable = DEFAULT_PRICING,
+  models?: Readonly<Record<string, ModelOverride>>,
+): ModelPricing {
   const pricing = findModelPricing(model, table, models);
   if (pricing === undefined) throw new UnknownModelPricingError(model);
   return pricing;

@@ -1,7 +1,22 @@
-export { applyCacheControl, countMarkers, ROLLING_BREAKPOINTS, type ApplyCacheControlOptions } from './apply-cache-control.js';
-export { applyCacheBreakpoints, countCacheBreakpoints, type ApplyCacheBreakpointsOptions } from './apply-cache-breakpoints.js';
+export {
+  applyCacheControl,
+  countMarkers,
+  ROLLING_BREAKPOINTS,
+  type ApplyCacheControlOptions,
+} from './apply-cache-control.js';
+export {
+  applyCacheBreakpoints,
+  countCacheBreakpoints,
+  type ApplyCacheBreakpointsOptions,
+} from './apply-cache-breakpoints.js';
 export { createCacheMarker, isCacheTtl, CACHE_TTLS, MAX_CACHE_BREAKPOINTS, type CacheTtl } from './cache-marker.js';
-export type { CacheableRequest, WireCacheControl, WireContentBlock, WireMessage, WireTool } from './cacheable-request.js';
+export type {
+  CacheableRequest,
+  WireCacheControl,
+  WireContentBlock,
+  WireMessage,
+  WireTool,
+} from './cacheable-request.js';
 export {
   shouldEnableCaching,
   cachingStatusLine,
@@ -10,7 +25,12 @@ export {
   type CachingDecision,
   type CachingTarget,
 } from './should-enable-caching.js';
-export { DEFAULT_PRICING, STANDARD_CACHE_MULTIPLIERS, type ModelPricing, type PricingTable } from './default-pricing.js';
+export {
+  DEFAULT_PRICING,
+  STANDARD_CACHE_MULTIPLIERS,
+  type ModelPricing,
+  type PricingTable,
+} from './default-pricing.js';
 export { findModelPricing, requireModelPricing, normalizeModelName } from './find-model-pricing.js';
 export { usageCost, sessionCost, type CostByKind, type CostOptions, type CostReport } from './usage-cost.js';
 export {
@@ -43,8 +63,20 @@ export {
   isServerContextOn,
   type ServerContextConfig,
 } from './server-context-config.js';
-export { buildServerContextRequest, serverTriggerTokens, CONTEXT_MANAGEMENT_BETA, COMPACTION_BETA, type ServerContextRequest } from './server-context-request.js';
-export { readServerContextReport, isCompactionPart, compactionUsages, type AppliedEdit, type ServerContextReport } from './server-context-report.js';
+export {
+  buildServerContextRequest,
+  serverTriggerTokens,
+  CONTEXT_MANAGEMENT_BETA,
+  COMPACTION_BETA,
+  type ServerContextRequest,
+} from './server-context-request.js';
+export {
+  readServerContextReport,
+  isCompactionPart,
+  compactionUsages,
+  type AppliedEdit,
+  type ServerContextReport,
+} from './server-context-report.js';
 export { withServerFirst, serverFirstThreshold, SERVER_FIRST, type ServerFirstOptions } from './server-first-engine.js';
 export {
   createServerContextPlugin,

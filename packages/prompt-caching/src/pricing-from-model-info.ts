@@ -14,8 +14,11 @@ export function pricingFromModelInfo(info: ModelInfo): ModelPricing | undefined 
   const claude = /claude/i.test(info.id);
   const base = fromPrices(info.pricing, claude, minimum);
   // The tier only applies where a prompt can pass it: Gemini Pro's 1M window, Sonnet's `[1m]` variant.
-  const tier = info.longContext !== undefined && info.contextWindow > info.longContext.aboveTokens ? info.longContext : undefined;
-  return tier === undefined ? base : { ...base, longContext: { aboveTokens: tier.aboveTokens, pricing: fromPrices(tier.pricing, claude, minimum) } };
+  const tier =
+    info.longContext !== undefined && info.contextWindow > info.longContext.aboveTokens ? info.longContext : undefined;
+  return tier === undefined
+    ? base
+    : { ...base, longContext: { aboveTokens: tier.aboveTokens, pricing: fromPrices(tier.pricing, claude, minimum) } };
 }
 
 function fromPrices(prices: ModelPrices, claude: boolean, minimum: number): Omit<ModelPricing, 'longContext'> {

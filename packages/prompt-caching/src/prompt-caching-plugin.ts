@@ -31,7 +31,9 @@ export function createPromptCachingPlugin(options: PromptCachingPluginOptions = 
         ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
         report: (line) => host.logger.info(line),
       });
-      host.hooks.beforeRequest.tapPromise({ name: PROMPT_CACHING, stage: REQUEST_STAGE.caching }, async (request) => transform(request));
+      host.hooks.beforeRequest.tapPromise({ name: PROMPT_CACHING, stage: REQUEST_STAGE.caching }, async (request) =>
+        transform(request),
+      );
     },
   };
 }

@@ -1,7 +1,18 @@
 import { ConfigError, createConfigSchema, readHookSection, toCtxhostConfig } from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
-import { SERVER_CONTEXT, SERVER_CONTEXT_DEFAULTS, ServerContextConfigSchema, isServerContextOn, serverContextConfigSection } from './server-context-config.js';
-import { buildServerContextRequest, COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA, serverTriggerTokens } from './server-context-request.js';
+import {
+  SERVER_CONTEXT,
+  SERVER_CONTEXT_DEFAULTS,
+  ServerContextConfigSchema,
+  isServerContextOn,
+  serverContextConfigSection,
+} from './server-context-config.js';
+import {
+  buildServerContextRequest,
+  COMPACTION_BETA,
+  CONTEXT_MANAGEMENT_BETA,
+  serverTriggerTokens,
+} from './server-context-request.js';
 
 describe('hooks.server-context config', () => {
   it('parses a missing section to exactly the defaults, everything off', () => {
@@ -23,7 +34,9 @@ describe('hooks.server-context config', () => {
       caught = error;
     }
     expect(ConfigError.isInstance(caught)).toBe(true);
-    expect((caught as Error).message).toMatch(/hooks\.server-context\.compaction\.trigger_tokens: expected a whole number of tokens, at least 50000/);
+    expect((caught as Error).message).toMatch(
+      /hooks\.server-context\.compaction\.trigger_tokens: expected a whole number of tokens, at least 50000/,
+    );
     expect((caught as Error).message).toMatch(/clear_tool_use/);
   });
 });
@@ -31,7 +44,14 @@ describe('hooks.server-context config', () => {
 describe('buildServerContextRequest', () => {
   it('emits clear_thinking first, then clear_tool_uses, then compaction, with each beta once', () => {
     const config = ServerContextConfigSchema.parse({
-      clear_tool_uses: { enabled: true, trigger_tokens: 30_000, keep_tool_uses: 2, clear_at_least_tokens: 5_000, exclude_tools: ['memory'], clear_tool_inputs: true },
+      clear_tool_uses: {
+        enabled: true,
+        trigger_tokens: 30_000,
+        keep_tool_uses: 2,
+        clear_at_least_tokens: 5_000,
+        exclude_tools: ['memory'],
+        clear_tool_inputs: true,
+      },
       clear_thinking: { enabled: true, keep_turns: 'all' },
       compaction: { enabled: true, trigger_tokens: 60_000, instructions: 'Keep file paths.' },
     });
@@ -40,8 +60,19 @@ describe('buildServerContextRequest', () => {
       contextManagement: {
         edits: [
           { type: 'clear_thinking_20251015', keep: 'all' },
-          { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30_000 }, keep: { type: 'tool_uses', value: 2 }, clear_at_least: { type: 'input_tokens', value: 5_000 }, exclude_tools: ['memory'], clear_tool_inputs: true },
-          { type: 'compact_20260112', trigger: { type: 'input_tokens', value: 60_000 }, instructions: 'Keep file paths.' },
+          {
+            type: 'clear_tool_uses_20250919',
+            trigger: { type: 'input_tokens', value: 30_000 },
+            keep: { type: 'tool_uses', value: 2 },
+            clear_at_least: { type: 'input_tokens', value: 5_000 },
+            exclude_tools: ['memory'],
+            clear_tool_inputs: true,
+          },
+          {
+            type: 'compact_20260112',
+            trigger: { type: 'input_tokens', value: 60_000 },
+            instructions: 'Keep file paths.',
+          },
         ],
       },
     });
@@ -52,7 +83,15 @@ describe('buildServerContextRequest', () => {
     const config = ServerContextConfigSchema.parse({ clear_tool_uses: { enabled: true } });
     expect(buildServerContextRequest(config)).toEqual({
       betas: [CONTEXT_MANAGEMENT_BETA],
-      contextManagement: { edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 100_000 }, keep: { type: 'tool_uses', value: 3 } }] },
+      contextManagement: {
+        edits: [
+          {
+            type: 'clear_tool_uses_20250919',
+            trigger: { type: 'input_tokens', value: 100_000 },
+            keep: { type: 'tool_uses', value: 3 },
+          },
+        ],
+      },
     });
   });
 });

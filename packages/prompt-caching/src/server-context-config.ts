@@ -13,7 +13,14 @@ export const MIN_COMPACTION_TRIGGER = 50_000;
  * 100,000 input tokens keeping 3 tool uses; compaction at 150,000).
  */
 export const SERVER_CONTEXT_DEFAULTS = {
-  clear_tool_uses: { enabled: false, trigger_tokens: 100_000, keep_tool_uses: 3, clear_at_least_tokens: 0, exclude_tools: [] as string[], clear_tool_inputs: false },
+  clear_tool_uses: {
+    enabled: false,
+    trigger_tokens: 100_000,
+    keep_tool_uses: 3,
+    clear_at_least_tokens: 0,
+    exclude_tools: [] as string[],
+    clear_tool_inputs: false,
+  },
   clear_thinking: { enabled: false, keep_turns: 1 as number | 'all' },
   compaction: { enabled: false, trigger_tokens: 150_000, pause_after_compaction: false },
   client_fallback_threshold: 0.85,
@@ -21,23 +28,35 @@ export const SERVER_CONTEXT_DEFAULTS = {
 
 const defaults = SERVER_CONTEXT_DEFAULTS;
 const flag = () => z.boolean({ error: 'true or false' });
-const tokens = (min: number) => z.number({ error: `a whole number of tokens, at least ${min}` }).int({ error: `a whole number of tokens, at least ${min}` }).min(min, { error: `a whole number of tokens, at least ${min}` });
+const tokens = (min: number) =>
+  z
+    .number({ error: `a whole number of tokens, at least ${min}` })
+    .int({ error: `a whole number of tokens, at least ${min}` })
+    .min(min, { error: `a whole number of tokens, at least ${min}` });
 
 export const ServerContextConfigSchema = z.strictObject({
   clear_tool_uses: z
     .strictObject({
       enabled: flag().default(defaults.clear_tool_uses.enabled),
       trigger_tokens: tokens(1).default(defaults.clear_tool_uses.trigger_tokens),
-      keep_tool_uses: z.number({ error: 'a whole number of tool uses, at least 0' }).int({ error: 'a whole number of tool uses, at least 0' }).min(0, { error: 'a whole number of tool uses, at least 0' }).default(defaults.clear_tool_uses.keep_tool_uses),
+      keep_tool_uses: z
+        .number({ error: 'a whole number of tool uses, at least 0' })
+        .int({ error: 'a whole number of tool uses, at least 0' })
+        .min(0, { error: 'a whole number of tool uses, at least 0' })
+        .default(defaults.clear_tool_uses.keep_tool_uses),
       clear_at_least_tokens: tokens(0).default(defaults.clear_tool_uses.clear_at_least_tokens),
-      exclude_tools: z.array(z.string({ error: 'a tool name' }).min(1, { error: 'a tool name' }), { error: 'a list of tool names' }).default(() => [...defaults.clear_tool_uses.exclude_tools]),
+      exclude_tools: z
+        .array(z.string({ error: 'a tool name' }).min(1, { error: 'a tool name' }), { error: 'a list of tool names' })
+        .default(() => [...defaults.clear_tool_uses.exclude_tools]),
       clear_tool_inputs: flag().default(defaults.clear_tool_uses.clear_tool_inputs),
     })
     .prefault({}),
   clear_thinking: z
     .strictObject({
       enabled: flag().default(defaults.clear_thinking.enabled),
-      keep_turns: z.union([z.literal('all'), z.number().int().min(0)], { error: 'a whole number of turns, at least 0, or "all"' }).default(defaults.clear_thinking.keep_turns),
+      keep_turns: z
+        .union([z.literal('all'), z.number().int().min(0)], { error: 'a whole number of turns, at least 0, or "all"' })
+        .default(defaults.clear_thinking.keep_turns),
     })
     .prefault({}),
   compaction: z
@@ -57,7 +76,10 @@ export const ServerContextConfigSchema = z.strictObject({
 
 export type ServerContextConfig = z.output<typeof ServerContextConfigSchema>;
 
-export const serverContextConfigSection = defineConfigSection({ key: SERVER_CONTEXT, schema: ServerContextConfigSchema });
+export const serverContextConfigSection = defineConfigSection({
+  key: SERVER_CONTEXT,
+  schema: ServerContextConfigSchema,
+});
 
 /** True when any server-side strategy is switched on. */
 export function isServerContextOn(config: ServerContextConfig): boolean {

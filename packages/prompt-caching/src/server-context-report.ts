@@ -31,12 +31,26 @@ export function readServerContextReport(message: Message): ServerContextReport |
   const management = record(message.meta?.['contextManagement']);
   const iterations = message.meta?.['usageIterations'];
   const edits = Array.isArray(management?.['applied_edits']) ? management['applied_edits'] : [];
-  const compactions = Array.isArray(iterations) ? iterations.map(record).filter((entry) => entry?.['type'] === 'compaction') : [];
+  const compactions = Array.isArray(iterations)
+    ? iterations.map(record).filter((entry) => entry?.['type'] === 'compaction')
+    : [];
   if (management === undefined && compactions.length === 0) return undefined;
-  const report: ServerContextReport = { appliedEdits: edits.map(record).filter((edit) => edit !== undefined).map(toAppliedEdit) };
+  const report: ServerContextReport = {
+    appliedEdits: edits
+      .map(record)
+      .filter((edit) => edit !== undefined)
+      .map(toAppliedEdit),
+  };
   if (compactions.length > 0) {
     report.compaction = {
-      inputTokens: compactions.reduce((sum, entry) => sum + count(entry?.['input_tokens']) + count(entry?.['cache_read_input_tokens']) + count(entry?.['cache_creation_input_tokens']), 0),
+      inputTokens: compactions.reduce(
+        (sum, entry) =>
+          sum +
+          count(entry?.['input_tokens']) +
+          count(entry?.['cache_read_input_tokens']) +
+          count(entry?.['cache_creation_input_tokens']),
+        0,
+      ),
       outputTokens: compactions.reduce((sum, entry) => sum + count(entry?.['output_tokens']), 0),
     };
   }
@@ -54,7 +68,14 @@ export function compactionUsages(message: Message): Usage[] {
   return iterations.map(record).flatMap((entry) =>
     entry?.['type'] !== 'compaction'
       ? []
-      : [{ inputTokens: count(entry['input_tokens']), outputTokens: count(entry['output_tokens']), cacheCreationInputTokens: count(entry['cache_creation_input_tokens']), cacheReadInputTokens: count(entry['cache_read_input_tokens']) }],
+      : [
+          {
+            inputTokens: count(entry['input_tokens']),
+            outputTokens: count(entry['output_tokens']),
+            cacheCreationInputTokens: count(entry['cache_creation_input_tokens']),
+            cacheReadInputTokens: count(entry['cache_read_input_tokens']),
+          },
+        ],
   );
 }
 
@@ -63,7 +84,9 @@ function toAppliedEdit(edit: Record<string, JsonValue>): AppliedEdit {
     type: String(edit['type']),
     clearedInputTokens: count(edit['cleared_input_tokens']),
     ...(edit['cleared_tool_uses'] === undefined ? {} : { clearedToolUses: count(edit['cleared_tool_uses']) }),
-    ...(edit['cleared_thinking_turns'] === undefined ? {} : { clearedThinkingTurns: count(edit['cleared_thinking_turns']) }),
+    ...(edit['cleared_thinking_turns'] === undefined
+      ? {}
+      : { clearedThinkingTurns: count(edit['cleared_thinking_turns']) }),
   };
 }
 

@@ -20,7 +20,10 @@ export function buildServerContextRequest(config: ServerContextConfig): ServerCo
   const betas = new Set<string>();
   if (config.clear_thinking.enabled) {
     const keep = config.clear_thinking.keep_turns;
-    edits.push({ type: 'clear_thinking_20251015', keep: keep === 'all' ? 'all' : { type: 'thinking_turns', value: keep } });
+    edits.push({
+      type: 'clear_thinking_20251015',
+      keep: keep === 'all' ? 'all' : { type: 'thinking_turns', value: keep },
+    });
     betas.add(CONTEXT_MANAGEMENT_BETA);
   }
   if (config.clear_tool_uses.enabled) {
@@ -29,7 +32,9 @@ export function buildServerContextRequest(config: ServerContextConfig): ServerCo
       type: 'clear_tool_uses_20250919',
       trigger: { type: 'input_tokens', value: clear.trigger_tokens },
       keep: { type: 'tool_uses', value: clear.keep_tool_uses },
-      ...(clear.clear_at_least_tokens > 0 ? { clear_at_least: { type: 'input_tokens', value: clear.clear_at_least_tokens } } : {}),
+      ...(clear.clear_at_least_tokens > 0
+        ? { clear_at_least: { type: 'input_tokens', value: clear.clear_at_least_tokens } }
+        : {}),
       ...(clear.exclude_tools.length > 0 ? { exclude_tools: [...clear.exclude_tools] } : {}),
       ...(clear.clear_tool_inputs ? { clear_tool_inputs: true } : {}),
     });
@@ -54,6 +59,9 @@ export function buildServerContextRequest(config: ServerContextConfig): ServerCo
  * when only clear_thinking is on.
  */
 export function serverTriggerTokens(config: ServerContextConfig): number | undefined {
-  const triggers = [config.clear_tool_uses.enabled ? config.clear_tool_uses.trigger_tokens : undefined, config.compaction.enabled ? config.compaction.trigger_tokens : undefined].filter((value): value is number => value !== undefined);
+  const triggers = [
+    config.clear_tool_uses.enabled ? config.clear_tool_uses.trigger_tokens : undefined,
+    config.compaction.enabled ? config.compaction.trigger_tokens : undefined,
+  ].filter((value): value is number => value !== undefined);
   return triggers.length === 0 ? undefined : Math.min(...triggers);
 }

@@ -16,17 +16,33 @@ export interface ServerFirstOptions {
  * engine would compress too. Below that, the server's edits keep the prompt
  * small and the client does nothing. Everything else is the wrapped engine's.
  */
-export function withServerFirst(engine: ContextEngine, options: ServerFirstOptions = {}): ContextEngine & { readonly [SERVER_FIRST]: number } {
+export function withServerFirst(
+  engine: ContextEngine,
+  options: ServerFirstOptions = {},
+): ContextEngine & { readonly [SERVER_FIRST]: number } {
   const fallback = options.fallbackThreshold ?? 0.85;
-  if (!(fallback > 0 && fallback <= 1)) throw new RangeError(`withServerFirst: fallbackThreshold must be a number between 0 and 1, got ${String(fallback)}`);
+  if (!(fallback > 0 && fallback <= 1))
+    throw new RangeError(
+      `withServerFirst: fallbackThreshold must be a number between 0 and 1, got ${String(fallback)}`,
+    );
   return {
     [SERVER_FIRST]: fallback,
     name: engine.name,
-    shouldCompress: (state) => state.contextWindow !== undefined && state.promptTokens >= fallback * state.contextWindow && engine.shouldCompress(state),
+    shouldCompress: (state) =>
+      state.contextWindow !== undefined &&
+      state.promptTokens >= fallback * state.contextWindow &&
+      engine.shouldCompress(state),
     compress: (messages, context) => engine.compress(messages, context),
     ...(engine.tools === undefined ? {} : { tools: () => engine.tools!() }),
-    ...(engine.callTool === undefined ? {} : { callTool: (name: string, input: JsonValue, context: EngineToolContext) => engine.callTool!(name, input, context) }),
-    ...(engine.updateFromUsage === undefined ? {} : { updateFromUsage: (usage: Usage, sessionId: string) => engine.updateFromUsage!(usage, sessionId) }),
+    ...(engine.callTool === undefined
+      ? {}
+      : {
+          callTool: (name: string, input: JsonValue, context: EngineToolContext) =>
+            engine.callTool!(name, input, context),
+        }),
+    ...(engine.updateFromUsage === undefined
+      ? {}
+      : { updateFromUsage: (usage: Usage, sessionId: string) => engine.updateFromUsage!(usage, sessionId) }),
   };
 }
 

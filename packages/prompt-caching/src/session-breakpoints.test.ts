@@ -7,10 +7,21 @@ import { createSessionBreakpoints } from './session-breakpoints.js';
 const message = (id: number, role: Message['role'], marked = false): Message => ({
   id: `m${id}`,
   role,
-  parts: [{ id: `m${id}:0`, type: 'text', text: `message ${id}`, ...(marked ? { cacheControl: { type: 'ephemeral' as const } } : {}) }],
+  parts: [
+    {
+      id: `m${id}:0`,
+      type: 'text',
+      text: `message ${id}`,
+      ...(marked ? { cacheControl: { type: 'ephemeral' as const } } : {}),
+    },
+  ],
 });
 
-const step = fc.record({ op: fc.constantFrom('append', 'append', 'append', 'update', 'revert', 'compact'), role: fc.constantFrom<Message['role']>('user', 'assistant', 'tool', 'system'), marked: fc.boolean() });
+const step = fc.record({
+  op: fc.constantFrom('append', 'append', 'append', 'update', 'revert', 'compact'),
+  role: fc.constantFrom<Message['role']>('user', 'assistant', 'tool', 'system'),
+  marked: fc.boolean(),
+});
 
 describe('createSessionBreakpoints', () => {
   it('marks each request of a session exactly as applyCacheBreakpoints does, through appends, updates, reverts and compactions', async () => {
@@ -21,9 +32,19 @@ describe('createSessionBreakpoints', () => {
         let next = 0;
         for (const { op, role, marked } of steps) {
           const current = session.messages();
-          if (op === 'update' && current.length > 0) await session.update(current[0]!.parts[0]!.id, { text: `changed ${next++}` }, 'test');
-          else if (op === 'revert' && current.length > 1) await session.revert(current[Math.floor(current.length / 2)]!.id);
-          else if (op === 'compact' && current.length > 0) await session.applyCompaction([message(next++, 'user', marked), ...current.slice(-2)], { engine: 'test', reason: 'manual', tokensBefore: 0, tokensAfter: 0, messagesBefore: current.length, messagesAfter: 3 });
+          if (op === 'update' && current.length > 0)
+            await session.update(current[0]!.parts[0]!.id, { text: `changed ${next++}` }, 'test');
+          else if (op === 'revert' && current.length > 1)
+            await session.revert(current[Math.floor(current.length / 2)]!.id);
+          else if (op === 'compact' && current.length > 0)
+            await session.applyCompaction([message(next++, 'user', marked), ...current.slice(-2)], {
+              engine: 'test',
+              reason: 'manual',
+              tokensBefore: 0,
+              tokensAfter: 0,
+              messagesBefore: current.length,
+              messagesAfter: 3,
+            });
           else await session.append(message(next++, role, marked));
           const view = session.messages();
           const sent = breakpoints.apply(view);

@@ -44,7 +44,11 @@ export function shouldEnableCaching(target: CachingTarget): CachingDecision {
   const base = { native, model: target.model, provider: target.provider };
   if (!isClaudeModel(target.model)) return { ...base, enabled: false, reason: 'not a Claude model' };
   if (!native && !gateway) {
-    return { ...base, enabled: false, reason: `provider "${target.provider}" is not known to accept cache_control (configure it under hooks.prompt-caching.gateways)` };
+    return {
+      ...base,
+      enabled: false,
+      reason: `provider "${target.provider}" is not known to accept cache_control (configure it under hooks.prompt-caching.gateways)`,
+    };
   }
   return { ...base, enabled: true };
 }
@@ -63,4 +67,3 @@ function hostOf(baseUrl: string | undefined): string | undefined {
     return undefined;
   }
 }
-

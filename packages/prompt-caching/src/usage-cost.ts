@@ -52,7 +52,10 @@ export function sessionCost(usages: readonly Usage[], model: string, options: Co
     // Each request is priced on its own: a prompt past the long-context threshold takes that tier's prices.
     const one = emptyTokens();
     addUsage(one, usage, `usages[${index}]`, options.writeTtl ?? '5m');
-    const tier = pricing.longContext !== undefined && one.prompt > pricing.longContext.aboveTokens ? pricing.longContext.pricing : pricing;
+    const tier =
+      pricing.longContext !== undefined && one.prompt > pricing.longContext.aboveTokens
+        ? pricing.longContext.pricing
+        : pricing;
     dollars = addCosts(dollars, priceTokens(one, tier));
     withoutCaching += (one.prompt * tier.inputPerMTok + one.output * tier.outputPerMTok) / MILLION;
     for (const key of Object.keys(tokens) as Array<keyof typeof tokens>) tokens[key] += one[key];
@@ -89,14 +92,18 @@ function addUsage(tokens: CostByKind & { prompt: number }, usage: Usage, where: 
 }
 
 function checkCount(where: string, field: string, value: unknown): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new UsageInvalidError(where, field, value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new UsageInvalidError(where, field, value);
 }
 
 function emptyTokens(): CostByKind & { prompt: number } {
   return { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
 }
 
-function addCosts(a: CostByKind & { total: number }, b: CostByKind & { total: number }): CostByKind & { total: number } {
+function addCosts(
+  a: CostByKind & { total: number },
+  b: CostByKind & { total: number },
+): CostByKind & { total: number } {
   return {
     uncachedInput: a.uncachedInput + b.uncachedInput,
     cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
@@ -116,6 +123,7 @@ function priceTokens(tokens: CostByKind, pricing: Omit<ModelPricing, 'longContex
     cacheRead: tokens.cacheRead * input * pricing.cacheReadMultiplier,
     output: (tokens.output * pricing.outputPerMTok) / MILLION,
   };
-  const total = dollars.uncachedInput + dollars.cacheWrite5m + dollars.cacheWrite1h + dollars.cacheRead + dollars.output;
+  const total =
+    dollars.uncachedInput + dollars.cacheWrite5m + dollars.cacheWrite1h + dollars.cacheRead + dollars.output;
   return { ...dollars, total };
 }

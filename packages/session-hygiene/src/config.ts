@@ -8,7 +8,13 @@ import { SESSION_HYGIENE } from './session-hygiene.js';
  */
 export const SessionHygieneConfigSchema = z.strictObject(
   {},
-  { error: 'no keys: session hygiene has no settings (it compacts at a fixed 85% of the window down to compression.threshold); turn it off with disabled_hooks: [session-hygiene]' },
+  {
+    error:
+      'no keys: session hygiene has no settings (it compacts at a fixed 85% of the window down to compression.threshold); turn it off with disabled_hooks: [session-hygiene]',
+  },
 );
 
-export const sessionHygieneConfigSection = defineConfigSection({ key: SESSION_HYGIENE, schema: SessionHygieneConfigSchema });
+export const sessionHygieneConfigSection = defineConfigSection({
+  key: SESSION_HYGIENE,
+  schema: SessionHygieneConfigSchema,
+});

@@ -1,4 +1,14 @@
-import { contextWindowOf, lowWaterMark, markRequestCompacted, requestCompactedBy, REQUEST_STAGE, type Host, type ModelRequest, type Plugin, type Session } from '@ctxhost/core';
+import {
+  contextWindowOf,
+  lowWaterMark,
+  markRequestCompacted,
+  requestCompactedBy,
+  REQUEST_STAGE,
+  type Host,
+  type ModelRequest,
+  type Plugin,
+  type Session,
+} from '@ctxhost/core';
 
 export const SESSION_HYGIENE = 'session-hygiene';
 
@@ -18,20 +28,29 @@ export function createSessionHygiene(): Plugin {
   return {
     name: SESSION_HYGIENE,
     apply(host) {
-      host.hooks.beforeRequest.tapPromise({ name: SESSION_HYGIENE, stage: REQUEST_STAGE.hygiene }, async (request, context) => {
-        // One decision per request: the engine compacted this one already.
-        if (!host.config.compression.enabled || requestCompactedBy(request) !== undefined) return request;
-        const session = await host.session(request.sessionId);
-        const window = context.contextWindow ?? contextWindowOf(session, host.config);
-        if (window === undefined || request.messages.length < HYGIENE_MIN_MESSAGES) return request;
-        if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) return request;
-        return compressForHygiene(host, session, request, window, context.signal);
-      });
+      host.hooks.beforeRequest.tapPromise(
+        { name: SESSION_HYGIENE, stage: REQUEST_STAGE.hygiene },
+        async (request, context) => {
+          // One decision per request: the engine compacted this one already.
+          if (!host.config.compression.enabled || requestCompactedBy(request) !== undefined) return request;
+          const session = await host.session(request.sessionId);
+          const window = context.contextWindow ?? contextWindowOf(session, host.config);
+          if (window === undefined || request.messages.length < HYGIENE_MIN_MESSAGES) return request;
+          if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) return request;
+          return compressForHygiene(host, session, request, window, context.signal);
+        },
+      );
     },
   };
 }
 
-async function compressForHygiene(host: Host, session: Session, request: ModelRequest, contextWindow: number, signal: AbortSignal | undefined): Promise<ModelRequest> {
+async function compressForHygiene(
+  host: Host,
+  session: Session,
+  request: ModelRequest,
+  contextWindow: number,
+  signal: AbortSignal | undefined,
+): Promise<ModelRequest> {
   try {
     const result = await host.engine.compress(session.messages().slice(), {
       sessionId: session.id,
@@ -49,8 +68,17 @@ async function compressForHygiene(host: Host, session: Session, request: ModelRe
     await session.applyCompaction(result.messages, result.report);
     return markRequestCompacted({ ...request, messages: result.messages }, 'hygiene');
   } catch (error) {
-    host.logger.warn(`${SESSION_HYGIENE}: compaction failed; the session is left as it was`, { sessionId: session.id, error: String(error) });
-    await host.toast({ sessionId: session.id, level: 'warning', title: 'Session hygiene could not compact', text: `The session is over ${HYGIENE_THRESHOLD * 100}% of its window and compaction failed: ${String(error)}. Nothing was changed.`, source: SESSION_HYGIENE });
+    host.logger.warn(`${SESSION_HYGIENE}: compaction failed; the session is left as it was`, {
+      sessionId: session.id,
+      error: String(error),
+    });
+    await host.toast({
+      sessionId: session.id,
+      level: 'warning',
+      title: 'Session hygiene could not compact',
+      text: `The session is over ${HYGIENE_THRESHOLD * 100}% of its window and compaction failed: ${String(error)}. Nothing was changed.`,
+      source: SESSION_HYGIENE,
+    });
     return request;
   }
 }

@@ -51,7 +51,9 @@ const options = {
   ...(parsed['overflow-style'] === undefined ? {} : { overflowStyle: parsed['overflow-style'] as 'prompt_too_long' }),
   acceptAnyModel: parsed['accept-any-model'],
 };
-const simulator = await startSimulator(options).catch((error: unknown) => fail(SimulatorError.isInstance(error) ? error.message : String(error)));
+const simulator = await startSimulator(options).catch((error: unknown) =>
+  fail(SimulatorError.isInstance(error) ? error.message : String(error)),
+);
 console.log(`ctxhost simulator listening on ${simulator.url} (context limit ${contextLimit ?? 200_000} tokens)`);
 console.log(`export ANTHROPIC_BASE_URL=${simulator.url}`);
 const stop = () => void simulator.close().then(() => process.exit(0));

@@ -26,6 +26,10 @@ export class SimulatorError extends Error {
   }
 
   static isInstance(value: unknown): value is SimulatorError {
-    return typeof value === 'object' && value !== null && (value as { [SIMULATOR_ERROR]?: unknown })[SIMULATOR_ERROR] === true;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { [SIMULATOR_ERROR]?: unknown })[SIMULATOR_ERROR] === true
+    );
   }
 }

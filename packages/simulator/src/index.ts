@@ -1,7 +1,21 @@
 export { startSimulator, type Simulator } from './handler/server.js';
 export { SIMULATOR_DEFAULTS, SimulatorOptionsSchema, type SimulatorOptions } from './handler/simulator-options.js';
-export { ANTHROPIC_OVERFLOW_STYLES, CHAT_OVERFLOW_STYLES, type ModelLimits, type OverflowStyle, type AnthropicOverflowStyle, type ChatOverflowStyle } from './wire/model-limits.js';
-export type { ChatCompletionRequest, ChatMessage, ChatContentPart, ChatToolCall, ChatTool, ChatUsage } from './wire/chat-wire.js';
+export {
+  ANTHROPIC_OVERFLOW_STYLES,
+  CHAT_OVERFLOW_STYLES,
+  type ModelLimits,
+  type OverflowStyle,
+  type AnthropicOverflowStyle,
+  type ChatOverflowStyle,
+} from './wire/model-limits.js';
+export type {
+  ChatCompletionRequest,
+  ChatMessage,
+  ChatContentPart,
+  ChatToolCall,
+  ChatTool,
+  ChatUsage,
+} from './wire/chat-wire.js';
 export { toMessagesRequest, validateChatRequest } from './handler/chat-request.js';
 export { CHAT_CACHE_MINIMUM_TOKENS } from './handler/handle-chat-completions.js';
 export type { RecordedRequest } from './handler/recorded-request.js';
@@ -26,6 +40,21 @@ export {
   CONTEXT_EDITING_DEFAULTS,
   type AppliedEdit,
 } from './features/context-editing.js';
-export { createServerCompactionFeature, fromLastCompaction, COMPACTION_BETA, COMPACT_EDIT, COMPACTION_BLOCK, COMPACTION_DEFAULTS } from './features/server-compaction.js';
+export {
+  createServerCompactionFeature,
+  fromLastCompaction,
+  COMPACTION_BETA,
+  COMPACT_EDIT,
+  COMPACTION_BLOCK,
+  COMPACTION_DEFAULTS,
+} from './features/server-compaction.js';
 export { CACHE_LOOKBACK_BLOCKS } from './features/prompt-cache.js';
-export type { MessagesRequest, ContentBlock, WireMessage, WireUsage, AssistantTurn, UsageOverride, ContextEdit } from './wire/wire.js';
+export type {
+  MessagesRequest,
+  ContentBlock,
+  WireMessage,
+  WireUsage,
+  AssistantTurn,
+  UsageOverride,
+  ContextEdit,
+} from './wire/wire.js';

@@ -27,6 +27,8 @@ export class PostgresStoreError extends CtxhostError {
   }
 
   static override isInstance(value: unknown): value is PostgresStoreError {
-    return CtxhostError.isInstance(value) && (value as { [POSTGRES_STORE_ERROR]?: unknown })[POSTGRES_STORE_ERROR] === true;
+    return (
+      CtxhostError.isInstance(value) && (value as { [POSTGRES_STORE_ERROR]?: unknown })[POSTGRES_STORE_ERROR] === true
+    );
   }
 }

@@ -10,8 +10,12 @@ afterAll(() => dropSchema(schema));
 describe('ctxhost-store-postgres migrate', () => {
   it('migrates a new schema, then reports it current (URL from DATABASE_URL)', async () => {
     const environment = { DATABASE_URL: testDatabaseUrl() };
-    expect(await runMigrateCommand(['migrate', '--schema', schema], environment)).toBe(`schema "${schema}" at version 1 (applied 1)\n`);
-    expect(await runMigrateCommand(['migrate', '--schema', schema, '--url', testDatabaseUrl()], {})).toBe(`schema "${schema}" at version 1 (already current)\n`);
+    expect(await runMigrateCommand(['migrate', '--schema', schema], environment)).toBe(
+      `schema "${schema}" at version 1 (applied 1)\n`,
+    );
+    expect(await runMigrateCommand(['migrate', '--schema', schema, '--url', testDatabaseUrl()], {})).toBe(
+      `schema "${schema}" at version 1 (already current)\n`,
+    );
   });
 
   it.each([[['drop']], [['migrate', '--bogus']], [[]]])('refuses %j with the usage', async (argv) => {

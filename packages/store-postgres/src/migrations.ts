@@ -55,13 +55,21 @@ export interface MigrationResult {
  * transaction under an advisory lock, so concurrent workers migrate once.
  * A schema newer than this code is CTXHOST_STORE_VERSION.
  */
-export async function runMigrations(pool: Pool, schemaName: string, connectMs: number = POSTGRES_STORE_DEFAULTS.timeouts.connectMs): Promise<MigrationResult> {
+export async function runMigrations(
+  pool: Pool,
+  schemaName: string,
+  connectMs: number = POSTGRES_STORE_DEFAULTS.timeouts.connectMs,
+): Promise<MigrationResult> {
   const schema = quoteIdentifier(schemaName);
   let watched;
   try {
     watched = await connectWatched(pool, connectMs);
   } catch (error) {
-    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.unreachable, `PostgreSQL schema "${schemaName}": could not connect to migrate it (${(error as Error).message}); check store.url or DATABASE_URL and that the server is reachable`, { cause: error });
+    throw new PostgresStoreError(
+      POSTGRES_STORE_ERROR_CODES.unreachable,
+      `PostgreSQL schema "${schemaName}": could not connect to migrate it (${(error as Error).message}); check store.url or DATABASE_URL and that the server is reachable`,
+      { cause: error },
+    );
   }
   const { client } = watched;
   let failure: unknown;
@@ -69,7 +77,9 @@ export async function runMigrations(pool: Pool, schemaName: string, connectMs: n
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ctxhost-migrate:${schemaName}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const current = await currentVersion(client, schema);
     if (current > LATEST_SCHEMA_VERSION) {
       throw new PostgresStoreError(
@@ -84,14 +94,20 @@ export async function runMigrations(pool: Pool, schemaName: string, connectMs: n
     failure = error;
     if (watched.broken === undefined) await client.query('ROLLBACK').catch(() => undefined);
     if (PostgresStoreError.isInstance(error)) throw error;
-    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.migrationFailed, `migrating PostgreSQL schema "${schemaName}" failed: ${(error as Error).message}; check that the user may create schemas and tables (nothing was applied)`, { cause: error });
+    throw new PostgresStoreError(
+      POSTGRES_STORE_ERROR_CODES.migrationFailed,
+      `migrating PostgreSQL schema "${schemaName}" failed: ${(error as Error).message}; check that the user may create schemas and tables (nothing was applied)`,
+      { cause: error },
+    );
   } finally {
     watched.release(PostgresStoreError.isInstance(failure) ? undefined : failure);
   }
 }
 
 async function currentVersion(client: PoolClient, schema: string): Promise<number> {
-  const result = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${schema}.migrations`);
+  const result = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${schema}.migrations`,
+  );
   return result.rows[0]?.version ?? 0;
 }
 
@@ -99,7 +115,10 @@ async function applyMissing(client: PoolClient, schema: string, current: number)
   const applied: number[] = [];
   for (const migration of MIGRATIONS.filter((candidate) => candidate.version > current)) {
     await client.query(migration.sql(schema));
-    await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    await client.query(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [
+      migration.version,
+      migration.name,
+    ]);
     applied.push(migration.version);
   }
   return applied;

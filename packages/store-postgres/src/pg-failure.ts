@@ -24,7 +24,18 @@ export class PgConnectError extends Error {
   }
 }
 
-const CONNECTION_LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08007']);
+const CONNECTION_LOST_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08007',
+]);
 const TIMEOUT_CODES = new Set(['57014', '25P03']);
 
 export function pgFailureKind(error: unknown): PgFailureKind {
@@ -36,7 +47,8 @@ export function pgFailureKind(error: unknown): PgFailureKind {
   if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return 'timeout';
   if (message === 'Query read timeout') return 'timeout';
   if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) return 'connection-lost';
-  if (/Connection terminated|Client has encountered a connection error|not queryable|socket hang up/i.test(message)) return 'connection-lost';
+  if (/Connection terminated|Client has encountered a connection error|not queryable|socket hang up/i.test(message))
+    return 'connection-lost';
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return 'rejected';
   return 'connection-lost';
 }
@@ -44,7 +56,11 @@ export function pgFailureKind(error: unknown): PgFailureKind {
 /** A server-reported error (SQLSTATE code) other than a dropped session leaves the connection usable. */
 export function leavesConnectionUsable(error: unknown): boolean {
   const kind = pgFailureKind(error);
-  return kind === 'rejected' || kind === 'lock-timeout' || (kind === 'timeout' && (error as { code?: unknown }).code === '57014');
+  return (
+    kind === 'rejected' ||
+    kind === 'lock-timeout' ||
+    (kind === 'timeout' && (error as { code?: unknown }).code === '57014')
+  );
 }
 
 export function messageOf(error: unknown): string {

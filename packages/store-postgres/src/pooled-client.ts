@@ -84,7 +84,11 @@ async function connectWithin(pool: Pool, connectMs: number): Promise<PoolClient>
     throw error instanceof PgConnectError ? error : new PgConnectError(error);
   } finally {
     clearTimeout(timer);
-    if (timedOut) void connecting.then((late) => late.release(true), () => undefined);
+    if (timedOut)
+      void connecting.then(
+        (late) => late.release(true),
+        () => undefined,
+      );
   }
 }
 

@@ -20,7 +20,10 @@ async function startWorker(events?: ('session.deleted' | 'compaction.completed')
   hosts.push(host);
   const seen: string[] = [];
   host.hooks.sessionDeleted.tap('recorder', (event) => void seen.push(`deleted ${event.sessionId}`));
-  host.hooks.compactionCompleted.tap('recorder', (event) => void seen.push(`compacted ${event.sessionId} ${event.report.tokensAfter}`));
+  host.hooks.compactionCompleted.tap(
+    'recorder',
+    (event) => void seen.push(`compacted ${event.sessionId} ${event.report.tokensAfter}`),
+  );
   await plugin.ready;
   return { host, seen };
 }
@@ -30,7 +33,14 @@ describe('createPostgresEventsPlugin', () => {
     const [left, right] = [await startWorker(), await startWorker()];
     const session = await left.host.session('chat-1');
     await session.append(textMessage('m1', 'hello'));
-    await session.applyCompaction([textMessage('sum', 'summary')], { engine: 'test', reason: 'manual', tokensBefore: 50, tokensAfter: 5, messagesBefore: 1, messagesAfter: 1 });
+    await session.applyCompaction([textMessage('sum', 'summary')], {
+      engine: 'test',
+      reason: 'manual',
+      tokensBefore: 50,
+      tokensAfter: 5,
+      messagesBefore: 1,
+      messagesAfter: 1,
+    });
     await session.delete();
     await waitFor(() => right.seen.length >= 2);
     expect(right.seen).toStrictEqual(['compacted chat-1 5', 'deleted chat-1']);
@@ -43,7 +53,14 @@ describe('createPostgresEventsPlugin', () => {
   it('re-emits only the events it is asked to', async () => {
     const [left, right] = [await startWorker(), await startWorker(['session.deleted'])];
     const session = await left.host.session('chat-3');
-    await session.applyCompaction([textMessage('sum', 'summary')], { engine: 'test', reason: 'manual', tokensBefore: 50, tokensAfter: 7, messagesBefore: 1, messagesAfter: 1 });
+    await session.applyCompaction([textMessage('sum', 'summary')], {
+      engine: 'test',
+      reason: 'manual',
+      tokensBefore: 50,
+      tokensAfter: 7,
+      messagesBefore: 1,
+      messagesAfter: 1,
+    });
     await session.delete();
     await waitFor(() => right.seen.length >= 1);
     expect(right.seen).toStrictEqual(['deleted chat-3']);
@@ -51,5 +68,6 @@ describe('createPostgresEventsPlugin', () => {
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let attempt = 0; attempt < 500 && !condition(); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }

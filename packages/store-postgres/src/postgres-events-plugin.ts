@@ -21,7 +21,10 @@ export interface PostgresEventsPlugin extends Plugin {
  * are not repeated: the host already emitted them. Listening stops when the
  * store closes (the host closes its store on dispose).
  */
-export function createPostgresEventsPlugin(store: PostgresStore, options: PostgresEventsPluginOptions = {}): PostgresEventsPlugin {
+export function createPostgresEventsPlugin(
+  store: PostgresStore,
+  options: PostgresEventsPluginOptions = {},
+): PostgresEventsPlugin {
   const wanted = new Set(options.events ?? ['session.deleted', 'compaction.completed']);
   let markReady!: (value: Promise<void>) => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -29,10 +32,14 @@ export function createPostgresEventsPlugin(store: PostgresStore, options: Postgr
   async function reemit(host: Host, notification: PostgresStoreNotification): Promise<void> {
     if (!notification.remote || !wanted.has(notification.type)) return;
     try {
-      if (notification.type === 'session.deleted') await host.emit('session.deleted', { sessionId: notification.sessionId });
+      if (notification.type === 'session.deleted')
+        await host.emit('session.deleted', { sessionId: notification.sessionId });
       else await host.emit('compaction.completed', { sessionId: notification.sessionId, report: notification.report });
     } catch (error) {
-      host.logger.warn(`${POSTGRES_EVENTS_PLUGIN_NAME}: could not re-emit a remote ${notification.type}`, { sessionId: notification.sessionId, error: String(error) });
+      host.logger.warn(`${POSTGRES_EVENTS_PLUGIN_NAME}: could not re-emit a remote ${notification.type}`, {
+        sessionId: notification.sessionId,
+        error: String(error),
+      });
     }
   }
 
@@ -41,7 +48,11 @@ export function createPostgresEventsPlugin(store: PostgresStore, options: Postgr
     ready,
     apply(host) {
       const subscribed = store.subscribe((notification) => reemit(host, notification)).then(() => undefined);
-      subscribed.catch((error: unknown) => host.logger.error(`${POSTGRES_EVENTS_PLUGIN_NAME}: not listening for other workers' events`, { error: String(error) }));
+      subscribed.catch((error: unknown) =>
+        host.logger.error(`${POSTGRES_EVENTS_PLUGIN_NAME}: not listening for other workers' events`, {
+          error: String(error),
+        }),
+      );
       markReady(subscribed);
     },
   };

@@ -68,12 +68,18 @@ describe('postgres store under faults', () => {
   it('gives up on a server that stops answering within the timeouts, and close() returns', async () => {
     const proxy = await startTcpProxy(targetOf(testDatabaseUrl()));
     proxies.push(proxy);
-    const store = open({ url: proxy.urlFor(testDatabaseUrl()), timeouts: { connectMs: 500, statementMs: 400, closeMs: 300 } });
+    const store = open({
+      url: proxy.urlFor(testDatabaseUrl()),
+      timeouts: { connectMs: 500, statementMs: 400, closeMs: 300 },
+    });
     await store.append('s1', appended(textMessage('m0', 'before')));
     proxy.partition();
     const started = Date.now();
     const error = await store.append('s1', appended(textMessage('m1', 'during'))).catch((caught: unknown) => caught);
-    expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.timeout) || CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.unreachable)).toBe(true);
+    expect(
+      CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.timeout) ||
+        CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.unreachable),
+    ).toBe(true);
     expect((error as Error).message).toMatch(/timeouts\.(statementMs|connectMs)/);
     const read = await store.read('s1').catch((caught: unknown) => caught);
     expect(CtxhostError.isInstance(read)).toBe(true);
@@ -108,7 +114,9 @@ describe('postgres store under faults', () => {
       const error = await store.append(id, appended(textMessage('m', 't'))).catch((caught: unknown) => caught);
       expect(CtxhostError.hasCode(error, 'CTXHOST_STORE_ID_INVALID')).toBe(true);
     }
-    const badEvent = await store.append('ok', appended(textMessage('m', 't')), { eventId: 'e\udfff' }).catch((caught: unknown) => caught);
+    const badEvent = await store
+      .append('ok', appended(textMessage('m', 't')), { eventId: 'e\udfff' })
+      .catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(badEvent, 'CTXHOST_STORE_ID_INVALID')).toBe(true);
     expect(await store.list()).toStrictEqual([]);
   });
@@ -116,18 +124,29 @@ describe('postgres store under faults', () => {
   it('names data the server refused as such, not as an unreachable server', async () => {
     const store = open();
     const hugePartId = randomBytes(8_000).toString('hex'); // incompressible: too big for a btree index row
-    const error = await store.append('s1', { type: 'message.appended', message: { id: 'm', role: 'user', parts: [{ id: hugePartId, type: 'text', text: 't' }] } }).catch((caught: unknown) => caught);
+    const error = await store
+      .append('s1', {
+        type: 'message.appended',
+        message: { id: 'm', role: 'user', parts: [{ id: hugePartId, type: 'text', text: 't' }] },
+      })
+      .catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.queryFailed)).toBe(true);
     expect((error as Error).message).toMatch(/server refused it/);
     expect((error as Error).message).not.toMatch(/reachable/);
   });
 });
 
-async function waitForBlockedBackend(admin: Awaited<ReturnType<typeof adminConnection>>, schema: string): Promise<number> {
-  for (const started = Date.now(); Date.now() - started < 20_000; ) {
+async function waitForBlockedBackend(
+  admin: Awaited<ReturnType<typeof adminConnection>>,
+  schema: string,
+): Promise<number> {
+  for (const started = Date.now(); Date.now() - started < 20_000;) {
     // The admin connection is inside a transaction, where pg_stat_activity is a snapshot: refresh it.
     await admin.query('SELECT pg_stat_clear_snapshot()');
-    const rows = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${schema}%`]);
+    const rows = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+      [`%${schema}%`],
+    );
     if (rows.rows[0] !== undefined) return rows.rows[0].pid;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CtxhostError } from '@ctxhost/core';
-import { appended, describeSessionStoreContract, textMessage } from '../../core/src/stores/store-contract.test-helper.js';
+import {
+  appended,
+  describeSessionStoreContract,
+  textMessage,
+} from '../../core/src/stores/store-contract.test-helper.js';
 import { POSTGRES_STORE_ERROR_CODES } from './errors.js';
 import { LATEST_SCHEMA_VERSION } from './migrations.js';
 import { createPgPool } from './pg-driver.js';
@@ -17,7 +21,9 @@ afterAll(async () => {
   for (const schema of schemas) await dropSchema(schema);
 });
 
-describeSessionStoreContract('postgres store', () => createPostgresStore({ url: testDatabaseUrl(), schema: freshSchema('contract') }));
+describeSessionStoreContract('postgres store', () =>
+  createPostgresStore({ url: testDatabaseUrl(), schema: freshSchema('contract') }),
+);
 
 describe('postgres store', () => {
   let schema: string;
@@ -41,7 +47,9 @@ describe('postgres store', () => {
     expect(await store.migrate()).toStrictEqual({ applied: [1], version: LATEST_SCHEMA_VERSION });
     const again = await open().migrate();
     expect(again).toStrictEqual({ applied: [], version: LATEST_SCHEMA_VERSION });
-    const rows = await store.pool.query<{ version: number }>(`SELECT version FROM "${schema}".migrations ORDER BY version`);
+    const rows = await store.pool.query<{ version: number }>(
+      `SELECT version FROM "${schema}".migrations ORDER BY version`,
+    );
     expect(rows.rows.map((row) => row.version)).toStrictEqual([1]);
   });
 
@@ -49,7 +57,9 @@ describe('postgres store', () => {
     const store = open();
     await store.migrate();
     await store.pool.query(`INSERT INTO "${schema}".migrations (version, name) VALUES (999, 'from the future')`);
-    const error = await open().read('s1').catch((caught: unknown) => caught);
+    const error = await open()
+      .read('s1')
+      .catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.schemaTooNew)).toBe(true);
     expect((error as Error).message).toContain('version 999');
   });
@@ -57,7 +67,11 @@ describe('postgres store', () => {
   it('shares one log between stores: seqs stay contiguous, a retried event id is not duplicated', async () => {
     const [left, right] = [open(), open()];
     await Promise.all(
-      Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? left : right).append('shared', appended(textMessage(`m${index}`, `t${index}`)), { eventId: `e${index % 10}` })),
+      Array.from({ length: 20 }, (_, index) =>
+        (index % 2 === 0 ? left : right).append('shared', appended(textMessage(`m${index}`, `t${index}`)), {
+          eventId: `e${index % 10}`,
+        }),
+      ),
     );
     const events = await left.read('shared');
     expect(events.map((event) => event.seq)).toStrictEqual(Array.from({ length: 10 }, (_, index) => index + 1));
@@ -66,7 +80,12 @@ describe('postgres store', () => {
 
   it('keeps strings PostgreSQL text cannot hold raw (NUL, lone surrogates) and large numbers exactly', async () => {
     const store = open();
-    const message = { id: 'm1', role: 'tool' as const, parts: [{ id: 'p', type: 'text' as const, text: 'a\u0000b\ud800c 🙂' }], meta: { big: 12345678901234568, tiny: 1e-300 } };
+    const message = {
+      id: 'm1',
+      role: 'tool' as const,
+      parts: [{ id: 'p', type: 'text' as const, text: 'a\u0000b\ud800c 🙂' }],
+      meta: { big: 12345678901234568, tiny: 1e-300 },
+    };
     await store.append('s1', { type: 'message.appended', message });
     const [event] = await open().read('s1');
     expect(event?.type === 'message.appended' ? event.message : undefined).toStrictEqual(message);
@@ -78,7 +97,14 @@ describe('postgres store', () => {
     await local.subscribe((notification) => {
       heard.push(notification);
     });
-    const report = { engine: 'test', reason: 'manual' as const, tokensBefore: 9, tokensAfter: 1, messagesBefore: 3, messagesAfter: 1 };
+    const report = {
+      engine: 'test',
+      reason: 'manual' as const,
+      tokensBefore: 9,
+      tokensAfter: 1,
+      messagesBefore: 3,
+      messagesAfter: 1,
+    };
     await other.append('s1', { type: 'compaction.applied', projection: [textMessage('sum', 'summary')], report });
     await other.delete('s1');
     await local.delete('s2');
@@ -123,5 +149,6 @@ describe('postgres store', () => {
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let attempt = 0; attempt < 500 && !condition(); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }

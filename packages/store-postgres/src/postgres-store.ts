@@ -7,8 +7,19 @@ import { partsFirstSeen } from './parts-first-seen.js';
 import { describePgFailure, isRetryable } from './describe-pg-failure.js';
 import { destroySocket } from './pooled-client.js';
 import { createSessionLocks } from './session-locks.js';
-import { createNotificationListener, NOTIFY_PAYLOAD_LIMIT, type NotificationListener, type NotificationPayload, type PostgresStoreListener } from './store-notifications.js';
-import { quoteIdentifier, resolvePoolOptions, type PostgresStoreOptions, type PostgresStoreTimeouts } from './store-options.js';
+import {
+  createNotificationListener,
+  NOTIFY_PAYLOAD_LIMIT,
+  type NotificationListener,
+  type NotificationPayload,
+  type PostgresStoreListener,
+} from './store-notifications.js';
+import {
+  quoteIdentifier,
+  resolvePoolOptions,
+  type PostgresStoreOptions,
+  type PostgresStoreTimeouts,
+} from './store-options.js';
 
 export interface PostgresStore extends SessionStore {
   readonly kind: 'postgres';
@@ -65,7 +76,13 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
    * with the connection.
    */
   function operation<T>(what: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    if (closed) return Promise.reject(new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.storeClosed, `PostgreSQL store: ${what} after close(); create a new store`));
+    if (closed)
+      return Promise.reject(
+        new PostgresStoreError(
+          POSTGRES_STORE_ERROR_CODES.storeClosed,
+          `PostgreSQL store: ${what} after close(); create a new store`,
+        ),
+      );
     const attempt = () => migrate().then(() => locks.withClient(what, fn));
     let retried = false;
     const run = attempt()
@@ -96,20 +113,32 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
 
   async function notify(client: PoolClient, payload: Omit<NotificationPayload, 'origin'>): Promise<void> {
     let text = JSON.stringify({ ...payload, origin: instanceId });
-    if (Buffer.byteLength(text) > NOTIFY_PAYLOAD_LIMIT) text = JSON.stringify({ ...payload, report: undefined, origin: instanceId });
+    if (Buffer.byteLength(text) > NOTIFY_PAYLOAD_LIMIT)
+      text = JSON.stringify({ ...payload, report: undefined, origin: instanceId });
     await client.query('SELECT pg_notify($1, $2)', [channel, text]);
   }
 
-  async function appendEvent(client: PoolClient, sessionId: string, event: StoreEvent, eventId: string): Promise<StoredEvent> {
+  async function appendEvent(
+    client: PoolClient,
+    sessionId: string,
+    event: StoreEvent,
+    eventId: string,
+  ): Promise<StoredEvent> {
     const counter = await client.query<{ last_seq: number }>(
       `INSERT INTO ${table('sessions')} AS s (session_id, last_seq) VALUES ($1, 1)
        ON CONFLICT (session_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq`,
       [sessionId],
     );
-    const existing = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 AND event_id = $2`, [sessionId, eventId]);
+    const existing = await client.query<{ body: string }>(
+      `SELECT body FROM ${table('events')} WHERE session_id = $1 AND event_id = $2`,
+      [sessionId, eventId],
+    );
     if (existing.rows[0] !== undefined) throw new ExistingEvent(JSON.parse(existing.rows[0].body) as StoredEvent);
     const stored = { ...structuredClone(event), seq: counter.rows[0]!.last_seq, at: new Date().toISOString(), eventId };
-    await client.query(`INSERT INTO ${table('events')} (session_id, seq, event_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)`, [sessionId, stored.seq, eventId, stored.type, stored.at, JSON.stringify(stored)]);
+    await client.query(
+      `INSERT INTO ${table('events')} (session_id, seq, event_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [sessionId, stored.seq, eventId, stored.type, stored.at, JSON.stringify(stored)],
+    );
     const parts = partsFirstSeen(event);
     if (parts.length > 0) {
       await client.query(
@@ -117,20 +146,37 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
         [sessionId, parts.map((part) => part.id), parts.map((part) => JSON.stringify(part))],
       );
     }
-    if (event.type === 'compaction.applied') await notify(client, { type: 'compaction.completed', sessionId, seq: stored.seq, report: event.report });
+    if (event.type === 'compaction.applied')
+      await notify(client, { type: 'compaction.completed', sessionId, seq: stored.seq, report: event.report });
     return stored;
   }
 
   async function deliver(payload: NotificationPayload): Promise<void> {
     const remote = payload.origin !== instanceId;
-    if (payload.type === 'session.deleted') return broadcast({ type: 'session.deleted', sessionId: payload.sessionId, remote });
+    if (payload.type === 'session.deleted')
+      return broadcast({ type: 'session.deleted', sessionId: payload.sessionId, remote });
     if (payload.report !== undefined && payload.seq !== undefined) {
-      return broadcast({ type: 'compaction.completed', sessionId: payload.sessionId, seq: payload.seq, report: payload.report, remote });
+      return broadcast({
+        type: 'compaction.completed',
+        sessionId: payload.sessionId,
+        seq: payload.seq,
+        report: payload.report,
+        remote,
+      });
     }
-    const rows = await pool.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 AND seq = $2`, [payload.sessionId, payload.seq]);
+    const rows = await pool.query<{ body: string }>(
+      `SELECT body FROM ${table('events')} WHERE session_id = $1 AND seq = $2`,
+      [payload.sessionId, payload.seq],
+    );
     const event = rows.rows[0] === undefined ? undefined : (JSON.parse(rows.rows[0].body) as StoredEvent);
     if (event?.type !== 'compaction.applied') return;
-    await broadcast({ type: 'compaction.completed', sessionId: payload.sessionId, seq: event.seq, report: event.report, remote });
+    await broadcast({
+      type: 'compaction.completed',
+      sessionId: payload.sessionId,
+      seq: event.seq,
+      report: event.report,
+      remote,
+    });
   }
 
   async function broadcast(notification: Parameters<PostgresStoreListener>[0]): Promise<void> {
@@ -166,7 +212,10 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       const invalid = checkIds(sessionId);
       if (invalid !== undefined) return invalid;
       return operation(`read session "${sessionId}"`, async (client) => {
-        const result = await client.query<{ body: string }>(`SELECT body FROM ${table('events')} WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+        const result = await client.query<{ body: string }>(
+          `SELECT body FROM ${table('events')} WHERE session_id = $1 ORDER BY seq`,
+          [sessionId],
+        );
         return result.rows.map((row) => JSON.parse(row.body) as StoredEvent);
       });
     },
@@ -174,7 +223,10 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       const invalid = checkIds(sessionId);
       if (invalid !== undefined) return invalid;
       return operation(`read original part "${partId}" of session "${sessionId}"`, async (client) => {
-        const result = await client.query<{ part: string }>(`SELECT part FROM ${table('part_originals')} WHERE session_id = $1 AND part_id = $2`, [sessionId, partId]);
+        const result = await client.query<{ part: string }>(
+          `SELECT part FROM ${table('part_originals')} WHERE session_id = $1 AND part_id = $2`,
+          [sessionId, partId],
+        );
         return result.rows[0] === undefined ? undefined : (JSON.parse(result.rows[0].part) as Part);
       });
     },
@@ -197,7 +249,11 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       );
     },
     async subscribe(subscriber) {
-      if (closed) throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.storeClosed, 'PostgreSQL store: subscribe after close(); create a new store');
+      if (closed)
+        throw new PostgresStoreError(
+          POSTGRES_STORE_ERROR_CODES.storeClosed,
+          'PostgreSQL store: subscribe after close(); create a new store',
+        );
       listeners.add(subscriber);
       listener ??= startListener();
       await listener;
@@ -229,7 +285,11 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       return created;
     } catch (error) {
       listener = undefined;
-      throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.queryFailed, `PostgreSQL store: could not LISTEN on "${channel}": ${(error as Error).message}`, { cause: error });
+      throw new PostgresStoreError(
+        POSTGRES_STORE_ERROR_CODES.queryFailed,
+        `PostgreSQL store: could not LISTEN on "${channel}": ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
 

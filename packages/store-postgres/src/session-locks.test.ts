@@ -26,7 +26,10 @@ describe('withSessionLock', () => {
         }),
       ),
     );
-    const pairs = Array.from({ length: 12 }, (_, index) => [events[2 * index]!.replace('enter', ''), events[2 * index + 1]!.replace('exit', '')]);
+    const pairs = Array.from({ length: 12 }, (_, index) => [
+      events[2 * index]!.replace('enter', ''),
+      events[2 * index + 1]!.replace('exit', ''),
+    ]);
     expect(pairs.every(([entered, exited]) => entered === exited)).toBe(true);
     expect(await store.read('busy')).toHaveLength(12);
   });
@@ -34,7 +37,9 @@ describe('withSessionLock', () => {
   it('is re-entrant, runs store calls made inside on its connection (also several at once), and returns fn’s value', async () => {
     const result = await store.withSessionLock('nested', () =>
       store.withSessionLock('nested', async () => {
-        await Promise.all(Array.from({ length: 5 }, (_, index) => store.append('nested', appended(textMessage(`m${index}`, 'x')))));
+        await Promise.all(
+          Array.from({ length: 5 }, (_, index) => store.append('nested', appended(textMessage(`m${index}`, 'x')))),
+        );
         return (await store.read('nested')).length;
       }),
     );
@@ -43,7 +48,9 @@ describe('withSessionLock', () => {
   });
 
   it('releases the lock when fn throws, and rethrows', async () => {
-    const error = await store.withSessionLock('throws', () => Promise.reject(new Error('turn failed'))).catch((caught: unknown) => caught);
+    const error = await store
+      .withSessionLock('throws', () => Promise.reject(new Error('turn failed')))
+      .catch((caught: unknown) => caught);
     expect((error as Error).message).toBe('turn failed');
     expect(await heldLocks('throws')).toStrictEqual([]);
     expect(await store.withSessionLock('throws', async () => 'again')).toBe('again');
@@ -60,7 +67,9 @@ describe('withSessionLock', () => {
       .catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(error, POSTGRES_STORE_ERROR_CODES.lockLost)).toBe(true);
     expect((error as Error).message).toContain('the lock is gone');
-    expect(await store.withSessionLock('dropped', () => store.append('dropped', appended(textMessage('m2', 'y'))))).toMatchObject({ seq: 1 });
+    expect(
+      await store.withSessionLock('dropped', () => store.append('dropped', appended(textMessage('m2', 'y')))),
+    ).toMatchObject({ seq: 1 });
   });
 });
 
@@ -70,7 +79,9 @@ describe('subscribe', () => {
     const heard: string[] = [];
     try {
       await reconnecting.subscribe((notification) => void heard.push(notification.sessionId));
-      await store.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "${schema}_events"'`);
+      await store.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "${schema}_events"'`,
+      );
       for (let attempt = 0; attempt < 300 && heard.length === 0; attempt += 1) {
         await store.delete(`probe-${attempt}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

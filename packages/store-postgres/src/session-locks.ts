@@ -66,9 +66,24 @@ export function createSessionLocks(pool: Pool, schema: string, timeouts: Postgre
     const { client } = watched;
     const waitDeadline = timeouts.lockMs + slackFor(timeouts.lockMs);
     try {
-      await watched.within('set the lock wait', statementDeadline, client.query(`SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)`, [String(timeouts.lockMs), String(waitDeadline)]));
-      await watched.within(`wait for the lock of session "${sessionId}"`, waitDeadline + slackFor(timeouts.lockMs), client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey(sessionId)]));
-      await watched.within('reset the lock wait', statementDeadline, client.query('RESET lock_timeout; RESET statement_timeout'));
+      await watched.within(
+        'set the lock wait',
+        statementDeadline,
+        client.query(`SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)`, [
+          String(timeouts.lockMs),
+          String(waitDeadline),
+        ]),
+      );
+      await watched.within(
+        `wait for the lock of session "${sessionId}"`,
+        waitDeadline + slackFor(timeouts.lockMs),
+        client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey(sessionId)]),
+      );
+      await watched.within(
+        'reset the lock wait',
+        statementDeadline,
+        client.query('RESET lock_timeout; RESET statement_timeout'),
+      );
     } catch (error) {
       if (pgFailureKind(error) === 'lock-timeout') {
         throw new PostgresStoreError(
@@ -152,7 +167,11 @@ export function createSessionLocks(pool: Pool, schema: string, timeouts: Postgre
 async function unlockAndRelease(watched: WatchedClient, key: string, deadline: number): Promise<void> {
   try {
     if (watched.broken !== undefined) throw watched.broken;
-    await watched.within('release the session lock', deadline, watched.client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]));
+    await watched.within(
+      'release the session lock',
+      deadline,
+      watched.client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]),
+    );
     watched.release();
   } catch (error) {
     // Destroying the connection ends the server session, which drops the lock.

@@ -43,16 +43,25 @@ export interface ResolvedPoolOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,46}$/;
 
-export function resolvePoolOptions(options: PostgresStoreOptions, environment: NodeJS.ProcessEnv = process.env): ResolvedPoolOptions {
+export function resolvePoolOptions(
+  options: PostgresStoreOptions,
+  environment: NodeJS.ProcessEnv = process.env,
+): ResolvedPoolOptions {
   const schema = options.schema ?? POSTGRES_STORE_DEFAULTS.schema;
   if (!SCHEMA_NAME.test(schema)) {
-    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.optionsInvalid, `PostgreSQL store schema "${schema}" is not a plain name; use lower-case letters, digits and "_" (at most 47), starting with a letter or "_"`);
+    throw new PostgresStoreError(
+      POSTGRES_STORE_ERROR_CODES.optionsInvalid,
+      `PostgreSQL store schema "${schema}" is not a plain name; use lower-case letters, digits and "_" (at most 47), starting with a letter or "_"`,
+    );
   }
   const timeouts = resolveTimeouts(options.timeouts);
   if (options.pool !== undefined) return { pool: options.pool, ownsPool: false, schema, timeouts };
   const url = options.url ?? environment.DATABASE_URL;
   if (url === undefined || url === '') {
-    throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.optionsInvalid, 'PostgreSQL store has no database: set store.url in the config (postgres://user@host:5432/db), DATABASE_URL, or pass `url` or `pool`');
+    throw new PostgresStoreError(
+      POSTGRES_STORE_ERROR_CODES.optionsInvalid,
+      'PostgreSQL store has no database: set store.url in the config (postgres://user@host:5432/db), DATABASE_URL, or pass `url` or `pool`',
+    );
   }
   const pool = createPgPool({
     connectionString: url,
@@ -76,7 +85,10 @@ function resolveTimeouts(given: Partial<PostgresStoreTimeouts> = {}): PostgresSt
   const timeouts = { ...POSTGRES_STORE_DEFAULTS.timeouts, ...given };
   for (const [key, value] of Object.entries(timeouts)) {
     if (!Number.isInteger(value) || value <= 0) {
-      throw new PostgresStoreError(POSTGRES_STORE_ERROR_CODES.optionsInvalid, `PostgreSQL store option timeouts.${key} must be a whole number of milliseconds above 0, got ${String(value)}`);
+      throw new PostgresStoreError(
+        POSTGRES_STORE_ERROR_CODES.optionsInvalid,
+        `PostgreSQL store option timeouts.${key} must be a whole number of milliseconds above 0, got ${String(value)}`,
+      );
     }
   }
   return timeouts;

@@ -19,9 +19,16 @@ export const TruncatorConfigSchema = z.strictObject({
   max_tokens: tokenCap.default(TRUNCATOR_DEFAULTS.max_tokens),
   per_tool: z.record(z.string(), tokenCap).default(TRUNCATOR_DEFAULTS.per_tool),
   exempt: z.array(z.string()).default(TRUNCATOR_DEFAULTS.exempt),
-  head_ratio: z.number({ error: 'a number between 0.1 and 0.9' }).min(0.1).max(0.9).default(TRUNCATOR_DEFAULTS.head_ratio),
+  head_ratio: z
+    .number({ error: 'a number between 0.1 and 0.9' })
+    .min(0.1)
+    .max(0.9)
+    .default(TRUNCATOR_DEFAULTS.head_ratio),
 });
 
 export type TruncatorConfig = z.output<typeof TruncatorConfigSchema>;
 
-export const truncatorConfigSection = defineConfigSection({ key: 'tool-output-truncator', schema: TruncatorConfigSchema });
+export const truncatorConfigSection = defineConfigSection({
+  key: 'tool-output-truncator',
+  schema: TruncatorConfigSchema,
+});

@@ -1,4 +1,13 @@
-import { contextWindowOf, formatTokens, ORIGINAL_TOOL_NAME, readHookSection, type Host, type Plugin, type ToolResultContent, type ToolResultPart } from '@ctxhost/core';
+import {
+  contextWindowOf,
+  formatTokens,
+  ORIGINAL_TOOL_NAME,
+  readHookSection,
+  type Host,
+  type Plugin,
+  type ToolResultContent,
+  type ToolResultPart,
+} from '@ctxhost/core';
 import { TruncatorConfigSchema, type TruncatorConfig } from './config.js';
 import { truncateMiddle } from './truncate-middle.js';
 
@@ -41,7 +50,10 @@ export function createToolOutputTruncator(options: ToolOutputTruncatorOptions = 
         const key = `${context.sessionId}\u0000${context.messageId}`;
         const used = admitted.get(key) ?? 0;
         const room = window === undefined ? Infinity : window - session.promptSize().tokens - used;
-        const cap = Math.min(config.per_tool[context.toolName] ?? config.max_tokens, Math.max(MIN_CAP_TOKENS, Math.floor(room * ROOM_SHARE)));
+        const cap = Math.min(
+          config.per_tool[context.toolName] ?? config.max_tokens,
+          Math.max(MIN_CAP_TOKENS, Math.floor(room * ROOM_SHARE)),
+        );
         const shown = capToolResult(host, part, cap, config.head_ratio);
         admitted.delete(key);
         admitted.set(key, used + outputTokens(host, shown));
@@ -63,12 +75,22 @@ function resolveConfig(host: Host, options: ToolOutputTruncatorOptions): Truncat
 }
 
 function outputTokens(host: Pick<Host, 'counter'>, part: ToolResultPart): number {
-  return typeof part.output === 'string' ? host.counter.countText(part.output) : part.output.reduce((sum, block) => sum + (block.type === 'text' ? host.counter.countText(block.text) : 0), 0);
+  return typeof part.output === 'string'
+    ? host.counter.countText(part.output)
+    : part.output.reduce((sum, block) => sum + (block.type === 'text' ? host.counter.countText(block.text) : 0), 0);
 }
 
 /** The part with every text in its output shortened so the whole stays under `capTokens`. */
-export function capToolResult(host: Pick<Host, 'counter'>, part: ToolResultPart, capTokens: number, headRatio: number): ToolResultPart {
-  const texts = typeof part.output === 'string' ? [part.output] : part.output.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+export function capToolResult(
+  host: Pick<Host, 'counter'>,
+  part: ToolResultPart,
+  capTokens: number,
+  headRatio: number,
+): ToolResultPart {
+  const texts =
+    typeof part.output === 'string'
+      ? [part.output]
+      : part.output.flatMap((block) => (block.type === 'text' ? [block.text] : []));
   const tokens = texts.map((text) => host.counter.countText(text));
   const total = tokens.reduce((sum, n) => sum + n, 0);
   if (total <= capTokens) return part;
@@ -76,7 +98,11 @@ export function capToolResult(host: Pick<Host, 'counter'>, part: ToolResultPart,
   const shorten = (text: string, textTokens: number): string => {
     const share = capTokens * (textTokens / total);
     const keepChars = Math.floor(text.length * (share / Math.max(textTokens, 1)));
-    return truncateMiddle(text, { keepChars, headRatio, marker: (cut, lines) => marker(part.id, cut, lines, textTokens - share) }).text;
+    return truncateMiddle(text, {
+      keepChars,
+      headRatio,
+      marker: (cut, lines) => marker(part.id, cut, lines, textTokens - share),
+    }).text;
   };
   const output: ToolResultPart['output'] =
     typeof part.output === 'string'
@@ -87,11 +113,20 @@ export function capToolResult(host: Pick<Host, 'counter'>, part: ToolResultPart,
   return {
     ...part,
     output,
-    compacted: { by: TOOL_OUTPUT_TRUNCATOR, reason: `over the ${formatTokens(capTokens)}-token cap for one tool output`, originalChars, originalTokens: total },
+    compacted: {
+      by: TOOL_OUTPUT_TRUNCATOR,
+      reason: `over the ${formatTokens(capTokens)}-token cap for one tool output`,
+      originalChars,
+      originalTokens: total,
+    },
   };
 }
 
-function shortenBlocks(blocks: ToolResultContent[], tokens: number[], shorten: (text: string, tokens: number) => string): ToolResultContent[] {
+function shortenBlocks(
+  blocks: ToolResultContent[],
+  tokens: number[],
+  shorten: (text: string, tokens: number) => string,
+): ToolResultContent[] {
   let textIndex = 0;
   return blocks.map((block) => {
     if (block.type !== 'text') return block;
@@ -108,12 +143,19 @@ const MARKER_TOKENS = 80;
  * would cost more than it saves. Whole text blocks are kept from the head and
  * the tail within the cap; those between become one marker; other blocks (images) stay.
  */
-function keepOuterBlocks(blocks: ToolResultContent[], tokens: number[], capTokens: number, headRatio: number, partId: string): ToolResultContent[] {
+function keepOuterBlocks(
+  blocks: ToolResultContent[],
+  tokens: number[],
+  capTokens: number,
+  headRatio: number,
+  partId: string,
+): ToolResultContent[] {
   let headEnd = 0;
   let spent = 0;
   while (headEnd < tokens.length && spent + tokens[headEnd]! <= capTokens * headRatio) spent += tokens[headEnd++]!;
   let tailStart = tokens.length;
-  while (tailStart > headEnd && spent + tokens[tailStart - 1]! <= capTokens - MARKER_TOKENS) spent += tokens[--tailStart]!;
+  while (tailStart > headEnd && spent + tokens[tailStart - 1]! <= capTokens - MARKER_TOKENS)
+    spent += tokens[--tailStart]!;
   const dropped = blocks.filter((block) => block.type === 'text').slice(headEnd, tailStart) as { text: string }[];
   const cutChars = dropped.reduce((sum, block) => sum + block.text.length, 0);
   const cutLines = dropped.reduce((sum, block) => sum + block.text.split('\n').length, 0);
@@ -127,7 +169,11 @@ function keepOuterBlocks(blocks: ToolResultContent[], tokens: number[], capToken
     }
     const index = textIndex++;
     if (index < headEnd || index >= tailStart) result.push(block);
-    else if (index === headEnd) result.push({ type: 'text', text: marker(partId, cutChars, cutLines, cutTokens, `${tailStart - headEnd} text blocks, `).trim() });
+    else if (index === headEnd)
+      result.push({
+        type: 'text',
+        text: marker(partId, cutChars, cutLines, cutTokens, `${tailStart - headEnd} text blocks, `).trim(),
+      });
   }
   return result;
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { truncateMiddle } from './truncate-middle.js';
 
 /** No half of a surrogate pair on its own (String.prototype.isWellFormed is ES2024, past this workspace's lib). */
-const hasNoLoneSurrogate = (text: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
-
+const hasNoLoneSurrogate = (text: string) =>
+  !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 
 const marker = (chars: number, lines: number) => `\n[cut ${chars} chars, ${lines} lines]\n`;
 
@@ -37,7 +37,11 @@ describe('truncateMiddle', () => {
   });
 
   it('never cuts between the two halves of a surrogate pair (found with hostile inputs)', () => {
-    for (const [keepChars, headRatio] of [[1001, 0.5], [1000, 0.3], [999, 0.7]] as const) {
+    for (const [keepChars, headRatio] of [
+      [1001, 0.5],
+      [1000, 0.3],
+      [999, 0.7],
+    ] as const) {
       const result = truncateMiddle('\u{1F600}'.repeat(10_000), { keepChars, headRatio, marker });
       expect(hasNoLoneSurrogate(result.text)).toBe(true);
     }

@@ -24,7 +24,10 @@ export function truncateMiddle(text: string, options: TruncateMiddleOptions): Tr
   const tailStart = snapForward(text, text.length - (options.keepChars - headEnd));
   const middle = text.slice(headEnd, tailStart);
   const cutLines = middle.split('\n').length - 1;
-  return { text: text.slice(0, headEnd) + options.marker(middle.length, cutLines) + text.slice(tailStart), cutChars: middle.length };
+  return {
+    text: text.slice(0, headEnd) + options.marker(middle.length, cutLines) + text.slice(tailStart),
+    cutChars: middle.length,
+  };
 }
 
 const SNAP_WINDOW = 200;

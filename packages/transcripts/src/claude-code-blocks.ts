@@ -6,7 +6,8 @@ export class BlockProblem extends Error {}
 
 function requireString(block: Record<string, unknown>, key: string): string {
   const value = block[key];
-  if (typeof value !== 'string') throw new BlockProblem(`${String(block.type)} block: "${key}" must be a string, got ${describe(value)}`);
+  if (typeof value !== 'string')
+    throw new BlockProblem(`${String(block.type)} block: "${key}" must be a string, got ${describe(value)}`);
   return value;
 }
 
@@ -21,7 +22,8 @@ function mediaSource(block: Record<string, unknown>): MediaSource {
   const source = block.source;
   if (!isRecord(source)) throw new BlockProblem(`${String(block.type)} block has no source object`);
   if (source.type === 'url') return { kind: 'url', url: requireString(source, 'url') };
-  if (source.type === 'text') return { kind: 'text', mediaType: requireString(source, 'media_type'), text: requireString(source, 'data') };
+  if (source.type === 'text')
+    return { kind: 'text', mediaType: requireString(source, 'media_type'), text: requireString(source, 'data') };
   return { kind: 'base64', mediaType: requireString(source, 'media_type'), data: requireString(source, 'data') };
 }
 
@@ -32,17 +34,33 @@ export function blockToPart(block: unknown, id: string): Part {
     case 'text':
       return { id, type: 'text', text: requireString(block, 'text') };
     case 'thinking':
-      return { id, type: 'reasoning', text: requireString(block, 'thinking'), ...(typeof block.signature === 'string' ? { signature: block.signature } : {}) };
+      return {
+        id,
+        type: 'reasoning',
+        text: requireString(block, 'thinking'),
+        ...(typeof block.signature === 'string' ? { signature: block.signature } : {}),
+      };
     case 'redacted_thinking':
       return { id, type: 'reasoning', text: '', redacted: true, data: requireString(block, 'data') };
     case 'tool_use':
-      return { id, type: 'tool-call', callId: requireString(block, 'id'), name: requireString(block, 'name'), input: (block.input ?? {}) as JsonValue };
+      return {
+        id,
+        type: 'tool-call',
+        callId: requireString(block, 'id'),
+        name: requireString(block, 'name'),
+        input: (block.input ?? {}) as JsonValue,
+      };
     case 'tool_result':
       return toolResultPart(block, id);
     case 'image':
       return { id, type: 'image', source: mediaSource(block) };
     case 'document':
-      return { id, type: 'file', source: mediaSource(block), ...(typeof block.title === 'string' ? { title: block.title } : {}) };
+      return {
+        id,
+        type: 'file',
+        source: mediaSource(block),
+        ...(typeof block.title === 'string' ? { title: block.title } : {}),
+      };
     default:
       throw new BlockProblem(`unknown content block type ${describe(block.type)}`);
   }
@@ -51,11 +69,18 @@ export function blockToPart(block: unknown, id: string): Part {
 function toolResultPart(block: Record<string, unknown>, id: string): Part {
   const content = block.content ?? '';
   const output = typeof content === 'string' ? content : resultContent(content);
-  return { id, type: 'tool-result', callId: requireString(block, 'tool_use_id'), output, ...(block.is_error === true ? { isError: true } : {}) };
+  return {
+    id,
+    type: 'tool-result',
+    callId: requireString(block, 'tool_use_id'),
+    output,
+    ...(block.is_error === true ? { isError: true } : {}),
+  };
 }
 
 function resultContent(content: unknown): ToolResultContent[] {
-  if (!Array.isArray(content)) throw new BlockProblem(`tool_result content is ${describe(content)}, expected a string or an array`);
+  if (!Array.isArray(content))
+    throw new BlockProblem(`tool_result content is ${describe(content)}, expected a string or an array`);
   return content.map((item): ToolResultContent => {
     if (!isRecord(item)) throw new BlockProblem(`tool_result content item is ${describe(item)}`);
     if (item.type === 'text') return { type: 'text', text: requireString(item, 'text') };

@@ -7,34 +7,107 @@ function line(value: Record<string, unknown>): string {
   return JSON.stringify({ sessionId: 's1', timestamp: '2025-01-01T00:00:00Z', isSidechain: false, ...value });
 }
 
-const usage = (read: number) => ({ input_tokens: 3, output_tokens: 5, cache_creation_input_tokens: 10, cache_read_input_tokens: read });
-const SUMMARY = 'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary: the user asked for a list.';
+const usage = (read: number) => ({
+  input_tokens: 3,
+  output_tokens: 5,
+  cache_creation_input_tokens: 10,
+  cache_read_input_tokens: read,
+});
+const SUMMARY =
+  'This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary: the user asked for a list.';
 
 const session = [
   line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'list files' } }),
-  line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'a.txt' }], usage: usage(9000) } }),
-  line({ type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid: 'b1', parentUuid: null, logicalParentUuid: 'a1', level: 'info', compactMetadata: { trigger: 'auto', preTokens: 9018, postTokens: 120 } }),
-  line({ type: 'user', uuid: 'u2', parentUuid: 'b1', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: SUMMARY } }),
+  line({
+    type: 'assistant',
+    uuid: 'a1',
+    parentUuid: 'u1',
+    message: {
+      id: 'm1',
+      role: 'assistant',
+      model: 'claude-sonnet-4-6',
+      content: [{ type: 'text', text: 'a.txt' }],
+      usage: usage(9000),
+    },
+  }),
+  line({
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    uuid: 'b1',
+    parentUuid: null,
+    logicalParentUuid: 'a1',
+    level: 'info',
+    compactMetadata: { trigger: 'auto', preTokens: 9018, postTokens: 120 },
+  }),
+  line({
+    type: 'user',
+    uuid: 'u2',
+    parentUuid: 'b1',
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: { role: 'user', content: SUMMARY },
+  }),
   line({ type: 'user', uuid: 'u3', parentUuid: 'u2', message: { role: 'user', content: 'now count them' } }),
-  line({ type: 'assistant', uuid: 'a2', parentUuid: 'u3', message: { id: 'm2', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'one' }], usage: usage(100) } }),
-  line({ type: 'user', uuid: 'u4', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] } }),
-  line({ type: 'user', uuid: 'u5', parentUuid: 'u4', message: { role: 'user', content: '<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>' } }),
-  line({ type: 'user', uuid: 'u6', parentUuid: 'u5', message: { role: 'user', content: '<local-command-stdout>(no content)</local-command-stdout>' } }),
+  line({
+    type: 'assistant',
+    uuid: 'a2',
+    parentUuid: 'u3',
+    message: {
+      id: 'm2',
+      role: 'assistant',
+      model: 'claude-sonnet-4-6',
+      content: [{ type: 'text', text: 'one' }],
+      usage: usage(100),
+    },
+  }),
+  line({
+    type: 'user',
+    uuid: 'u4',
+    parentUuid: 'a2',
+    message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+  }),
+  line({
+    type: 'user',
+    uuid: 'u5',
+    parentUuid: 'u4',
+    message: {
+      role: 'user',
+      content:
+        '<command-name>/exit</command-name>\n<command-message>exit</command-message>\n<command-args></command-args>',
+    },
+  }),
+  line({
+    type: 'user',
+    uuid: 'u6',
+    parentUuid: 'u5',
+    message: { role: 'user', content: '<local-command-stdout>(no content)</local-command-stdout>' },
+  }),
 ].join('\n');
 
 describe('Claude Code compaction boundaries', () => {
   it('reads the boundary record and marks the summary message that opens the next segment', () => {
     const transcript = parseTranscript(session);
-    expect(transcript.boundaries).toEqual([{ messageIndex: 2, line: 3, trigger: 'auto', source: 'boundary-line', preTokens: 9018, postTokens: 120 }]);
+    expect(transcript.boundaries).toEqual([
+      { messageIndex: 2, line: 3, trigger: 'auto', source: 'boundary-line', preTokens: 9018, postTokens: 120 },
+    ]);
     expect(transcript.messages[2]?.meta).toMatchObject({ compactSummary: true });
     expect(transcript.meta.ignoredLines).toEqual({});
-    expect(transcriptSegments(transcript).map(({ start, end }) => [start, end])).toEqual([[0, 2], [2, transcript.messages.length]]);
+    expect(transcriptSegments(transcript).map(({ start, end }) => [start, end])).toEqual([
+      [0, 2],
+      [2, transcript.messages.length],
+    ]);
     expect(lastSegmentMessages(transcript).map((message) => message.id)).toEqual(['u2', 'u3', 'm2', 'u4', 'u5', 'u6']);
   });
 
   it('starts a segment at a summary message written without a boundary record (older Claude Code)', () => {
-    const withoutRecord = session.split('\n').filter((text) => !text.includes('compact_boundary')).join('\n');
-    expect(parseTranscript(withoutRecord).boundaries).toEqual([{ messageIndex: 2, line: 3, trigger: 'unknown', source: 'summary-message' }]);
+    const withoutRecord = session
+      .split('\n')
+      .filter((text) => !text.includes('compact_boundary'))
+      .join('\n');
+    expect(parseTranscript(withoutRecord).boundaries).toEqual([
+      { messageIndex: 2, line: 3, trigger: 'unknown', source: 'summary-message' },
+    ]);
   });
 
   it('has no boundaries when the agent never compacted', () => {
@@ -43,7 +116,11 @@ describe('Claude Code compaction boundaries', () => {
 
   it('marks UI-only lines: interruptions, a local command and its output', () => {
     const transcript = parseTranscript(session);
-    expect(transcript.messages.slice(-3).map((message) => message.meta?.uiOnly)).toEqual(['interrupted', 'local-command', 'local-command-output']);
+    expect(transcript.messages.slice(-3).map((message) => message.meta?.uiOnly)).toEqual([
+      'interrupted',
+      'local-command',
+      'local-command-output',
+    ]);
     expect(transcript.messages.filter((message) => message.meta?.uiOnly === undefined).length).toBe(5);
   });
 });
@@ -54,8 +131,14 @@ describe('uiOnlyReason', () => {
     ['[Request interrupted by user for tool use]', 'interrupted'],
     ['<local-command-stdout>Total cost: $0.12</local-command-stdout>', 'local-command-output'],
     ['<command-name>/cost</command-name>\n<command-message>cost</command-message>', 'local-command'],
-    ['Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages', 'local-command-caveat'],
-    ['<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>', undefined],
+    [
+      'Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages',
+      'local-command-caveat',
+    ],
+    [
+      '<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>',
+      undefined,
+    ],
     ['please stop [Request interrupted by user] here', undefined],
     ['list files', undefined],
   ])('%j → %s', (text, reason) => {

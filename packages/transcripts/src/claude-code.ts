@@ -23,7 +23,14 @@ interface State {
   lastOfThread: Map<string, Entry>;
   /** Main-thread compaction boundaries; `messageIndex` is the index the next message will take. */
   boundaries: TranscriptBoundary[];
-  meta: { summaries: JsonValue[]; ignoredLines: Map<string, number>; excludedSidechainLines: number; sessionId?: string; version?: string; cwd?: string };
+  meta: {
+    summaries: JsonValue[];
+    ignoredLines: Map<string, number>;
+    excludedSidechainLines: number;
+    sessionId?: string;
+    version?: string;
+    cwd?: string;
+  };
 }
 
 /**
@@ -32,7 +39,11 @@ interface State {
  * into one `tool` message (as Claude Code sends them); sidechain (subagent) lines are
  * left out unless `includeSidechains`; `summary` lines and unknown line types go to `meta`.
  */
-export function parseClaudeCode(text: string, context: ParseContext, options: TranscriptOptions): Omit<Transcript, 'skipped'> {
+export function parseClaudeCode(
+  text: string,
+  context: ParseContext,
+  options: TranscriptOptions,
+): Omit<Transcript, 'skipped'> {
   const state: State = {
     entries: [],
     assistantById: new Map(),
@@ -57,7 +68,13 @@ export function parseClaudeCode(text: string, context: ParseContext, options: Tr
   // A Map, then Object.fromEntries: a line type such as "constructor" or "__proto__" is counted as an own key, never read from Object.prototype.
   const meta = { ...state.meta, ignoredLines: Object.fromEntries(state.meta.ignoredLines) };
   const boundaries = state.boundaries.filter((boundary) => boundary.messageIndex < messages.length);
-  return { format: 'claude-code', messages, usage: placeUsage(state), ...(boundaries.length > 0 ? { boundaries } : {}), meta: meta };
+  return {
+    format: 'claude-code',
+    messages,
+    usage: placeUsage(state),
+    ...(boundaries.length > 0 ? { boundaries } : {}),
+    meta: meta,
+  };
 }
 
 function readLine(state: State, value: unknown, line: number, includeSidechains: boolean): void {
@@ -89,7 +106,12 @@ function readLine(state: State, value: unknown, line: number, includeSidechains:
     return;
   }
   const meta = lineMeta(value, line, thread);
-  if (type === 'user' && value.isCompactSummary === true && thread === 'main' && state.boundaries.at(-1)?.messageIndex !== state.entries.length) {
+  if (
+    type === 'user' &&
+    value.isCompactSummary === true &&
+    thread === 'main' &&
+    state.boundaries.at(-1)?.messageIndex !== state.entries.length
+  ) {
     state.boundaries.push({ messageIndex: state.entries.length, line, trigger: 'unknown', source: 'summary-message' });
   }
   if (type === 'assistant') readAssistant(state, value, value.message, meta, thread);
@@ -112,10 +134,17 @@ function lineMeta(value: Record<string, unknown>, line: number, thread: string):
   };
 }
 
-function readAssistant(state: State, line: Record<string, unknown>, message: Record<string, unknown>, meta: Record<string, JsonValue>, thread: string): void {
+function readAssistant(
+  state: State,
+  line: Record<string, unknown>,
+  message: Record<string, unknown>,
+  meta: Record<string, JsonValue>,
+  thread: string,
+): void {
   const id = message.id;
   if (typeof id !== 'string' || id === '') throw new BlockProblem('assistant line has no message.id');
-  if (!Array.isArray(message.content)) throw new BlockProblem(`assistant message.content is ${describe(message.content)}, expected an array`);
+  if (!Array.isArray(message.content))
+    throw new BlockProblem(`assistant message.content is ${describe(message.content)}, expected an array`);
   let entry = state.assistantById.get(id);
   const parts = convertBlocks(id, entry?.message.parts.length ?? 0, message.content);
   if (entry === undefined) {
@@ -125,17 +154,38 @@ function readAssistant(state: State, line: Record<string, unknown>, message: Rec
   }
   entry.message.parts.push(...parts);
   const usage = readUsage(message.usage);
-  if (usage !== undefined) state.requests.set(id, { usage, requestId: typeof line.requestId === 'string' ? line.requestId : undefined, entry });
+  if (usage !== undefined)
+    state.requests.set(id, {
+      usage,
+      requestId: typeof line.requestId === 'string' ? line.requestId : undefined,
+      entry,
+    });
 }
 
-function readUser(state: State, message: Record<string, unknown>, uuid: string, meta: Record<string, JsonValue>, thread: string): void {
+function readUser(
+  state: State,
+  message: Record<string, unknown>,
+  uuid: string,
+  meta: Record<string, JsonValue>,
+  thread: string,
+): void {
   const content = message.content;
   if (typeof content === 'string') {
     const uiOnly = meta.compactSummary === true ? undefined : uiOnlyReason(content);
-    push(state, { id: uuid, role: 'user', parts: [{ id: `${uuid}.0`, type: 'text', text: content }], meta: uiOnly === undefined ? meta : { ...meta, uiOnly } }, thread);
+    push(
+      state,
+      {
+        id: uuid,
+        role: 'user',
+        parts: [{ id: `${uuid}.0`, type: 'text', text: content }],
+        meta: uiOnly === undefined ? meta : { ...meta, uiOnly },
+      },
+      thread,
+    );
     return;
   }
-  if (!Array.isArray(content)) throw new BlockProblem(`user message.content is ${describe(content)}, expected a string or an array`);
+  if (!Array.isArray(content))
+    throw new BlockProblem(`user message.content is ${describe(content)}, expected a string or an array`);
   const results = content.filter((block) => isRecord(block) && block.type === 'tool_result');
   const others = content.filter((block) => !(isRecord(block) && block.type === 'tool_result'));
   const last = state.lastOfThread.get(thread);
@@ -150,8 +200,13 @@ function readUser(state: State, message: Record<string, unknown>, uuid: string, 
   }
   if (otherParts.length === 0) return;
   const texts = otherParts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
-  const uiOnly = texts.length === otherParts.length && meta.compactSummary !== true ? uiOnlyReason(texts.join('\n')) : undefined;
-  push(state, { id: userId, role: 'user', parts: otherParts, meta: uiOnly === undefined ? meta : { ...meta, uiOnly } }, thread);
+  const uiOnly =
+    texts.length === otherParts.length && meta.compactSummary !== true ? uiOnlyReason(texts.join('\n')) : undefined;
+  push(
+    state,
+    { id: userId, role: 'user', parts: otherParts, meta: uiOnly === undefined ? meta : { ...meta, uiOnly } },
+    thread,
+  );
 }
 
 /** A `<command-name>` line answered by `<local-command-stdout>` ran a local command (`/exit`, `/cost`): the model never saw either. */
@@ -159,7 +214,11 @@ function markLocalCommands(state: State): void {
   const previousOfThread = new Map<string, Entry>();
   for (const entry of state.entries) {
     const previous = previousOfThread.get(entry.thread);
-    if (entry.message.meta?.uiOnly === 'local-command-output' && previous?.message.role === 'user' && isCommandLine(previous.message)) {
+    if (
+      entry.message.meta?.uiOnly === 'local-command-output' &&
+      previous?.message.role === 'user' &&
+      isCommandLine(previous.message)
+    ) {
       previous.message.meta = { ...previous.message.meta, uiOnly: 'local-command' };
     }
     previousOfThread.set(entry.thread, entry);
@@ -193,7 +252,12 @@ function readUsage(value: unknown): Usage | undefined {
     cacheCreationInputTokens: count('cache_creation_input_tokens'),
     cacheReadInputTokens: count('cache_read_input_tokens'),
     ...(isRecord(creation)
-      ? { cacheCreation: { ephemeral5mInputTokens: Number(creation.ephemeral_5m_input_tokens ?? 0), ephemeral1hInputTokens: Number(creation.ephemeral_1h_input_tokens ?? 0) } }
+      ? {
+          cacheCreation: {
+            ephemeral5mInputTokens: Number(creation.ephemeral_5m_input_tokens ?? 0),
+            ephemeral1hInputTokens: Number(creation.ephemeral_1h_input_tokens ?? 0),
+          },
+        }
       : {}),
   };
 }

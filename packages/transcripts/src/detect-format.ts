@@ -18,8 +18,20 @@ const LINES_TRIED = 5;
  * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code.
  */
 export function detectFormat(text: string): FormatDetection {
-  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '' } satisfies Record<TranscriptFormat, string>;
-  if (text.trim() === '') return { format: undefined, reasons: { 'claude-code': 'the file is empty', openhands: 'the file is empty', 'swe-agent': 'the file is empty', pi: 'the file is empty' } };
+  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '' } satisfies Record<
+    TranscriptFormat,
+    string
+  >;
+  if (text.trim() === '')
+    return {
+      format: undefined,
+      reasons: {
+        'claude-code': 'the file is empty',
+        openhands: 'the file is empty',
+        'swe-agent': 'the file is empty',
+        pi: 'the file is empty',
+      },
+    };
   const json = parseOrUndefined(text);
   const lines = firstJsonLines(text);
   const sample = json !== undefined && !isRecord(json) ? [] : lines;
@@ -63,7 +75,11 @@ function isSweAgent(json: unknown, reasons: Record<TranscriptFormat, string>): b
 }
 
 function isEvent(value: unknown): boolean {
-  return isRecord(value) && typeof value.source === 'string' && (typeof value.action === 'string' || typeof value.observation === 'string');
+  return (
+    isRecord(value) &&
+    typeof value.source === 'string' &&
+    (typeof value.action === 'string' || typeof value.observation === 'string')
+  );
 }
 
 function isOpenHands(json: unknown, lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
@@ -73,26 +89,52 @@ function isOpenHands(json: unknown, lines: unknown[], reasons: Record<Transcript
     return false;
   }
   const first = lines[0];
-  if (isRecord(first) && Array.isArray(first.history) && (first.history.length === 0 || isEvent(first.history[0]))) return true;
+  if (isRecord(first) && Array.isArray(first.history) && (first.history.length === 0 || isEvent(first.history[0])))
+    return true;
   reasons.openhands = 'neither a JSON array of events nor JSONL runs with a "history" of events';
   return false;
 }
 
 function isClaudeCode(lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
-  const matches = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && ['uuid', 'leafUuid', 'sessionId'].some((key) => typeof line[key] === 'string'));
+  const matches = lines.filter(
+    (line) =>
+      isRecord(line) &&
+      typeof line.type === 'string' &&
+      ['uuid', 'leafUuid', 'sessionId'].some((key) => typeof line[key] === 'string'),
+  );
   if (lines.length > 0 && matches.length === lines.length) return true;
-  reasons['claude-code'] = lines.length === 0 ? 'no JSON line found' : 'lines are not objects with "type" and "uuid"/"sessionId"';
+  reasons['claude-code'] =
+    lines.length === 0 ? 'no JSON line found' : 'lines are not objects with "type" and "uuid"/"sessionId"';
   return false;
 }
 
-const PI_ENTRY_TYPES = new Set(['session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
+const PI_ENTRY_TYPES = new Set([
+  'session',
+  'message',
+  'model_change',
+  'thinking_level_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
+]);
 
 /** pi: a `session` header line (`id`, `cwd`), or entries with `id` and `parentId` of pi's entry types. */
 function isPi(lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
   const first = lines[0];
   if (isRecord(first) && first.type === 'session' && typeof first.id === 'string') return true;
-  const entries = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && PI_ENTRY_TYPES.has(line.type) && typeof line.id === 'string' && 'parentId' in line);
+  const entries = lines.filter(
+    (line) =>
+      isRecord(line) &&
+      typeof line.type === 'string' &&
+      PI_ENTRY_TYPES.has(line.type) &&
+      typeof line.id === 'string' &&
+      'parentId' in line,
+  );
   if (lines.length > 0 && entries.length === lines.length) return true;
-  reasons.pi = lines.length === 0 ? 'no JSON line found' : 'no "session" header line and no entries with "id" and "parentId"';
+  reasons.pi =
+    lines.length === 0 ? 'no JSON line found' : 'no "session" header line and no entries with "id" and "parentId"';
   return false;
 }

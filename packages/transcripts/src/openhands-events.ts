@@ -17,7 +17,11 @@ export interface EventsResult {
  * an `error` observation without a tool call (a rejected call) is a user message.
  * State changes, recalls and empty observations are counted in `ignoredEvents`.
  */
-export function convertEvents(events: unknown[], idPrefix: string, reportInvalid: (event: number, what: string) => void): EventsResult {
+export function convertEvents(
+  events: unknown[],
+  idPrefix: string,
+  reportInvalid: (event: number, what: string) => void,
+): EventsResult {
   const argumentsByCallId = collectArguments(events);
   const result: EventsResult = { messages: [], ignoredEvents: {} };
   events.forEach((event, index) => {
@@ -41,9 +45,18 @@ function collectArguments(events: unknown[]): Map<string, string> {
     const response = event.tool_call_metadata.model_response;
     const choices = isRecord(response) && Array.isArray(response.choices) ? response.choices : [];
     for (const choice of choices) {
-      const calls = isRecord(choice) && isRecord(choice.message) && Array.isArray(choice.message.tool_calls) ? choice.message.tool_calls : [];
+      const calls =
+        isRecord(choice) && isRecord(choice.message) && Array.isArray(choice.message.tool_calls)
+          ? choice.message.tool_calls
+          : [];
       for (const call of calls) {
-        if (isRecord(call) && typeof call.id === 'string' && isRecord(call.function) && typeof call.function.arguments === 'string') found.set(call.id, call.function.arguments);
+        if (
+          isRecord(call) &&
+          typeof call.id === 'string' &&
+          isRecord(call.function) &&
+          typeof call.function.arguments === 'string'
+        )
+          found.set(call.id, call.function.arguments);
       }
     }
   }
@@ -61,7 +74,12 @@ function convertEvent(event: unknown, idPrefix: string, argumentsByCallId: Map<s
   throw new BlockProblem('event has neither "action" nor "observation"');
 }
 
-function convertAction(event: Event, id: string, meta: Record<string, JsonValue>, argumentsByCallId: Map<string, string>): Message | string {
+function convertAction(
+  event: Event,
+  id: string,
+  meta: Record<string, JsonValue>,
+  argumentsByCallId: Map<string, string>,
+): Message | string {
   const args = isRecord(event.args) ? event.args : {};
   const metadata = event.tool_call_metadata;
   if (isRecord(metadata)) {
@@ -69,12 +87,19 @@ function convertAction(event: Event, id: string, meta: Record<string, JsonValue>
     const name = requireString(metadata, 'function_name');
     const thought = typeof args.thought === 'string' ? args.thought : '';
     const parts: Part[] = thought === '' ? [] : [{ id: `${id}.text`, type: 'text', text: thought }];
-    parts.push({ id: `${id}.call`, type: 'tool-call', callId, name, input: callInput(argumentsByCallId.get(callId), args) });
+    parts.push({
+      id: `${id}.call`,
+      type: 'tool-call',
+      callId,
+      name,
+      input: callInput(argumentsByCallId.get(callId), args),
+    });
     return { id, role: 'assistant', parts, meta: { ...meta, action: String(event.action) } };
   }
   if (event.action === 'message' || event.action === 'system') {
     const text = typeof args.content === 'string' ? args.content : event.message;
-    if (typeof text !== 'string') throw new BlockProblem(`${event.action} action has no text in args.content or message`);
+    if (typeof text !== 'string')
+      throw new BlockProblem(`${event.action} action has no text in args.content or message`);
     const role = event.action === 'system' ? 'system' : event.source === 'user' ? 'user' : 'assistant';
     return { id, role, parts: [{ id: `${id}.0`, type: 'text', text }], meta };
   }
@@ -85,15 +110,26 @@ function convertObservation(event: Event, id: string, meta: Record<string, JsonV
   const metadata = event.tool_call_metadata;
   const content = typeof event.content === 'string' ? event.content : event.message;
   if (isRecord(metadata)) {
-    if (typeof content !== 'string') throw new BlockProblem(`${String(event.observation)} observation has no string "content"`);
+    if (typeof content !== 'string')
+      throw new BlockProblem(`${String(event.observation)} observation has no string "content"`);
     const callId = requireString(metadata, 'tool_call_id');
     const name = typeof metadata.function_name === 'string' ? { name: metadata.function_name } : {};
     const isError = event.observation === 'error' ? { isError: true } : {};
     const cause: Record<string, JsonValue> = typeof event.cause === 'number' ? { cause: event.cause } : {};
-    return { id, role: 'tool', parts: [{ id: `${id}.result`, type: 'tool-result', callId, ...name, output: content, ...isError }], meta: { ...meta, ...cause, observation: String(event.observation) } };
+    return {
+      id,
+      role: 'tool',
+      parts: [{ id: `${id}.result`, type: 'tool-result', callId, ...name, output: content, ...isError }],
+      meta: { ...meta, ...cause, observation: String(event.observation) },
+    };
   }
   if (event.observation === 'error' && typeof content === 'string') {
-    return { id, role: 'user', parts: [{ id: `${id}.0`, type: 'text', text: content }], meta: { ...meta, observation: 'error' } };
+    return {
+      id,
+      role: 'user',
+      parts: [{ id: `${id}.0`, type: 'text', text: content }],
+      meta: { ...meta, observation: 'error' },
+    };
   }
   return `observation:${String(event.observation)}`;
 }
@@ -113,6 +149,7 @@ function callInput(modelArguments: string | undefined, args: Record<string, unkn
 
 function requireString(record: Record<string, unknown>, key: string): string {
   const value = record[key];
-  if (typeof value !== 'string' || value === '') throw new BlockProblem(`tool_call_metadata.${key} must be a non-empty string, got ${describe(value)}`);
+  if (typeof value !== 'string' || value === '')
+    throw new BlockProblem(`tool_call_metadata.${key} must be a non-empty string, got ${describe(value)}`);
   return value;
 }

@@ -6,10 +6,32 @@ const events = [
   { id: 0, source: 'agent', action: 'system', args: { content: 'You are OpenHands.' } },
   { id: 1, source: 'user', action: 'message', args: { content: 'fix it' } },
   { id: 2, source: 'environment', observation: 'agent_state_changed', content: '' },
-  { id: 3, source: 'agent', action: 'run', args: { command: 'ls', thought: 'Look first.' }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1' } },
   {
-    id: 4, source: 'agent', observation: 'run', cause: 3, content: 'a.c',
-    tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1', model_response: { choices: [{ message: { tool_calls: [{ id: 'c1', function: { name: 'execute_bash', arguments: '{"command": "ls -l"}' } }] } }] } },
+    id: 3,
+    source: 'agent',
+    action: 'run',
+    args: { command: 'ls', thought: 'Look first.' },
+    tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1' },
+  },
+  {
+    id: 4,
+    source: 'agent',
+    observation: 'run',
+    cause: 3,
+    content: 'a.c',
+    tool_call_metadata: {
+      function_name: 'execute_bash',
+      tool_call_id: 'c1',
+      model_response: {
+        choices: [
+          {
+            message: {
+              tool_calls: [{ id: 'c1', function: { name: 'execute_bash', arguments: '{"command": "ls -l"}' } }],
+            },
+          },
+        ],
+      },
+    },
   },
   { id: 5, source: 'agent', observation: 'error', content: 'Parameter command is invalid.' },
   { id: 6, source: 'agent', action: 'message', args: { content: 'Done.' } },
@@ -20,7 +42,12 @@ describe('OpenHands', () => {
     const transcript = parseTranscript(JSON.stringify(events));
     expect(transcript.format).toBe('openhands');
     expect(transcript.messages.map((message) => [message.id, message.role])).toEqual([
-      ['oh-0', 'system'], ['oh-1', 'user'], ['oh-3', 'assistant'], ['oh-4', 'tool'], ['oh-5', 'user'], ['oh-6', 'assistant'],
+      ['oh-0', 'system'],
+      ['oh-1', 'user'],
+      ['oh-3', 'assistant'],
+      ['oh-4', 'tool'],
+      ['oh-5', 'user'],
+      ['oh-6', 'assistant'],
     ]);
     expect(transcript.messages[2]!.parts).toEqual([
       { id: 'oh-3.text', type: 'text', text: 'Look first.' },
@@ -43,6 +70,11 @@ describe('OpenHands', () => {
   });
 
   it('rejects a run that does not exist', () => {
-    expect(() => parseTranscript(runs, { run: 5, file: 'out.jsonl' })).toThrow(expect.objectContaining({ code: TRANSCRIPT_ERROR_CODES.runNotFound, message: expect.stringMatching(/out\.jsonl: run 5 does not exist; the file has 2 run/) }));
+    expect(() => parseTranscript(runs, { run: 5, file: 'out.jsonl' })).toThrow(
+      expect.objectContaining({
+        code: TRANSCRIPT_ERROR_CODES.runNotFound,
+        message: expect.stringMatching(/out\.jsonl: run 5 does not exist; the file has 2 run/),
+      }),
+    );
   });
 });

@@ -20,7 +20,11 @@ export function createParseContext(file: string, skipInvalid: boolean): ParseCon
         return;
       }
       const hint = `fix the ${line === undefined ? 'entry' : 'line'} or pass { skipInvalid: true } to skip it`;
-      throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, `${formatLocation(file, line)}: ${what}; ${hint}`, { file, line, cause });
+      throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, `${formatLocation(file, line)}: ${what}; ${hint}`, {
+        file,
+        line,
+        cause,
+      });
     },
   };
 }

@@ -19,7 +19,11 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
   const detection = detectFormat(text);
   if (detection.format === undefined) {
     const tried = TRANSCRIPT_FORMATS.map((format) => `${format} (${detection.reasons[format]})`).join('; ');
-    throw new TranscriptError(TRANSCRIPT_ERROR_CODES.unknownFormat, `${formatLocation(file, undefined)}: not a known transcript format; tried ${tried}`, { file });
+    throw new TranscriptError(
+      TRANSCRIPT_ERROR_CODES.unknownFormat,
+      `${formatLocation(file, undefined)}: not a known transcript format; tried ${tried}`,
+      { file },
+    );
   }
   const result =
     detection.format === 'claude-code'
@@ -38,7 +42,11 @@ function validateMessages(messages: readonly Message[], file: string): void {
     const sourceLine = typeof message.meta?.sourceLine === 'number' ? message.meta.sourceLine : undefined;
     const tooDeep = findTooDeep(message);
     if (tooDeep !== undefined) {
-      throw new TranscriptError(TRANSCRIPT_ERROR_CODES.invalid, `${formatLocation(file, sourceLine)}: ${tooDeepMessage(`imported message ${index} (${message.id})`, tooDeep)}`, { file, line: sourceLine });
+      throw new TranscriptError(
+        TRANSCRIPT_ERROR_CODES.invalid,
+        `${formatLocation(file, sourceLine)}: ${tooDeepMessage(`imported message ${index} (${message.id})`, tooDeep)}`,
+        { file, line: sourceLine },
+      );
     }
     const parsed = MessageSchema.safeParse(message);
     if (parsed.success) return;

@@ -4,7 +4,8 @@ import { isRecord, parseJsonLine, splitLines, type ParseContext } from './parse-
 import type { Transcript, TranscriptBoundary, TranscriptUsage } from './transcript.js';
 
 /** pi's own texts around a summary, as its `convertToLlm` sends them (pi-coding-agent 0.73, `core/messages.js`). */
-const COMPACTION_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
+const COMPACTION_PREFIX =
+  'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 const COMPACTION_SUFFIX = '\n</summary>';
 const BRANCH_PREFIX = 'The following is a summary of a branch that this conversation came back from:\n\n<summary>\n';
 const BRANCH_SUFFIX = '</summary>';
@@ -28,7 +29,13 @@ interface Entry {
  */
 export function parsePi(text: string, context: ParseContext): Omit<Transcript, 'skipped'> {
   const entries: Entry[] = [];
-  const meta: Record<string, JsonValue> = { modelChanges: 0, thinkingLevelChanges: 0, brokenLinks: 0, keptMessagesRepeated: 0, excludedFromContext: 0 };
+  const meta: Record<string, JsonValue> = {
+    modelChanges: 0,
+    thinkingLevelChanges: 0,
+    brokenLinks: 0,
+    keptMessagesRepeated: 0,
+    excludedFromContext: 0,
+  };
   for (const { line, text: lineText } of splitLines(text)) {
     const value = parseJsonLine(context, lineText, line);
     if (value === undefined) continue;
@@ -46,7 +53,13 @@ export function parsePi(text: string, context: ParseContext): Omit<Transcript, '
       context.invalid(line, `${value.type} entry has no "id"`);
       continue;
     }
-    entries.push({ type: value.type, id: value.id, parentId: typeof value.parentId === 'string' ? value.parentId : null, line, value });
+    entries.push({
+      type: value.type,
+      id: value.id,
+      parentId: typeof value.parentId === 'string' ? value.parentId : null,
+      line,
+      value,
+    });
   }
   const path = pathToLeaf(entries, meta);
   const builder = createBuilder(context, meta);
@@ -54,7 +67,13 @@ export function parsePi(text: string, context: ParseContext): Omit<Transcript, '
     if (entry.type === 'compaction') builder.compaction(entry, path.slice(0, index));
     else builder.entry(entry);
   }
-  return { format: 'pi', messages: builder.messages, usage: builder.usage, ...(builder.boundaries.length > 0 ? { boundaries: builder.boundaries } : {}), meta };
+  return {
+    format: 'pi',
+    messages: builder.messages,
+    usage: builder.usage,
+    ...(builder.boundaries.length > 0 ? { boundaries: builder.boundaries } : {}),
+    meta,
+  };
 }
 
 /** The path from the root to the last entry; a parent that is not in the file (its line was broken) falls back to the entry before. */
@@ -83,13 +102,27 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
     const last = messages.at(-1);
     // Consecutive tool results are one message, as the providers receive them.
     if (message.role === 'tool' && last?.role === 'tool') {
-      last.parts.push(...message.parts.map((part, offset) => ({ ...part, id: `${last.id}.${last.parts.length + offset}` })));
+      last.parts.push(
+        ...message.parts.map((part, offset) => ({ ...part, id: `${last.id}.${last.parts.length + offset}` })),
+      );
       return;
     }
-    messages.push({ ...message, meta: { ...message.meta, sourceLine: entry.line, ...(typeof entry.value.timestamp === 'string' ? { createdAt: entry.value.timestamp } : {}), ...extra } });
+    messages.push({
+      ...message,
+      meta: {
+        ...message.meta,
+        sourceLine: entry.line,
+        ...(typeof entry.value.timestamp === 'string' ? { createdAt: entry.value.timestamp } : {}),
+        ...extra,
+      },
+    });
     // A kept message repeated after a compaction was not a new request: its usage counts once, where it was made.
-    const reported = message.role === 'assistant' && extra.keptFromCompaction === undefined ? readUsage((entry.value.message as Record<string, unknown>).usage) : undefined;
-    if (reported !== undefined) usage.push({ usage: reported, messageIndex: messages.length - 2, replyIndex: messages.length - 1 });
+    const reported =
+      message.role === 'assistant' && extra.keptFromCompaction === undefined
+        ? readUsage((entry.value.message as Record<string, unknown>).usage)
+        : undefined;
+    if (reported !== undefined)
+      usage.push({ usage: reported, messageIndex: messages.length - 2, replyIndex: messages.length - 1 });
   };
   const convert = (entry: Entry, extra: Record<string, JsonValue> = {}): void => {
     try {
@@ -106,15 +139,30 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
     boundaries,
     entry(entry: Entry): void {
       if (entry.type === 'model_change') meta.modelChanges = Number(meta.modelChanges) + 1;
-      else if (entry.type === 'thinking_level_change') meta.thinkingLevelChanges = Number(meta.thinkingLevelChanges) + 1;
+      else if (entry.type === 'thinking_level_change')
+        meta.thinkingLevelChanges = Number(meta.thinkingLevelChanges) + 1;
       else convert(entry);
     },
     /** pi's context after a compaction: its summary, then the kept entries, then what follows. */
     compaction(entry: Entry, before: readonly Entry[]): void {
       const summary = typeof entry.value.summary === 'string' ? entry.value.summary : '';
       const tokensBefore = typeof entry.value.tokensBefore === 'number' ? entry.value.tokensBefore : undefined;
-      boundaries.push({ messageIndex: messages.length, line: entry.line, trigger: entry.value.fromHook === true ? 'extension' : 'auto', source: 'boundary-line', ...(tokensBefore === undefined ? {} : { preTokens: tokensBefore }) });
-      push({ id: entry.id, role: 'user', parts: [{ id: `${entry.id}.0`, type: 'text', text: COMPACTION_PREFIX + summary + COMPACTION_SUFFIX }], meta: { compactSummary: true } }, entry);
+      boundaries.push({
+        messageIndex: messages.length,
+        line: entry.line,
+        trigger: entry.value.fromHook === true ? 'extension' : 'auto',
+        source: 'boundary-line',
+        ...(tokensBefore === undefined ? {} : { preTokens: tokensBefore }),
+      });
+      push(
+        {
+          id: entry.id,
+          role: 'user',
+          parts: [{ id: `${entry.id}.0`, type: 'text', text: COMPACTION_PREFIX + summary + COMPACTION_SUFFIX }],
+          meta: { compactSummary: true },
+        },
+        entry,
+      );
       const first = before.findIndex((candidate) => candidate.id === entry.value.firstKeptEntryId);
       for (const kept of first === -1 ? [] : before.slice(first)) {
         const count = messages.length;
@@ -127,8 +175,17 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
 
 function toMessage(entry: Entry, meta: Record<string, JsonValue>): Message | undefined {
   const { id, value } = entry;
-  if (entry.type === 'custom_message') return { id, role: 'user', parts: userParts(id, value.content), meta: { piCustomType: String(value.customType ?? '') } };
-  if (entry.type === 'branch_summary') return typeof value.summary === 'string' && value.summary !== '' ? textMessage(id, BRANCH_PREFIX + value.summary + BRANCH_SUFFIX) : undefined;
+  if (entry.type === 'custom_message')
+    return {
+      id,
+      role: 'user',
+      parts: userParts(id, value.content),
+      meta: { piCustomType: String(value.customType ?? '') },
+    };
+  if (entry.type === 'branch_summary')
+    return typeof value.summary === 'string' && value.summary !== ''
+      ? textMessage(id, BRANCH_PREFIX + value.summary + BRANCH_SUFFIX)
+      : undefined;
   if (entry.type !== 'message') return undefined; // custom, label, session_info: never in the model's context
   const message = value.message;
   if (!isRecord(message)) throw new BlockProblem('message entry has no "message" object');
@@ -162,30 +219,55 @@ function textMessage(id: string, text: string): Message {
 
 function userParts(id: string, content: unknown): Part[] {
   if (typeof content === 'string') return [{ id: `${id}.0`, type: 'text', text: content }];
-  if (!Array.isArray(content)) throw new BlockProblem(`user content is ${describe(content)}, expected a string or a list`);
+  if (!Array.isArray(content))
+    throw new BlockProblem(`user content is ${describe(content)}, expected a string or a list`);
   return content.map((block, index): Part => {
     const item = mediaOrText(block);
-    return item.type === 'text' ? { id: `${id}.${index}`, type: 'text', text: item.text } : { id: `${id}.${index}`, type: 'image', source: item.source };
+    return item.type === 'text'
+      ? { id: `${id}.${index}`, type: 'text', text: item.text }
+      : { id: `${id}.${index}`, type: 'image', source: item.source };
   });
 }
 
 function mediaOrText(block: unknown): ToolResultContent {
   if (!isRecord(block)) throw new BlockProblem(`content block is ${describe(block)}, expected an object`);
   if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
-  if (block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string') return { type: 'image', source: { kind: 'base64', mediaType: block.mimeType, data: block.data } };
+  if (block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string')
+    return { type: 'image', source: { kind: 'base64', mediaType: block.mimeType, data: block.data } };
   throw new BlockProblem(`unknown content block ${describe(block.type)}`);
 }
 
 function assistantMessage(id: string, message: Record<string, unknown>): Message | undefined {
-  if (!Array.isArray(message.content)) throw new BlockProblem(`assistant content is ${describe(message.content)}, expected a list`);
+  if (!Array.isArray(message.content))
+    throw new BlockProblem(`assistant content is ${describe(message.content)}, expected a list`);
   const parts = message.content.flatMap((block, index): Part[] => {
     if (!isRecord(block)) throw new BlockProblem(`assistant block is ${describe(block)}`);
     const partId = `${id}.${index}`;
-    if (block.type === 'text') return typeof block.text === 'string' && block.text !== '' ? [{ id: partId, type: 'text', text: block.text }] : [];
-    if (block.type === 'thinking') return [{ id: partId, type: 'reasoning', text: String(block.thinking ?? ''), ...(typeof block.thinkingSignature === 'string' ? { signature: block.thinkingSignature } : {}) }];
+    if (block.type === 'text')
+      return typeof block.text === 'string' && block.text !== ''
+        ? [{ id: partId, type: 'text', text: block.text }]
+        : [];
+    if (block.type === 'thinking')
+      return [
+        {
+          id: partId,
+          type: 'reasoning',
+          text: String(block.thinking ?? ''),
+          ...(typeof block.thinkingSignature === 'string' ? { signature: block.thinkingSignature } : {}),
+        },
+      ];
     if (block.type === 'toolCall') {
-      if (typeof block.id !== 'string' || typeof block.name !== 'string') throw new BlockProblem('toolCall block needs "id" and "name"');
-      return [{ id: partId, type: 'tool-call', callId: block.id, name: block.name, input: (isRecord(block.arguments) ? block.arguments : {}) as JsonValue }];
+      if (typeof block.id !== 'string' || typeof block.name !== 'string')
+        throw new BlockProblem('toolCall block needs "id" and "name"');
+      return [
+        {
+          id: partId,
+          type: 'tool-call',
+          callId: block.id,
+          name: block.name,
+          input: (isRecord(block.arguments) ? block.arguments : {}) as JsonValue,
+        },
+      ];
     }
     throw new BlockProblem(`unknown assistant block ${describe(block.type)}`);
   });
@@ -200,17 +282,29 @@ function assistantMessage(id: string, message: Record<string, unknown>): Message
 function toolResult(id: string, message: Record<string, unknown>): Part {
   if (typeof message.toolCallId !== 'string') throw new BlockProblem('toolResult message has no "toolCallId"');
   const content = Array.isArray(message.content) ? message.content.map(mediaOrText) : [];
-  const output = content.every((item) => item.type === 'text') ? content.map((item) => (item.type === 'text' ? item.text : '')).join('\n') : content;
-  return { id: `${id}.0`, type: 'tool-result', callId: message.toolCallId, ...(typeof message.toolName === 'string' ? { name: message.toolName } : {}), output, ...(message.isError === true ? { isError: true } : {}) };
+  const output = content.every((item) => item.type === 'text')
+    ? content.map((item) => (item.type === 'text' ? item.text : '')).join('\n')
+    : content;
+  return {
+    id: `${id}.0`,
+    type: 'tool-result',
+    callId: message.toolCallId,
+    ...(typeof message.toolName === 'string' ? { name: message.toolName } : {}),
+    output,
+    ...(message.isError === true ? { isError: true } : {}),
+  };
 }
 
 /** pi's `bashExecutionToText`: a `!command` the user ran, as the model sees it. */
 function bashText(message: Record<string, unknown>): string {
   let text = `Ran \`${String(message.command ?? '')}\`\n`;
-  text += typeof message.output === 'string' && message.output !== '' ? `\`\`\`\n${message.output}\n\`\`\`` : '(no output)';
+  text +=
+    typeof message.output === 'string' && message.output !== '' ? `\`\`\`\n${message.output}\n\`\`\`` : '(no output)';
   if (message.cancelled === true) text += '\n\n(command cancelled)';
-  else if (typeof message.exitCode === 'number' && message.exitCode !== 0) text += `\n\nCommand exited with code ${message.exitCode}`;
-  if (message.truncated === true && typeof message.fullOutputPath === 'string') text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
+  else if (typeof message.exitCode === 'number' && message.exitCode !== 0)
+    text += `\n\nCommand exited with code ${message.exitCode}`;
+  if (message.truncated === true && typeof message.fullOutputPath === 'string')
+    text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
   return text;
 }
 
@@ -218,5 +312,10 @@ function bashText(message: Record<string, unknown>): string {
 function readUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const count = (key: string): number => (typeof value[key] === 'number' ? value[key] : 0);
-  return { inputTokens: count('input'), outputTokens: count('output'), cacheCreationInputTokens: count('cacheWrite'), cacheReadInputTokens: count('cacheRead') };
+  return {
+    inputTokens: count('input'),
+    outputTokens: count('output'),
+    cacheCreationInputTokens: count('cacheWrite'),
+    cacheReadInputTokens: count('cacheRead'),
+  };
 }

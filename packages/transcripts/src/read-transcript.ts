@@ -10,7 +10,11 @@ export async function readTranscript(path: string, options: TranscriptOptions = 
     text = await readFile(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new TranscriptError(TRANSCRIPT_ERROR_CODES.unreadable, `transcript ${path}: cannot read the file (${reason}); check the path and its permissions`, { file: path, cause: error });
+    throw new TranscriptError(
+      TRANSCRIPT_ERROR_CODES.unreadable,
+      `transcript ${path}: cannot read the file (${reason}); check the path and its permissions`,
+      { file: path, cause: error },
+    );
   }
   return parseTranscript(text, { ...options, file: options.file ?? path });
 }

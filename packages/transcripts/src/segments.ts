@@ -13,7 +13,9 @@ export interface TranscriptSegment {
 
 /** The transcript cut at its compaction boundaries; one segment when the agent never compacted. */
 export function transcriptSegments(transcript: Pick<Transcript, 'messages' | 'boundaries'>): TranscriptSegment[] {
-  const boundaries = (transcript.boundaries ?? []).filter((boundary) => boundary.messageIndex > 0 && boundary.messageIndex < transcript.messages.length);
+  const boundaries = (transcript.boundaries ?? []).filter(
+    (boundary) => boundary.messageIndex > 0 && boundary.messageIndex < transcript.messages.length,
+  );
   const segments: TranscriptSegment[] = [];
   let start = 0;
   let opened: TranscriptBoundary | undefined;

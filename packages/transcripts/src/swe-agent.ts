@@ -28,7 +28,8 @@ export function parseSweAgent(value: Record<string, unknown>, context: ParseCont
     try {
       const message = convertEntry(entry, index, callIds, seen);
       // The observation that answers an action (non-function-calling runs): a tool result of that action.
-      if (pendingAction !== undefined && message.role === 'user' && message.meta?.isDemo !== true) messages.push(observationResult(message, pendingAction));
+      if (pendingAction !== undefined && message.role === 'user' && message.meta?.isDemo !== true)
+        messages.push(observationResult(message, pendingAction));
       else messages.push(message);
       pendingAction = message.role === 'assistant' ? actionCallId(message) : undefined;
     } catch (error) {
@@ -55,7 +56,8 @@ export function parseSweAgent(value: Record<string, unknown>, context: ParseCont
 function convertEntry(entry: unknown, index: number, callIds: CallIds, seen: Map<string, number>): Message {
   if (!isRecord(entry)) throw new BlockProblem(`entry is ${describe(entry)}, expected an object`);
   const role = entry.role;
-  if (typeof role !== 'string' || !ROLES.includes(role as Role)) throw new BlockProblem(`role must be one of ${ROLES.join(', ')}, got ${describe(role)}`);
+  if (typeof role !== 'string' || !ROLES.includes(role as Role))
+    throw new BlockProblem(`role must be one of ${ROLES.join(', ')}, got ${describe(role)}`);
   const id = `swe-${index}`;
   const text = contentText(entry.content);
   const meta: Record<string, JsonValue> = {
@@ -64,14 +66,28 @@ function convertEntry(entry: unknown, index: number, callIds: CallIds, seen: Map
     ...(typeof entry.message_type === 'string' ? { messageType: entry.message_type } : {}),
   };
   if (role === 'tool') return { id, role: 'tool', parts: [toolResult(entry, id, text, callIds)], meta };
-  const action = role === 'assistant' && !Array.isArray(entry.tool_calls) && entry.is_demo !== true && typeof entry.action === 'string' && entry.action.trim() !== '' ? entry.action.trim() : undefined;
+  const action =
+    role === 'assistant' &&
+    !Array.isArray(entry.tool_calls) &&
+    entry.is_demo !== true &&
+    typeof entry.action === 'string' &&
+    entry.action.trim() !== ''
+      ? entry.action.trim()
+      : undefined;
   const shown = action === undefined ? text : withoutActionBlock(text, action);
   const parts: Part[] = shown === '' && role === 'assistant' ? [] : [{ id: `${id}.0`, type: 'text', text: shown }];
   if (role === 'assistant' && Array.isArray(entry.tool_calls)) {
     entry.tool_calls.forEach((call, callIndex) => parts.push(toolCall(call, `${id}.call${callIndex}`, callIds, seen)));
   }
   // A non-function-calling run writes its command in the text (`action`): the command becomes a tool call, so its output can be a tool result.
-  if (action !== undefined) parts.push({ id: `${id}.action`, type: 'tool-call', callId: `${id}.action`, name: action.split(/\s/, 1)[0]!, input: { command: action } });
+  if (action !== undefined)
+    parts.push({
+      id: `${id}.action`,
+      type: 'tool-call',
+      callId: `${id}.action`,
+      name: action.split(/\s/, 1)[0]!,
+      input: { command: action },
+    });
   return { id, role: role as Role, parts, meta: action === undefined ? meta : { ...meta, actionInText: true } };
 }
 
@@ -91,7 +107,11 @@ function unanswered(messages: Message[], history: unknown[]): void {
   const original = history[index];
   const text = isRecord(original) ? contentText(original.content) : '';
   const { actionInText: _actionInText, ...meta } = last.meta ?? {};
-  messages[messages.length - 1] = { ...last, parts: text === '' ? [] : [{ id: `${last.id}.0`, type: 'text', text }], meta };
+  messages[messages.length - 1] = {
+    ...last,
+    parts: text === '' ? [] : [{ id: `${last.id}.0`, type: 'text', text }],
+    meta,
+  };
 }
 
 function actionCallId(message: Message): string | undefined {
@@ -101,7 +121,12 @@ function actionCallId(message: Message): string | undefined {
 
 function observationResult(message: Message, callId: string): Message {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-  return { id: message.id, role: 'tool', parts: [{ id: `${message.id}.result`, type: 'tool-result', callId, output: text }], meta: { ...message.meta, observation: true } };
+  return {
+    id: message.id,
+    role: 'tool',
+    parts: [{ id: `${message.id}.result`, type: 'tool-result', callId, output: text }],
+    meta: { ...message.meta, observation: true },
+  };
 }
 
 function contentText(content: unknown): string {
@@ -115,7 +140,8 @@ function contentText(content: unknown): string {
 function toolCall(call: unknown, id: string, callIds: CallIds, seen: Map<string, number>): Part {
   if (!isRecord(call) || typeof call.id !== 'string' || call.id === '') throw new BlockProblem('tool call has no "id"');
   const fn = call.function;
-  if (!isRecord(fn) || typeof fn.name !== 'string' || fn.name === '') throw new BlockProblem(`tool call ${call.id} has no function.name`);
+  if (!isRecord(fn) || typeof fn.name !== 'string' || fn.name === '')
+    throw new BlockProblem(`tool call ${call.id} has no function.name`);
   const count = (seen.get(call.id) ?? 0) + 1;
   seen.set(call.id, count);
   const callId = count === 1 ? call.id : `${call.id}#${count}`;
@@ -125,7 +151,8 @@ function toolCall(call: unknown, id: string, callIds: CallIds, seen: Map<string,
 
 function parseArguments(value: unknown, callId: string): JsonValue {
   if (isRecord(value)) return value as JsonValue;
-  if (typeof value !== 'string') throw new BlockProblem(`tool call ${callId}: arguments are ${describe(value)}, expected a JSON string`);
+  if (typeof value !== 'string')
+    throw new BlockProblem(`tool call ${callId}: arguments are ${describe(value)}, expected a JSON string`);
   try {
     return JSON.parse(value === '' ? '{}' : value) as JsonValue;
   } catch (error) {

@@ -18,10 +18,15 @@ export function registerConfigCommand(program: Command, io: CliIo): void {
   const config = program.command('config').description('check the ctxhost configuration');
   config
     .command('check')
-    .description('validate the config files (project .ctxhost/config.yaml over the user config.yaml), print the merged config and where each value came from')
+    .description(
+      'validate the config files (project .ctxhost/config.yaml over the user config.yaml), print the merged config and where each value came from',
+    )
     .option('--cwd <dir>', 'the project folder', process.cwd())
     .option('--json', 'print the result as JSON (also when the config is invalid)')
-    .addHelpText('after', '\nThe user file is config.yaml in the env-paths config folder for ctxhost, or in CTXHOST_CONFIG_DIR.\nExample:\n  ctxhost config check --cwd ~/my-project')
+    .addHelpText(
+      'after',
+      '\nThe user file is config.yaml in the env-paths config folder for ctxhost, or in CTXHOST_CONFIG_DIR.\nExample:\n  ctxhost config check --cwd ~/my-project',
+    )
     .action(async (options: CheckOptions) => {
       const cwd = resolve(options.cwd);
       const loaded = await loadCliConfig({ cwd: options.cwd }).catch((error: unknown) => {
@@ -34,7 +39,10 @@ export function registerConfigCommand(program: Command, io: CliIo): void {
       }
       const files = loaded.files.map((path) => ({ path, level: levelOf(path, cwd) }));
       const values = configValues(loaded.config, loaded.sources);
-      if (options.json) io.out.write(formatJson({ valid: true, files, config: toFileShape(loaded.config), values, warnings: loaded.warnings }));
+      if (options.json)
+        io.out.write(
+          formatJson({ valid: true, files, config: toFileShape(loaded.config), values, warnings: loaded.warnings }),
+        );
       else io.out.write(renderCheck(files, values, cwd, io, loaded.warnings));
     });
 }
@@ -47,19 +55,47 @@ function levelOf(path: string, cwd: string): 'project' | 'user' {
   return path.startsWith(join(cwd, '.ctxhost')) ? 'project' : 'user';
 }
 
-function renderCheck(files: readonly { path: string; level: string }[], values: readonly ConfigValue[], cwd: string, io: CliIo, warnings: readonly ConfigWarning[]): string {
+function renderCheck(
+  files: readonly { path: string; level: string }[],
+  values: readonly ConfigValue[],
+  cwd: string,
+  io: CliIo,
+  warnings: readonly ConfigWarning[],
+): string {
   const { bold, green, dim, yellow } = io.out.colors;
   const fileLines =
     files.length === 0
-      ? ['no config files found (.ctxhost/config.yaml in the project, config.yaml in the user config folder or CTXHOST_CONFIG_DIR); every value is a default']
+      ? [
+          'no config files found (.ctxhost/config.yaml in the project, config.yaml in the user config folder or CTXHOST_CONFIG_DIR); every value is a default',
+        ]
       : ['files, later wins:', ...files.map((file) => `  ${file.level.padEnd(7)}  ${displayPath(file.path, cwd)}`)];
-  const rows = values.map((value) => [value.key, shorten(JSON.stringify(value.value)), value.source === 'default' ? 'default' : value.source.split(', ').map((file) => displayPath(file, cwd)).join(', ')]);
+  const rows = values.map((value) => [
+    value.key,
+    shorten(JSON.stringify(value.value)),
+    value.source === 'default'
+      ? 'default'
+      : value.source
+          .split(', ')
+          .map((file) => displayPath(file, cwd))
+          .join(', '),
+  ]);
   const table = formatTable([{ header: 'key' }, { header: 'value' }, { header: 'from' }], rows)
     .split('\n')
     .map((line) => (line.endsWith(' default') ? dim(line) : line))
     .join('\n');
   const warningLines = warnings.map((warning) => yellow(`warning: ${formatConfigWarning(warning)}`));
-  return [green(bold(`ctxhost config check: valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`)), ...warningLines, ...fileLines, '', table, ''].join('\n');
+  return [
+    green(
+      bold(
+        `ctxhost config check: valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`,
+      ),
+    ),
+    ...warningLines,
+    ...fileLines,
+    '',
+    table,
+    '',
+  ].join('\n');
 }
 
 /** Long values (a pricing table) are cut in the table; `--json` has them whole. */

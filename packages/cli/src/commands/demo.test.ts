@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../program.js';
 
-const corpus = (path: string): string => fileURLToPath(new URL(`../../../../test/fixtures/corpus/${path}`, import.meta.url));
+const corpus = (path: string): string =>
+  fileURLToPath(new URL(`../../../../test/fixtures/corpus/${path}`, import.meta.url));
 let folder: string;
 
 beforeAll(async () => {
@@ -42,13 +43,21 @@ describe('ctxhost demo', () => {
   });
 
   it('reads other formats and options', async () => {
-    const output = await demo(corpus('openhands/multi-swe-bench-output.jsonl'), '--run', '2', '--report', join(folder, 'openhands.html'));
+    const output = await demo(
+      corpus('openhands/multi-swe-bench-output.jsonl'),
+      '--run',
+      '2',
+      '--report',
+      join(folder, 'openhands.html'),
+    );
     expect(output).toMatch(/format openhands, 101 messages, run 2 of 3/);
     expect(output).toMatch(/^tool_call +49 +98 /m);
     expect(output).toMatch(/replayed \d+ of \d+ recorded assistant turns in 1 session$/m);
   });
 
   it('rejects a file that is no transcript with the importer error', async () => {
-    await expect(demo(corpus('README.md'))).rejects.toThrow(/README\.md: not a known transcript format; tried claude-code/);
+    await expect(demo(corpus('README.md'))).rejects.toThrow(
+      /README\.md: not a known transcript format; tried claude-code/,
+    );
   });
 });

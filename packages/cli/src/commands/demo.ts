@@ -10,7 +10,9 @@ import type { ReplayResult } from '../replay/run-replay.js';
 import { replayTranscript } from './replay.js';
 
 /** The largest Claude Code session of the corpus, copied (with its licence) for the demo. */
-export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(new URL('../../../../examples/transcripts/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', import.meta.url));
+export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(
+  new URL('../../../../examples/transcripts/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', import.meta.url),
+);
 
 /**
  * Small enough that the bundled session fills it: the monitor warns, the
@@ -34,14 +36,23 @@ export interface DemoOptions {
 export function registerDemoCommand(program: Command, io: CliIo): void {
   program
     .command('demo')
-    .description('import a transcript, print its message groups and largest tool outputs, replay it through a host with every default hook at a small window (offline), and write demo-report.html')
+    .description(
+      'import a transcript, print its message groups and largest tool outputs, replay it through a host with every default hook at a small window (offline), and write demo-report.html',
+    )
     .argument('[transcript]', 'transcript file; default: the bundled Claude Code session in examples/transcripts/')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) turns')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
-    .option('--window <tokens>', `the replay's context window (default ${formatCount(DEMO_WINDOW)})`, wholeNumberFlag(1_000))
+    .option(
+      '--window <tokens>',
+      `the replay's context window (default ${formatCount(DEMO_WINDOW)})`,
+      wholeNumberFlag(1_000),
+    )
     .option('--live', 'summarize with the real API (needs ANTHROPIC_API_KEY)')
     .option('--report <file>', 'where to write the HTML report', DEMO_REPORT_FILE)
-    .addHelpText('after', '\nExamples:\n  ctxhost demo\n  ctxhost demo ~/.claude/projects/my-project/session.jsonl --window 50000 --report my-report.html')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ctxhost demo\n  ctxhost demo ~/.claude/projects/my-project/session.jsonl --window 50000 --report my-report.html',
+    )
     .action(async (transcript: string | undefined, options: DemoOptions) => {
       await runDemo(transcript ?? DEFAULT_DEMO_TRANSCRIPT, options, io);
     });
@@ -49,14 +60,19 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
 
 export async function runDemo(path: string, options: DemoOptions, io: CliIo): Promise<ReplayResult> {
   const { out } = io;
-  const transcript = await readTranscript(path, { includeSidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
+  const transcript = await readTranscript(path, {
+    includeSidechains: options.sidechains,
+    ...(options.run === undefined ? {} : { run: options.run }),
+  });
   const report = buildDemoReport(transcript.messages);
   const details = [
     `format ${transcript.format}`,
     `${formatCount(transcript.messages.length)} messages`,
     ...(transcript.format === 'claude-code' ? [options.sidechains ? 'sidechains included' : 'main thread only'] : []),
     ...(transcript.usage === undefined ? [] : [`${formatCount(transcript.usage.length)} API-reported requests`]),
-    ...(typeof transcript.meta.runs === 'number' ? [`run ${String(transcript.meta.run)} of ${transcript.meta.runs}`] : []),
+    ...(typeof transcript.meta.runs === 'number'
+      ? [`run ${String(transcript.meta.run)} of ${transcript.meta.runs}`]
+      : []),
     ...(transcript.skipped > 0 ? [`${transcript.skipped} invalid lines skipped`] : []),
   ];
   const window = options.window ?? DEMO_WINDOW;
@@ -77,17 +93,55 @@ export async function runDemo(path: string, options: DemoOptions, io: CliIo): Pr
       '',
     ].join('\n'),
   );
-  return replayTranscript(path, { window, apiLimit, report: options.report, json: false, live: options.live === true, strict: false, sidechains: options.sidechains, header: false, reconstruct: false, ...(options.run === undefined ? {} : { run: options.run }) }, io);
+  return replayTranscript(
+    path,
+    {
+      window,
+      apiLimit,
+      report: options.report,
+      json: false,
+      live: options.live === true,
+      strict: false,
+      sidechains: options.sidechains,
+      header: false,
+      reconstruct: false,
+      ...(options.run === undefined ? {} : { run: options.run }),
+    },
+    io,
+  );
 }
 
 function kindTable(report: DemoReport): string {
-  const columns = [{ header: 'kind' }, ...['groups', 'messages', 'characters', 'tokens', 'orphans'].map((header) => ({ header, align: 'right' as const }))];
-  const row = (kind: string, values: DemoReport['total']): string[] => [kind, ...[values.groups, values.messages, values.chars, values.tokens, values.orphans].map(formatCount)];
+  const columns = [
+    { header: 'kind' },
+    ...['groups', 'messages', 'characters', 'tokens', 'orphans'].map((header) => ({ header, align: 'right' as const })),
+  ];
+  const row = (kind: string, values: DemoReport['total']): string[] => [
+    kind,
+    ...[values.groups, values.messages, values.chars, values.tokens, values.orphans].map(formatCount),
+  ];
   return formatTable(columns, [...report.kinds.map((kind) => row(kind.kind, kind)), row('total', report.total)]);
 }
 
 function toolTable(report: DemoReport): string {
   if (report.largestToolOutputs.length === 0) return '(no tool outputs)';
-  const columns = [{ header: '#', align: 'right' as const }, { header: 'message', align: 'right' as const }, { header: 'tool' }, { header: 'call id' }, { header: 'characters', align: 'right' as const }, { header: 'tokens', align: 'right' as const }];
-  return formatTable(columns, report.largestToolOutputs.map((output, index) => [String(index + 1), String(output.messageIndex), output.tool, output.callId, formatCount(output.chars), formatCount(output.tokens)]));
+  const columns = [
+    { header: '#', align: 'right' as const },
+    { header: 'message', align: 'right' as const },
+    { header: 'tool' },
+    { header: 'call id' },
+    { header: 'characters', align: 'right' as const },
+    { header: 'tokens', align: 'right' as const },
+  ];
+  return formatTable(
+    columns,
+    report.largestToolOutputs.map((output, index) => [
+      String(index + 1),
+      String(output.messageIndex),
+      output.tool,
+      output.callId,
+      formatCount(output.chars),
+      formatCount(output.tokens),
+    ]),
+  );
 }

@@ -38,45 +38,85 @@ export const DEFAULT_REPLAY_WINDOW = 200_000;
 export function registerReplayCommand(program: Command, io: CliIo): void {
   program
     .command('replay')
-    .description('replay a transcript through a real host (every hook as configured): user turns and tool outputs as recorded, the assistant played back by the simulator through the Anthropic SDK; prints compactions, overflows, recoveries and toasts, then tokens and dollars with and without caching')
+    .description(
+      'replay a transcript through a real host (every hook as configured): user turns and tool outputs as recorded, the assistant played back by the simulator through the Anthropic SDK; prints compactions, overflows, recoveries and toasts, then tokens and dollars with and without caching',
+    )
     .argument('<transcript>', 'transcript file (Claude Code, OpenHands, SWE-agent)')
-    .option('--window <tokens>', `the host's context window (default: model.context_length from the config, else ${DEFAULT_REPLAY_WINDOW.toLocaleString('en-US')})`, wholeNumberFlag(1_000))
-    .option('--api-limit <tokens>', 'the limit the simulated API enforces (default: the window); lower it to see overflows the host did not foresee recovered', wholeNumberFlag(1_000))
+    .option(
+      '--window <tokens>',
+      `the host's context window (default: model.context_length from the config, else ${DEFAULT_REPLAY_WINDOW.toLocaleString('en-US')})`,
+      wholeNumberFlag(1_000),
+    )
+    .option(
+      '--api-limit <tokens>',
+      'the limit the simulated API enforces (default: the window); lower it to see overflows the host did not foresee recovered',
+      wholeNumberFlag(1_000),
+    )
     .option('--config <file>', 'a config file read over the user and project ones')
     .option('--engine <name>', 'the context engine (context.engine)')
-    .option('--project-plugins', 'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)')
+    .option(
+      '--project-plugins',
+      'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)',
+    )
     .option('--report <file>', 'write the HTML report (charts and a table of compactions) to this file')
     .option('--json', 'print the result as JSON instead of text')
-    .option('--live', 'summarize with the real API (needs ANTHROPIC_API_KEY); the assistant is still played back offline')
+    .option(
+      '--live',
+      'summarize with the real API (needs ANTHROPIC_API_KEY); the assistant is still played back offline',
+    )
     .option('--strict', 'fail on a broken transcript line instead of skipping it')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) conversations')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
-    .option('--no-reconstruct', "leave out the stand-in for the system prompt and tools the transcript did not log (the replayed prompts are then smaller than the recorded ones)")
-    .option('--model <name>', "send and price every call as this model (default: model.name from the config, else each recorded turn's own model)")
-    .addHelpText('after', '\nExamples:\n  ctxhost replay ~/.claude/projects/my-project/session.jsonl --window 50000 --report report.html\n  ctxhost replay session.jsonl --window 20000 --api-limit 17000 --json')
+    .option(
+      '--no-reconstruct',
+      'leave out the stand-in for the system prompt and tools the transcript did not log (the replayed prompts are then smaller than the recorded ones)',
+    )
+    .option(
+      '--model <name>',
+      "send and price every call as this model (default: model.name from the config, else each recorded turn's own model)",
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ctxhost replay ~/.claude/projects/my-project/session.jsonl --window 50000 --report report.html\n  ctxhost replay session.jsonl --window 20000 --api-limit 17000 --json',
+    )
     .action(async (path: string, options: ReplayCommandOptions) => {
       await replayTranscript(path, options, io);
     });
 }
 
 /** Replays and prints as it goes (or JSON at the end); writes the report when asked. Shared with `ctxhost demo`. */
-export async function replayTranscript(path: string, options: ReplayCommandOptions & { header?: boolean }, io: CliIo): Promise<ReplayResult> {
+export async function replayTranscript(
+  path: string,
+  options: ReplayCommandOptions & { header?: boolean },
+  io: CliIo,
+): Promise<ReplayResult> {
   const summaryClient = options.live === true ? liveClient() : undefined;
-  const loaded = await loadCliConfig({ cwd: process.cwd(), ...(options.config === undefined ? {} : { configFile: options.config }) });
+  const loaded = await loadCliConfig({
+    cwd: process.cwd(),
+    ...(options.config === undefined ? {} : { configFile: options.config }),
+  });
   printConfigWarnings(loaded, io.err);
   const { config } = loaded;
-  const transcript = await loadTranscript(path, { strict: options.strict === true, sidechains: options.sidechains, ...(options.run === undefined ? {} : { run: options.run }) });
+  const transcript = await loadTranscript(path, {
+    strict: options.strict === true,
+    sidechains: options.sidechains,
+    ...(options.run === undefined ? {} : { run: options.run }),
+  });
   const window = options.window ?? config.model.contextLength ?? DEFAULT_REPLAY_WINDOW;
   const { out, err } = io;
   if (options.json !== true && options.header !== false) {
     out.write(`${out.colors.bold(`ctxhost replay: ${displayPath(path)}`)}\n`);
-    out.write(`format ${transcript.format}, ${transcript.messages.length.toLocaleString('en-US')} messages${transcript.skipped > 0 ? `, ${transcript.skipped} broken lines skipped (--strict fails instead)` : ''}; window ${window.toLocaleString('en-US')} tokens${options.apiLimit === undefined ? '' : `, the simulated API stops at ${options.apiLimit.toLocaleString('en-US')}`}\n`);
+    out.write(
+      `format ${transcript.format}, ${transcript.messages.length.toLocaleString('en-US')} messages${transcript.skipped > 0 ? `, ${transcript.skipped} broken lines skipped (--strict fails instead)` : ''}; window ${window.toLocaleString('en-US')} tokens${options.apiLimit === undefined ? '' : `, the simulated API stops at ${options.apiLimit.toLocaleString('en-US')}`}\n`,
+    );
   }
   const progress = startProgress(err, { label: 'replaying', total: 1, unit: 'assistant turns' });
   const model = options.model ?? config.model.name;
   const result = await runReplay({
     messages: transcript.messages,
-    ...(transcript.boundaries === undefined ? {} : { boundaries: transcript.boundaries.map((boundary) => boundary.messageIndex) }),
+    ...(transcript.boundaries === undefined
+      ? {}
+      : { boundaries: transcript.boundaries.map((boundary) => boundary.messageIndex) }),
     ...(transcript.usage === undefined ? {} : { usage: transcript.usage }),
     ...(model === undefined ? {} : { model }),
     reconstructPrefix: options.reconstruct !== false,
@@ -84,7 +124,8 @@ export async function replayTranscript(path: string, options: ReplayCommandOptio
     config,
     cwd: process.cwd(),
     projectPlugins: options.projectPlugins === true,
-    onPluginLoad: ({ name, file }) => err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
+    onPluginLoad: ({ name, file }) =>
+      err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
     ...(options.apiLimit === undefined ? {} : { contextLimit: options.apiLimit }),
     ...(options.engine === undefined ? {} : { engine: options.engine }),
     ...(summaryClient === undefined ? {} : { summaryClient }),
@@ -97,7 +138,14 @@ export async function replayTranscript(path: string, options: ReplayCommandOptio
   }).finally(() => progress.stop());
   if (options.report !== undefined) await writeReport(options.report, path, result);
   if (options.json === true) {
-    out.write(formatJson({ transcript: path, format: transcript.format, ...(options.report === undefined ? {} : { report: resolve(options.report) }), ...result }));
+    out.write(
+      formatJson({
+        transcript: path,
+        format: transcript.format,
+        ...(options.report === undefined ? {} : { report: resolve(options.report) }),
+        ...result,
+      }),
+    );
     return result;
   }
   out.write(`\n${formatReplaySummary(result, out.colors).join('\n')}\n`);
@@ -107,7 +155,11 @@ export async function replayTranscript(path: string, options: ReplayCommandOptio
 
 function liveClient(): Anthropic {
   const client = process.env['ANTHROPIC_API_KEY'] === undefined ? null : createClientFromEnv();
-  if (client === null) throw new CliError(CLI_ERROR_CODES.usage, '--live needs ANTHROPIC_API_KEY in the environment (the summarizer calls the real API); run without --live to stay offline');
+  if (client === null)
+    throw new CliError(
+      CLI_ERROR_CODES.usage,
+      '--live needs ANTHROPIC_API_KEY in the environment (the summarizer calls the real API); run without --live to stay offline',
+    );
   return client;
 }
 
@@ -115,6 +167,10 @@ async function writeReport(file: string, transcript: string, result: ReplayResul
   try {
     await writeFileReplacing(file, renderReport({ transcript: displayPath(transcript), result }));
   } catch (error) {
-    throw new CliError(CLI_ERROR_CODES.fileUnwritable, `--report ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new CliError(
+      CLI_ERROR_CODES.fileUnwritable,
+      `--report ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { cause: error },
+    );
   }
 }

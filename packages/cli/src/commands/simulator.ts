@@ -20,13 +20,25 @@ const DRAIN_INTERVAL_MS = 10_000;
 export function registerSimulatorCommand(program: Command, io: CliIo): void {
   program
     .command('simulator')
-    .description('start the simulator, a local server that speaks the Anthropic Messages API with a context limit and the real errors, for your own agent (ANTHROPIC_BASE_URL)')
+    .description(
+      'start the simulator, a local server that speaks the Anthropic Messages API with a context limit and the real errors, for your own agent (ANTHROPIC_BASE_URL)',
+    )
     .option('--port <n>', 'the port; 0 picks a free one', wholeNumberFlag(0, 65_535), 0)
     .option('--host <address>', 'the address to listen on', '127.0.0.1')
     .option('--window <tokens>', 'the context window the simulator enforces', wholeNumberFlag(1), 200_000)
-    .option('--accept-any-model', "answer any model name (default: as the API does, a model it does not serve gets a 404 not_found_error)")
-    .addOption(new Option('--overflow-style <style>', 'how a prompt over the window fails').choices(['prompt_too_long', 'input_plus_max_tokens', 'stop_reason']).default('prompt_too_long'))
-    .addHelpText('after', '\nExample:\n  ctxhost simulator --port 8787 --window 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent')
+    .option(
+      '--accept-any-model',
+      'answer any model name (default: as the API does, a model it does not serve gets a 404 not_found_error)',
+    )
+    .addOption(
+      new Option('--overflow-style <style>', 'how a prompt over the window fails')
+        .choices(['prompt_too_long', 'input_plus_max_tokens', 'stop_reason'])
+        .default('prompt_too_long'),
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  ctxhost simulator --port 8787 --window 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent',
+    )
     .action(async (options: SimulatorCommandOptions) => {
       const simulator = await start(options);
       const drain = setInterval(() => simulator.requests.splice(0), DRAIN_INTERVAL_MS);
@@ -38,20 +50,39 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       clearInterval(drain);
       await simulator.close();
       const { stats } = simulator;
-      const statuses = Object.entries(stats.byStatus).map(([status, count]) => `${count} × ${status}`).join(', ');
-      io.err.write(`ctxhost simulator stopped (${signal}) after ${formatCount(stats.requests)} requests${statuses === '' ? '' : ` (${statuses})`}\n`);
+      const statuses = Object.entries(stats.byStatus)
+        .map(([status, count]) => `${count} × ${status}`)
+        .join(', ');
+      io.err.write(
+        `ctxhost simulator stopped (${signal}) after ${formatCount(stats.requests)} requests${statuses === '' ? '' : ` (${statuses})`}\n`,
+      );
     });
 }
 
 async function start(options: SimulatorCommandOptions): Promise<Simulator> {
   try {
-    return await startSimulator({ port: options.port, host: options.host, contextLimit: options.window, overflowStyle: options.overflowStyle, acceptAnyModel: options.acceptAnyModel === true });
+    return await startSimulator({
+      port: options.port,
+      host: options.host,
+      contextLimit: options.window,
+      overflowStyle: options.overflowStyle,
+      acceptAnyModel: options.acceptAnyModel === true,
+    });
   } catch (error) {
     // The simulator wraps a listen error in a SimulatorError; its cause carries the system code.
     const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown }).cause);
-    if (code === 'EADDRINUSE') throw new CliError(CLI_ERROR_CODES.usage, `simulator: ${options.host}:${options.port} is in use; choose another --port (0 picks a free one)`, { cause: error });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(CLI_ERROR_CODES.usage, `simulator: cannot listen on --host ${options.host} (${code})`, { cause: error });
-    if (SimulatorError.isInstance(error)) throw new CliError(CLI_ERROR_CODES.usage, `simulator: ${error.message}`, { cause: error });
+    if (code === 'EADDRINUSE')
+      throw new CliError(
+        CLI_ERROR_CODES.usage,
+        `simulator: ${options.host}:${options.port} is in use; choose another --port (0 picks a free one)`,
+        { cause: error },
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new CliError(CLI_ERROR_CODES.usage, `simulator: cannot listen on --host ${options.host} (${code})`, {
+        cause: error,
+      });
+    if (SimulatorError.isInstance(error))
+      throw new CliError(CLI_ERROR_CODES.usage, `simulator: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -64,7 +95,8 @@ function errnoCode(error: unknown): string | undefined {
 function startedText(simulator: Simulator, options: SimulatorCommandOptions, io: CliIo): string {
   const { bold, dim } = io.out.colors;
   return [
-    bold(`ctxhost simulator listening on ${simulator.url}`) + ` (context window ${formatCount(options.window)} tokens, overflow style ${options.overflowStyle})`,
+    bold(`ctxhost simulator listening on ${simulator.url}`) +
+      ` (context window ${formatCount(options.window)} tokens, overflow style ${options.overflowStyle})`,
     'Point your agent at it:',
     `  export ANTHROPIC_BASE_URL=${simulator.url}`,
     '  export ANTHROPIC_API_KEY=offline   # any value: the simulator does not check it',

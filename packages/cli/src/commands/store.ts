@@ -10,7 +10,11 @@ export function registerStoreCommand(program: Command, write: (text: string) => 
     .option('--url <url>', 'PostgreSQL connection string (default: DATABASE_URL)')
     .option('--schema <name>', 'schema to migrate (default: ctxhost)')
     .action(async (options: { url?: string; schema?: string }) => {
-      const argv = ['migrate', ...(options.url === undefined ? [] : ['--url', options.url]), ...(options.schema === undefined ? [] : ['--schema', options.schema])];
+      const argv = [
+        'migrate',
+        ...(options.url === undefined ? [] : ['--url', options.url]),
+        ...(options.schema === undefined ? [] : ['--schema', options.schema]),
+      ];
       write(await runMigrateCommand(argv));
     });
 }

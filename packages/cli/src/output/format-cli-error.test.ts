@@ -6,8 +6,14 @@ import { formatCliError } from './format-cli-error.js';
 
 describe('formatCliError', () => {
   it('prints a ctxhost error as one line with its code, exit code 1', () => {
-    const formatted = formatCliError(new CtxhostError('CTXHOST_X', 'transcript a.jsonl: cannot read the file (ENOENT)'));
-    expect(formatted).toEqual({ text: 'ctxhost: transcript a.jsonl: cannot read the file (ENOENT) [CTXHOST_X]\n', exitCode: 1, json: { code: 'CTXHOST_X', message: 'transcript a.jsonl: cannot read the file (ENOENT)', exitCode: 1 } });
+    const formatted = formatCliError(
+      new CtxhostError('CTXHOST_X', 'transcript a.jsonl: cannot read the file (ENOENT)'),
+    );
+    expect(formatted).toEqual({
+      text: 'ctxhost: transcript a.jsonl: cannot read the file (ENOENT) [CTXHOST_X]\n',
+      exitCode: 1,
+      json: { code: 'CTXHOST_X', message: 'transcript a.jsonl: cannot read the file (ENOENT)', exitCode: 1 },
+    });
   });
 
   it('gives usage errors exit code 2', () => {
@@ -17,8 +23,22 @@ describe('formatCliError', () => {
 
   it('prints one line for each config issue, with file, line and column', () => {
     const error = new ConfigError([
-      { file: '.ctxhost/config.yaml', line: 2, column: 14, path: 'compression.threshold', expected: 'a number between 0 and 1', found: '"half"' },
-      { file: '.ctxhost/config.yaml', line: 4, column: 1, path: 'bogus', expected: 'one of the keys context', found: '"bogus"' },
+      {
+        file: '.ctxhost/config.yaml',
+        line: 2,
+        column: 14,
+        path: 'compression.threshold',
+        expected: 'a number between 0 and 1',
+        found: '"half"',
+      },
+      {
+        file: '.ctxhost/config.yaml',
+        line: 4,
+        column: 1,
+        path: 'bogus',
+        expected: 'one of the keys context',
+        found: '"bogus"',
+      },
     ]);
     const lines = formatCliError(error).text.trimEnd().split('\n');
     expect(lines).toEqual([

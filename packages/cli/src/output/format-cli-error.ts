@@ -31,12 +31,19 @@ export function formatJsonError(error: CliJsonError): string {
  */
 export function formatCliError(error: unknown, options: { debug?: boolean } = {}): FormattedCliError {
   const exitCode = CliError.isInstance(error) ? error.exitCode : 1;
-  const lines = isConfigError(error) ? error.issues.map((issue) => `${formatConfigIssue(issue)} [${error.code}]`) : [describe(error)];
+  const lines = isConfigError(error)
+    ? error.issues.map((issue) => `${formatConfigIssue(issue)} [${error.code}]`)
+    : [describe(error)];
   const text = lines.map((line) => `ctxhost: ${line}\n`).join('');
-  const stack = options.debug === true && error instanceof Error && error.stack !== undefined ? `${causeChain(error)}\n` : '';
+  const stack =
+    options.debug === true && error instanceof Error && error.stack !== undefined ? `${causeChain(error)}\n` : '';
   const code = CtxhostError.isInstance(error) ? error.code : 'CTXHOST_CLI_FAILED';
   const message = error instanceof Error ? error.message : String(error);
-  return { text: text + stack, exitCode, json: { code, message, exitCode, ...(isConfigError(error) ? { issues: error.issues } : {}) } };
+  return {
+    text: text + stack,
+    exitCode,
+    json: { code, message, exitCode, ...(isConfigError(error) ? { issues: error.issues } : {}) },
+  };
 }
 
 /** By code, not `instanceof`: a plugin may bundle its own copy of core. */

@@ -23,7 +23,10 @@ afterEach(() => {
 describe('startProgress', () => {
   it('draws nothing when the stream is not a terminal', () => {
     let written = '';
-    const progress = startProgress(textStream((text) => (written += text)), { label: 'compacting', total: 3 });
+    const progress = startProgress(
+      textStream((text) => (written += text)),
+      { label: 'compacting', total: 3 },
+    );
     progress.update(2);
     progress.increment();
     progress.stop();
@@ -48,7 +51,11 @@ describe('processStream', () => {
     delete process.env['FORCE_COLOR'];
     expect(processStream(fakeTerminal().stream).colors.bold('x')).toBe(pc.createColors(true).bold('x'));
     expect(processStream(fakeTerminal().stream).colors.bold('x')).not.toBe('x');
-    expect(processStream(Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream).colors.bold('x')).toBe('x');
+    expect(
+      processStream(Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream).colors.bold(
+        'x',
+      ),
+    ).toBe('x');
     process.env['NO_COLOR'] = '1';
     expect(processStream(fakeTerminal().stream).colors.bold('x')).toBe('x');
   });

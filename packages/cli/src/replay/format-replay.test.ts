@@ -29,15 +29,29 @@ describe('formatReplaySummary', () => {
     expect(text).toContain('peak context 11,000 tokens (92% of the 12,000-token window, API limit 10,000)');
     expect(text).toContain('overflows 1, recovered 1');
     expect(text).toContain('tokens 46,500 prompt (55% read from cache), 700 output, over 7 model calls');
-    expect(text).toMatch(/cost \$0\.09 with caching, \$0\.14 without \(caching saved \$0\.05; each call priced as its recorded turn's model: none\)/);
+    expect(text).toMatch(
+      /cost \$0\.09 with caching, \$0\.14 without \(caching saved \$0\.05; each call priced as its recorded turn's model: none\)/,
+    );
   });
 
   it('names the model override, the unpriced models, the reconstructed prefix, the segments and the UI-only lines', () => {
     const unpriced = { priced: false as const, model: 'gpt-x', requests: 2, reason: 'no price for gpt-x' };
-    const text = formatReplaySummary(sampleReplayResult({ modelOverride: true, model: 'claude-opus-4-1', segments: 2, uiOnlyMessages: 3, reconstructed: { main: { tokens: 14_000, recordedPrompt: 16_000, loggedTokens: 2_000 } }, cost: { ...sampleReplayResult().cost, byModel: [unpriced] } }), plain).join('\n');
+    const text = formatReplaySummary(
+      sampleReplayResult({
+        modelOverride: true,
+        model: 'claude-opus-4-1',
+        segments: 2,
+        uiOnlyMessages: 3,
+        reconstructed: { main: { tokens: 14_000, recordedPrompt: 16_000, loggedTokens: 2_000 } },
+        cost: { ...sampleReplayResult().cost, byModel: [unpriced] },
+      }),
+      plain,
+    ).join('\n');
     expect(text).toContain('every call priced as claude-opus-4-1');
     expect(text).toContain('gpt-x: 2 calls not priced (no price for gpt-x)');
-    expect(text).toContain('main thread: system prompt and tools not in the transcript, reconstructed as 14,000 tokens (its first request reported 16,000, its logged messages and tool definitions count 2,000)');
+    expect(text).toContain(
+      'main thread: system prompt and tools not in the transcript, reconstructed as 14,000 tokens (its first request reported 16,000, its logged messages and tool definitions count 2,000)',
+    );
     expect(text).toContain('the agent compacted its own conversation 1 time: the main thread replayed as 2 segments');
     expect(text).toContain('3 UI-only lines left out');
   });

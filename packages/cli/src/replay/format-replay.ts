@@ -4,7 +4,9 @@ import type { ReplayResult } from './run-replay.js';
 
 /** One line for an event as it happens: the call it came after, the session, and what happened. */
 export function formatReplayEvent(event: ReplayEvent, colors: Colors): string {
-  const where = colors.dim(`call ${String(event.call).padStart(3)}  ${event.sessionId === '' ? 'host' : event.sessionId}`);
+  const where = colors.dim(
+    `call ${String(event.call).padStart(3)}  ${event.sessionId === '' ? 'host' : event.sessionId}`,
+  );
   return `  ${where}  ${describeEvent(event, colors)}`;
 }
 
@@ -24,7 +26,10 @@ function describeEvent(event: ReplayEvent, colors: Colors): string {
     case 'recovery-failed':
       return `${colors.red('not recovered')}: ${event.text}`;
     case 'toast': {
-      const level = event.level === 'warning' || event.level === 'error' ? colors.yellow(`toast [${event.level}]`) : colors.cyan(`toast [${event.level}]`);
+      const level =
+        event.level === 'warning' || event.level === 'error'
+          ? colors.yellow(`toast [${event.level}]`)
+          : colors.cyan(`toast [${event.level}]`);
       return `${level} ${event.title}: ${event.text}`;
     }
   }
@@ -50,23 +55,38 @@ export function formatReplaySummary(result: ReplayResult, colors: Colors): strin
 
 function pricesLine(result: ReplayResult): string {
   if (result.modelOverride) return `every call priced as ${result.model}`;
-  const models = result.cost.byModel.map((cost) => `${cost.model} ${cost.requests} call${cost.requests === 1 ? '' : 's'}`);
+  const models = result.cost.byModel.map(
+    (cost) => `${cost.model} ${cost.requests} call${cost.requests === 1 ? '' : 's'}`,
+  );
   return `each call priced as its recorded turn's model: ${models.join(', ') || 'none'}`;
 }
 
 function unpricedLines(result: ReplayResult, colors: Colors): string[] {
-  return result.cost.byModel.flatMap((cost) => (cost.priced ? [] : [colors.yellow(`  ${cost.model}: ${cost.requests} calls not priced (${cost.reason})`)]));
+  return result.cost.byModel.flatMap((cost) =>
+    cost.priced ? [] : [colors.yellow(`  ${cost.model}: ${cost.requests} calls not priced (${cost.reason})`)],
+  );
 }
 
 /** What the replay rebuilt or left out of the transcript, said rather than hidden. */
 function transcriptLines(result: ReplayResult): string[] {
   const lines: string[] = [];
-  for (const [who, prefix] of [['main thread', result.reconstructed.main], ['subagents', result.reconstructed.subagents]] as const) {
+  for (const [who, prefix] of [
+    ['main thread', result.reconstructed.main],
+    ['subagents', result.reconstructed.subagents],
+  ] as const) {
     if (prefix === undefined) continue;
-    lines.push(`  ${who}: system prompt and tools not in the transcript, reconstructed as ${count(prefix.tokens)} tokens (its first request reported ${count(prefix.recordedPrompt)}, its logged messages and tool definitions count ${count(prefix.loggedTokens)})`);
+    lines.push(
+      `  ${who}: system prompt and tools not in the transcript, reconstructed as ${count(prefix.tokens)} tokens (its first request reported ${count(prefix.recordedPrompt)}, its logged messages and tool definitions count ${count(prefix.loggedTokens)})`,
+    );
   }
-  if (result.segments > 1) lines.push(`  the agent compacted its own conversation ${result.segments - 1} time${result.segments === 2 ? '' : 's'}: the main thread replayed as ${result.segments} segments, each from the agent's summary, as the model saw it`);
-  if (result.uiOnlyMessages > 0) lines.push(`  ${result.uiOnlyMessages} UI-only line${result.uiOnlyMessages === 1 ? '' : 's'} left out (local commands and their output, interruptions): the model never saw them`);
+  if (result.segments > 1)
+    lines.push(
+      `  the agent compacted its own conversation ${result.segments - 1} time${result.segments === 2 ? '' : 's'}: the main thread replayed as ${result.segments} segments, each from the agent's summary, as the model saw it`,
+    );
+  if (result.uiOnlyMessages > 0)
+    lines.push(
+      `  ${result.uiOnlyMessages} UI-only line${result.uiOnlyMessages === 1 ? '' : 's'} left out (local commands and their output, interruptions): the model never saw them`,
+    );
   return lines;
 }
 

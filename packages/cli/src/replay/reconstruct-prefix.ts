@@ -22,7 +22,23 @@ export interface ReconstructedPrefix {
 const HEADER =
   "[ctxhost replay: the agent's own system prompt and tool definitions were not in the transcript; this reconstructed placeholder stands in for their size, taken from the first recorded request]";
 /** Words of at most five letters: one token each for the simulator and for ctxhost's estimator. */
-const FILLER = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'india', 'kilo', 'lima', 'mike', 'oscar', 'papa', 'romeo', 'tango', 'zulu'];
+const FILLER = [
+  'alpha',
+  'bravo',
+  'delta',
+  'echo',
+  'golf',
+  'hotel',
+  'india',
+  'kilo',
+  'lima',
+  'mike',
+  'oscar',
+  'papa',
+  'romeo',
+  'tango',
+  'zulu',
+];
 
 export interface ReconstructPrefixInput {
   messages: readonly Message[];
@@ -39,9 +55,19 @@ export function reconstructPrefix(input: ReconstructPrefixInput): ReconstructedP
   const entry = input.usage.find((candidate) => (candidate.sidechain === true) === input.sidechain);
   const reply = entry === undefined ? undefined : input.messages[entry.replyIndex];
   if (entry === undefined || reply === undefined) return undefined;
-  const logged = input.messages.slice(0, entry.replyIndex).filter((message) => sameThread(message, reply) && message.role !== 'system' && message.meta?.uiOnly === undefined);
+  const logged = input.messages
+    .slice(0, entry.replyIndex)
+    .filter((message) => sameThread(message, reply) && message.role !== 'system' && message.meta?.uiOnly === undefined);
   const withHeader = [input.system, HEADER].filter((text) => text !== undefined && text !== '').join('\n\n');
-  const request = { ...(toAnthropic(logged) as unknown as Pick<MessagesRequest, 'messages'>), system: withHeader, tools: input.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })) };
+  const request = {
+    ...(toAnthropic(logged) as unknown as Pick<MessagesRequest, 'messages'>),
+    system: withHeader,
+    tools: input.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    })),
+  };
   const loggedTokens = countTokens(request);
   const recordedPrompt = promptTokens(entry.usage);
   const missing = recordedPrompt - loggedTokens;

@@ -2,16 +2,33 @@ import { createMessage, type Message } from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
 import { buildReplayPlan, keyOfMessage, resultKey } from './replay-plan.js';
 
-const user = (text: string, meta?: Message['meta']) => createMessage('user', [{ type: 'text', text }], meta === undefined ? {} : { meta });
-const call = (callId: string, name: string, input: Record<string, string>, meta?: Message['meta']) => createMessage('assistant', [{ type: 'tool-call', callId, name, input }], meta === undefined ? {} : { meta });
-const result = (callId: string, output: string, meta?: Message['meta']) => createMessage('tool', [{ type: 'tool-result', callId, output }], meta === undefined ? {} : { meta });
-const say = (text: string, meta?: Message['meta']) => createMessage('assistant', [{ type: 'text', text }], meta === undefined ? {} : { meta });
+const user = (text: string, meta?: Message['meta']) =>
+  createMessage('user', [{ type: 'text', text }], meta === undefined ? {} : { meta });
+const call = (callId: string, name: string, input: Record<string, string>, meta?: Message['meta']) =>
+  createMessage('assistant', [{ type: 'tool-call', callId, name, input }], meta === undefined ? {} : { meta });
+const result = (callId: string, output: string, meta?: Message['meta']) =>
+  createMessage('tool', [{ type: 'tool-result', callId, output }], meta === undefined ? {} : { meta });
+const say = (text: string, meta?: Message['meta']) =>
+  createMessage('assistant', [{ type: 'text', text }], meta === undefined ? {} : { meta });
 
 describe('buildReplayPlan', () => {
   it('keys each assistant turn by what preceded it and keeps tool outputs by call id', () => {
-    const plan = buildReplayPlan([user('list files'), call('c1', 'bash', { command: 'ls' }), result('c1', 'a.ts\nb.ts'), say('Two files.'), user('thanks')]);
-    expect(plan.main.userTurns.map((turn) => turn.parts)).toEqual([[expect.objectContaining({ text: 'list files' })], [expect.objectContaining({ text: 'thanks' })]]);
-    expect(plan.turns.get('user:list files')?.[0]).toMatchObject({ sessionId: 'replay', callIds: ['c1'], content: [{ type: 'tool_use', id: 'c1', name: 'bash', input: { command: 'ls' } }] });
+    const plan = buildReplayPlan([
+      user('list files'),
+      call('c1', 'bash', { command: 'ls' }),
+      result('c1', 'a.ts\nb.ts'),
+      say('Two files.'),
+      user('thanks'),
+    ]);
+    expect(plan.main.userTurns.map((turn) => turn.parts)).toEqual([
+      [expect.objectContaining({ text: 'list files' })],
+      [expect.objectContaining({ text: 'thanks' })],
+    ]);
+    expect(plan.turns.get('user:list files')?.[0]).toMatchObject({
+      sessionId: 'replay',
+      callIds: ['c1'],
+      content: [{ type: 'tool_use', id: 'c1', name: 'bash', input: { command: 'ls' } }],
+    });
     expect(plan.turns.get(resultKey(['c1']))?.[0]?.content).toEqual([{ type: 'text', text: 'Two files.' }]);
     expect(plan.outputs.get('c1')).toEqual({ output: 'a.ts\nb.ts', isError: false });
     expect(plan.tools.map((tool) => tool.name)).toEqual(['bash']);
@@ -19,7 +36,13 @@ describe('buildReplayPlan', () => {
   });
 
   it('merges consecutive assistant messages into one turn and consecutive user texts into one message', () => {
-    const plan = buildReplayPlan([user('first'), user('second'), say('thinking aloud'), call('c1', 'read', { path: 'x' }), result('c1', 'x')]);
+    const plan = buildReplayPlan([
+      user('first'),
+      user('second'),
+      say('thinking aloud'),
+      call('c1', 'read', { path: 'x' }),
+      result('c1', 'x'),
+    ]);
     expect(plan.main.userTurns).toHaveLength(1);
     expect(plan.main.userTurns[0]!.parts).toHaveLength(2);
     expect(plan.turns.get('user:second')?.[0]?.content.map((block) => block.type)).toEqual(['text', 'tool_use']);
@@ -50,7 +73,10 @@ describe('buildReplayPlan', () => {
 
 describe('keyOfMessage', () => {
   it('keys tool results by the set of their call ids, in any order', () => {
-    const results = createMessage('tool', [{ type: 'tool-result', callId: 'b', output: '1' }, { type: 'tool-result', callId: 'a', output: '2' }]);
+    const results = createMessage('tool', [
+      { type: 'tool-result', callId: 'b', output: '1' },
+      { type: 'tool-result', callId: 'a', output: '2' },
+    ]);
     expect(keyOfMessage(results)).toBe(resultKey(['a', 'b']));
     expect(keyOfMessage(user('  hello  '))).toBe('user:hello');
     expect(keyOfMessage(call('c1', 'bash', {}))).toBeUndefined();
@@ -59,7 +85,11 @@ describe('keyOfMessage', () => {
 
 describe('the system prompt', () => {
   it('is kept from the transcript for the replayed sessions', () => {
-    const plan = buildReplayPlan([createMessage('system', [{ type: 'text', text: 'You are a careful engineer.' }]), user('go'), say('ok')]);
+    const plan = buildReplayPlan([
+      createMessage('system', [{ type: 'text', text: 'You are a careful engineer.' }]),
+      user('go'),
+      say('ok'),
+    ]);
     expect(plan.system).toBe('You are a careful engineer.');
     expect(buildReplayPlan([user('go'), say('ok')]).system).toBeUndefined();
   });

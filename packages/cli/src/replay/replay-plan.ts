@@ -1,4 +1,11 @@
-import { toAnthropic, type JsonValue, type Message, type Part, type ToolDefinition, type ToolResultPart } from '@ctxhost/core';
+import {
+  toAnthropic,
+  type JsonValue,
+  type Message,
+  type Part,
+  type ToolDefinition,
+  type ToolResultPart,
+} from '@ctxhost/core';
 import type { ContentBlock } from '@ctxhost/simulator';
 
 /** One recorded assistant turn, answered when a request ends the way the recording did before it. */
@@ -46,12 +53,29 @@ const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
  * assistant's recorded turns keyed by what preceded them, the tool outputs by
  * call id, and each sidechain attached to the main-thread call that ran it.
  */
-export function buildReplayPlan(messages: readonly Message[], mainId = 'replay', options: { boundaries?: readonly number[] } = {}): ReplayPlan {
+export function buildReplayPlan(
+  messages: readonly Message[],
+  mainId = 'replay',
+  options: { boundaries?: readonly number[] } = {},
+): ReplayPlan {
   const main: ReplayThread = { sessionId: mainId, userTurns: [] };
-  const plan: ReplayPlan = { main, segments: [main], uiOnlyMessages: 0, turns: new Map(), outputs: new Map(), subagents: new Map(), tools: [], system: undefined, assistantTurns: 0 };
+  const plan: ReplayPlan = {
+    main,
+    segments: [main],
+    uiOnlyMessages: 0,
+    turns: new Map(),
+    outputs: new Map(),
+    subagents: new Map(),
+    tools: [],
+    system: undefined,
+    assistantTurns: 0,
+  };
   const boundaries = new Set(options.boundaries ?? []);
   const toolNames = new Set<string>();
-  const threads = new Map<string, { thread: ReplayThread; previous: Message | undefined; last: RecordedTurn | undefined }>();
+  const threads = new Map<
+    string,
+    { thread: ReplayThread; previous: Message | undefined; last: RecordedTurn | undefined }
+  >();
   threads.set('main', { thread: plan.main, previous: undefined, last: undefined });
   const openCalls: { callId: string; name: string; prompt: string | undefined; used: boolean }[] = [];
   let subagentCount = 0;
@@ -68,7 +92,10 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay',
       continue;
     }
     if (message.role === 'system') {
-      plan.system = [plan.system, ...message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []))].filter((text) => text !== undefined && text !== '').join('\n\n') || undefined;
+      plan.system =
+        [plan.system, ...message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []))]
+          .filter((text) => text !== undefined && text !== '')
+          .join('\n\n') || undefined;
       continue;
     }
     const side = sidechain ? String(message.meta?.thread ?? 'side') : 'main';
@@ -78,7 +105,10 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay',
       threads.set(side, { thread: { sessionId, userTurns: [] }, previous: undefined, last: undefined });
       const text = firstText(message);
       const free = openCalls.filter((call) => !call.used);
-      const owner = free.find((call) => call.prompt !== undefined && call.prompt === text) ?? free.find((call) => SUBAGENT_TOOLS.has(call.name)) ?? free.at(-1);
+      const owner =
+        free.find((call) => call.prompt !== undefined && call.prompt === text) ??
+        free.find((call) => SUBAGENT_TOOLS.has(call.name)) ??
+        free.at(-1);
       if (owner !== undefined) {
         owner.used = true;
         plan.subagents.set(owner.callId, [threads.get(side)!.thread]);
@@ -87,16 +117,25 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay',
     const state = threads.get(side)!;
     for (const part of message.parts) {
       if (part.type === 'tool-call') toolNames.add(part.name);
-      if (part.type === 'tool-result') plan.outputs.set(part.callId, { output: part.output, isError: part.isError === true });
+      if (part.type === 'tool-result')
+        plan.outputs.set(part.callId, { output: part.output, isError: part.isError === true });
     }
     if (message.role === 'user' && hasText(message)) {
-      if (state.previous?.role === 'user' && hasText(state.previous)) state.thread.userTurns.at(-1)!.parts.push(...message.parts.filter(isUserContent));
+      if (state.previous?.role === 'user' && hasText(state.previous))
+        state.thread.userTurns.at(-1)!.parts.push(...message.parts.filter(isUserContent));
       else state.thread.userTurns.push({ ...message, parts: message.parts.filter(isUserContent) });
     }
     if (message.role === 'assistant') {
       const content = assistantBlocks(message);
       const callIds = message.parts.flatMap((part) => (part.type === 'tool-call' ? [part.callId] : []));
-      if (!sidechain) openCalls.push(...message.parts.flatMap((part) => (part.type === 'tool-call' ? [{ callId: part.callId, name: part.name, prompt: promptOf(part.input), used: false }] : [])));
+      if (!sidechain)
+        openCalls.push(
+          ...message.parts.flatMap((part) =>
+            part.type === 'tool-call'
+              ? [{ callId: part.callId, name: part.name, prompt: promptOf(part.input), used: false }]
+              : [],
+          ),
+        );
       if (state.previous?.role === 'assistant' && state.last !== undefined) {
         state.last.content.push(...content);
         state.last.callIds.push(...callIds);
@@ -104,7 +143,12 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay',
         const key = state.previous === undefined ? undefined : keyOfMessage(state.previous);
         if (key !== undefined) {
           const model = message.meta?.model;
-          state.last = { sessionId: state.thread.sessionId, content, callIds, ...(typeof model === 'string' ? { model } : {}) };
+          state.last = {
+            sessionId: state.thread.sessionId,
+            content,
+            callIds,
+            ...(typeof model === 'string' ? { model } : {}),
+          };
           plan.turns.set(key, [...(plan.turns.get(key) ?? []), state.last]);
           plan.assistantTurns++;
         }
@@ -112,7 +156,11 @@ export function buildReplayPlan(messages: readonly Message[], mainId = 'replay',
     }
     state.previous = message;
   }
-  plan.tools = [...toolNames].sort().map((name) => ({ name, description: `The recorded tool ${name}: answers with the output the transcript recorded.`, inputSchema: { type: 'object' } }));
+  plan.tools = [...toolNames].sort().map((name) => ({
+    name,
+    description: `The recorded tool ${name}: answers with the output the transcript recorded.`,
+    inputSchema: { type: 'object' },
+  }));
   return plan;
 }
 
@@ -135,7 +183,9 @@ function firstText(message: Message): string | undefined {
 }
 
 function promptOf(input: JsonValue): string | undefined {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.prompt === 'string' ? input.prompt.trim() : undefined;
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && typeof input.prompt === 'string'
+    ? input.prompt.trim()
+    : undefined;
 }
 
 /** A user turn: text, pasted images and files (they are part of the prompt and count). */
@@ -148,8 +198,12 @@ function isUserContent(part: Part): boolean {
 }
 
 function assistantBlocks(message: Message): ContentBlock[] {
-  const wire = toAnthropic([{ ...message, parts: message.parts.filter((part) => part.type === 'text' || part.type === 'tool-call') }]).messages[0];
+  const wire = toAnthropic([
+    { ...message, parts: message.parts.filter((part) => part.type === 'text' || part.type === 'tool-call') },
+  ]).messages[0];
   if (wire === undefined) return [];
   if (typeof wire.content === 'string') return [{ type: 'text', text: wire.content }];
-  return (wire.content as unknown as ContentBlock[]).filter((block) => block.type === 'text' || block.type === 'tool_use');
+  return (wire.content as unknown as ContentBlock[]).filter(
+    (block) => block.type === 'text' || block.type === 'tool_use',
+  );
 }

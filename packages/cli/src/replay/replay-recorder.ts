@@ -1,4 +1,11 @@
-import { AUTO_COMPACT, promptTokens, type CompactionReport, type Host, type ProviderErrorKind, type Usage } from 'ctxhost';
+import {
+  AUTO_COMPACT,
+  promptTokens,
+  type CompactionReport,
+  type Host,
+  type ProviderErrorKind,
+  type Usage,
+} from 'ctxhost';
 import { priceRequests, type ModelOverrides } from '../pricing.js';
 
 /** What happened during a replay, in order. `call` is the number of model calls answered before it. */
@@ -6,7 +13,13 @@ export type ReplayEvent =
   | { kind: 'compaction'; call: number; sessionId: string; report: CompactionReport }
   | { kind: 'overflow'; call: number; sessionId: string; errorKind: ProviderErrorKind; message: string }
   | { kind: 'error'; call: number; sessionId: string; errorKind: ProviderErrorKind; message: string }
-  | { kind: 'recovery'; call: number; sessionId: string; text: string; /** The call at which the session first answered after its overflow (the toast comes when the resend has finished). */ answeredAt?: number }
+  | {
+      kind: 'recovery';
+      call: number;
+      sessionId: string;
+      text: string;
+      /** The call at which the session first answered after its overflow (the toast comes when the resend has finished). */ answeredAt?: number;
+    }
   | { kind: 'recovery-failed'; call: number; sessionId: string; text: string }
   | { kind: 'toast'; call: number; sessionId: string; level: string; title: string; text: string; source: string };
 
@@ -31,14 +44,24 @@ export interface ReplayRecording {
 const RECORDER = 'ctxhost-replay';
 
 /** The errors the recovery cascade handles: the ones a replay counts as overflows. */
-const OVERFLOW_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['context_overflow', 'output_budget_overflow', 'request_too_large', 'empty_content']);
+const OVERFLOW_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
+  'context_overflow',
+  'output_budget_overflow',
+  'request_too_large',
+  'empty_content',
+]);
 
 /**
  * Taps the host to record every answered call (prompt tokens as the API
  * reported them, cumulative dollars with and without caching) and every
  * compaction, overflow, recovery and toast, calling the listeners as each happens.
  */
-export function recordReplay(host: Host, modelOf: (sessionId: string) => string, listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {}, overrides?: ModelOverrides): ReplayRecording {
+export function recordReplay(
+  host: Host,
+  modelOf: (sessionId: string) => string,
+  listeners: { onEvent?: (event: ReplayEvent) => void; onPoint?: (point: ReplayPoint) => void } = {},
+  overrides?: ModelOverrides,
+): ReplayRecording {
   const points: ReplayPoint[] = [];
   const events: ReplayEvent[] = [];
   const requests: { model: string; usage: Usage }[] = [];
@@ -59,15 +82,30 @@ export function recordReplay(host: Host, modelOf: (sessionId: string) => string,
       dollars += cost.dollars.total;
       dollarsWithoutCaching += cost.withoutCaching;
     }
-    const point = { call: points.length + 1, sessionId, model, contextTokens: promptTokens(usage), dollars, dollarsWithoutCaching };
+    const point = {
+      call: points.length + 1,
+      sessionId,
+      model,
+      contextTokens: promptTokens(usage),
+      dollars,
+      dollarsWithoutCaching,
+    };
     points.push(point);
     if (incidents.has(sessionId) && incidents.get(sessionId) === undefined) incidents.set(sessionId, point.call);
     listeners.onPoint?.(point);
   });
-  host.hooks.compactionCompleted.tapPromise(RECORDER, async ({ sessionId, report }) => emit({ kind: 'compaction', call: points.length, sessionId, report }));
+  host.hooks.compactionCompleted.tapPromise(RECORDER, async ({ sessionId, report }) =>
+    emit({ kind: 'compaction', call: points.length, sessionId, report }),
+  );
   host.hooks.sessionError.tapPromise(RECORDER, async ({ sessionId, error }) => {
     if (OVERFLOW_KINDS.has(error.kind)) incidents.set(sessionId, undefined);
-    emit({ kind: OVERFLOW_KINDS.has(error.kind) ? 'overflow' : 'error', call: points.length, sessionId, errorKind: error.kind, message: error.message });
+    emit({
+      kind: OVERFLOW_KINDS.has(error.kind) ? 'overflow' : 'error',
+      call: points.length,
+      sessionId,
+      errorKind: error.kind,
+      message: error.message,
+    });
   });
   host.hooks.toast.tapPromise(RECORDER, async (toast) => {
     const base = { call: points.length, sessionId: toast.sessionId ?? '' };
@@ -78,7 +116,8 @@ export function recordReplay(host: Host, modelOf: (sessionId: string) => string,
     } else if (toast.source === AUTO_COMPACT && toast.level === 'error') {
       incidents.delete(base.sessionId);
       emit({ kind: 'recovery-failed', ...base, text: toast.text });
-    } else emit({ kind: 'toast', ...base, level: toast.level, title: toast.title, text: toast.text, source: toast.source });
+    } else
+      emit({ kind: 'toast', ...base, level: toast.level, title: toast.title, text: toast.text, source: toast.source });
   });
   return { points, events, requests };
 }

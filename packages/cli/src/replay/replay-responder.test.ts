@@ -8,22 +8,57 @@ describe('requestKey', () => {
   it('keys a request by its last message: tool result ids or the user text', () => {
     const base = { model: 'm', max_tokens: 10 };
     expect(requestKey({ ...base, messages: [{ role: 'user', content: ' hi ' }] })).toBe('user:hi');
-    expect(requestKey({ ...base, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'x' }, { type: 'tool_result', tool_use_id: 'a', content: 'y' }] }] })).toBe(resultKey(['a', 'b']));
-    expect(requestKey({ ...base, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] })).toBeUndefined();
+    expect(
+      requestKey({
+        ...base,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'b', content: 'x' },
+              { type: 'tool_result', tool_use_id: 'a', content: 'y' },
+            ],
+          },
+        ],
+      }),
+    ).toBe(resultKey(['a', 'b']));
+    expect(
+      requestKey({
+        ...base,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+        ],
+      }),
+    ).toBeUndefined();
   });
 });
 
 describe('createReplayResponder over the simulator and the SDK', () => {
   it('answers the recorded turn for a request whatever order requests come in, again when asked again, and leaves others to the default responder', async () => {
     const turns = new Map([
-      ['user:first', [{ sessionId: 's', content: [{ type: 'tool_use', id: 'c1', name: 'bash', input: { command: 'ls' } }], callIds: ['c1'] }]],
+      [
+        'user:first',
+        [
+          {
+            sessionId: 's',
+            content: [{ type: 'tool_use', id: 'c1', name: 'bash', input: { command: 'ls' } }],
+            callIds: ['c1'],
+          },
+        ],
+      ],
       ['user:second', [{ sessionId: 's', content: [{ type: 'text', text: 'recorded answer' }], callIds: [] }]],
     ]);
     const responder = createReplayResponder(turns);
     const simulator = await startSimulator({ features: [responder.feature] });
     try {
       const client = new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 });
-      const ask = (text: string) => client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: text }] });
+      const ask = (text: string) =>
+        client.messages.create({
+          model: 'claude-sonnet-4-6',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: text }],
+        });
       const second = await ask('second');
       const unknown = await ask('something else');
       const first = await ask('first');

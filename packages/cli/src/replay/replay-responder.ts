@@ -51,7 +51,10 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
         lastAnswered.set(key, recorded);
         if (recorded.model !== undefined) models.set(recorded.sessionId, recorded.model);
         pendingCalls.set(recorded.sessionId, [...(pendingCalls.get(recorded.sessionId) ?? []), ...recorded.callIds]);
-        return { content: recorded.content.map((block) => ({ ...block })), stop_reason: recorded.callIds.length > 0 ? 'tool_use' : 'end_turn' };
+        return {
+          content: recorded.content.map((block) => ({ ...block })),
+          stop_reason: recorded.callIds.length > 0 ? 'tool_use' : 'end_turn',
+        };
       },
     },
     takeCallId: (sessionId) => pendingCalls.get(sessionId)?.shift(),

@@ -3,13 +3,23 @@ import { readTranscript } from '@ctxhost/transcripts';
 import { describe, expect, it } from 'vitest';
 import { countIncidents, runReplay } from './run-replay.js';
 
-const transcript = fileURLToPath(new URL('../../../../test/fixtures/corpus/claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', import.meta.url));
+const transcript = fileURLToPath(
+  new URL('../../../../test/fixtures/corpus/claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', import.meta.url),
+);
 
 describe('runReplay', () => {
   it('answers every recorded turn, one point per model call, and costs add up', async () => {
     const { messages } = await readTranscript(transcript);
     const result = await runReplay({ messages, window: 200_000 });
-    expect(result).toMatchObject({ recordedTurns: 7, answeredTurns: 7, sessions: 1, compactions: 0, overflows: 0, engine: 'compressor', thresholds: { warnAt: 0.7, criticalAt: 0.8, engineAt: 0.5 } });
+    expect(result).toMatchObject({
+      recordedTurns: 7,
+      answeredTurns: 7,
+      sessions: 1,
+      compactions: 0,
+      overflows: 0,
+      engine: 'compressor',
+      thresholds: { warnAt: 0.7, criticalAt: 0.8, engineAt: 0.5 },
+    });
     expect(result.points.map((point) => point.call)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(result.peak).toBe(Math.max(...result.points.map((point) => point.contextTokens)));
     expect(result.points.at(-1)!.dollars).toBeCloseTo(result.cost.dollars, 10);
@@ -19,15 +29,24 @@ describe('runReplay', () => {
 
   it('reports the engine actually used and the thresholds the config sets', async () => {
     const { messages } = await readTranscript(transcript);
-    const result = await runReplay({ messages, window: 200_000, engine: 'no-such-engine', config: { disabledHooks: ['context-window-monitor'], compression: { threshold: 0.6 } } });
+    const result = await runReplay({
+      messages,
+      window: 200_000,
+      engine: 'no-such-engine',
+      config: { disabledHooks: ['context-window-monitor'], compression: { threshold: 0.6 } },
+    });
     expect(result.engine).toBe('compressor');
     expect(result.thresholds).toEqual({ engineAt: 0.6 });
-    expect(result.events).toContainEqual(expect.objectContaining({ kind: 'toast', sessionId: '', title: 'Context engine not found' }));
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ kind: 'toast', sessionId: '', title: 'Context engine not found' }),
+    );
   });
 
   it('lets the simulated API manage the context when the config turns server-side context editing on', async () => {
     const { messages } = await readTranscript(transcript);
-    const serverContext = { 'server-context': { clear_tool_uses: { enabled: true, trigger_tokens: 1, keep_tool_uses: 1 } } };
+    const serverContext = {
+      'server-context': { clear_tool_uses: { enabled: true, trigger_tokens: 1, keep_tool_uses: 1 } },
+    };
     const result = await runReplay({ messages, window: 200_000, config: { hooks: serverContext } });
     expect(result).toMatchObject({ recordedTurns: 7, answeredTurns: 7, overflows: 0 });
     const plain = await runReplay({ messages, window: 200_000 });
@@ -38,9 +57,24 @@ describe('runReplay', () => {
 
 describe('countIncidents', () => {
   it('counts overflows on a recovery own resends as one incident per session', () => {
-    const overflow = (sessionId: string) => ({ kind: 'overflow' as const, call: 1, sessionId, errorKind: 'context_overflow' as const, message: 'too long' });
+    const overflow = (sessionId: string) => ({
+      kind: 'overflow' as const,
+      call: 1,
+      sessionId,
+      errorKind: 'context_overflow' as const,
+      message: 'too long',
+    });
     const recovery = (sessionId: string) => ({ kind: 'recovery' as const, call: 2, sessionId, text: 'ok' });
-    expect(countIncidents([overflow('a'), overflow('a'), recovery('a'), overflow('a'), overflow('b'), { kind: 'recovery-failed', call: 3, sessionId: 'b', text: 'no' }])).toBe(3);
+    expect(
+      countIncidents([
+        overflow('a'),
+        overflow('a'),
+        recovery('a'),
+        overflow('a'),
+        overflow('b'),
+        { kind: 'recovery-failed', call: 3, sessionId: 'b', text: 'no' },
+      ]),
+    ).toBe(3);
     expect(countIncidents([])).toBe(0);
   });
 });

@@ -3,7 +3,19 @@ import { MonitorConfigSchema } from '@ctxhost/context-window-monitor';
 import type { CostReport } from '@ctxhost/prompt-caching';
 import type { TranscriptUsage } from '@ctxhost/transcripts';
 import { builtInFeatures, startSimulator } from '@ctxhost/simulator';
-import { createAgent, createAnthropicModel, createAnthropicSummarizer, createDefaultHost, withDefaults, type AgentTool, type AgentToolOutput, type CtxhostConfig, type Message, type PartialConfig, type Usage } from 'ctxhost';
+import {
+  createAgent,
+  createAnthropicModel,
+  createAnthropicSummarizer,
+  createDefaultHost,
+  withDefaults,
+  type AgentTool,
+  type AgentToolOutput,
+  type CtxhostConfig,
+  type Message,
+  type PartialConfig,
+  type Usage,
+} from 'ctxhost';
 import { priceByModel, type ModelCost, type ModelOverrides } from '../pricing.js';
 import { reconstructPrefix, type ReconstructedPrefix } from './reconstruct-prefix.js';
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
@@ -42,7 +54,10 @@ export interface ReplayOptions {
 }
 
 /** Totals of the replay's model calls (the summarizer's calls are not counted). */
-export type ReplayCost = Pick<CostReport, 'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'> & {
+export type ReplayCost = Pick<
+  CostReport,
+  'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'
+> & {
   dollars: number;
   /** Each model's calls at its own price; a model with no price is listed with the reason and left out of the totals. */
   byModel: ModelCost[];
@@ -103,12 +118,31 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const contextLimit = options.contextLimit ?? options.window;
   // The responder first, so the server's own context management (when configured) acts on the recorded turn it picked.
   // Any model name: a transcript may name models the registry does not know.
-  const simulator = await startSimulator({ contextLimit, acceptAnyModel: true, features: [responder.feature, ...builtInFeatures()] });
+  const simulator = await startSimulator({
+    contextLimit,
+    acceptAnyModel: true,
+    features: [responder.feature, ...builtInFeatures()],
+  });
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
-  const config = withDefaults({ ...options.config, store: { kind: 'memory' }, model: { ...options.config?.model, contextLength: options.window }, ...(options.engine === undefined ? {} : { context: { engine: options.engine } }) });
-  const summaryClient = options.summaryClient ?? new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0, defaultHeaders: { [SUMMARIZER_CALLER_HEADER]: SUMMARIZER_CALLER } });
+  const config = withDefaults({
+    ...options.config,
+    store: { kind: 'memory' },
+    model: { ...options.config?.model, contextLength: options.window },
+    ...(options.engine === undefined ? {} : { context: { engine: options.engine } }),
+  });
+  const summaryClient =
+    options.summaryClient ??
+    new Anthropic({
+      apiKey: 'replay',
+      baseURL: simulator.url,
+      maxRetries: 0,
+      defaultHeaders: { [SUMMARIZER_CALLER_HEADER]: SUMMARIZER_CALLER },
+    });
   const summaryModel = config.auxiliary.compression.model ?? model;
-  const summarizer = createAnthropicSummarizer(summaryClient, { model: summaryModel, ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}) });
+  const summarizer = createAnthropicSummarizer(summaryClient, {
+    model: summaryModel,
+    ...(options.summaryClient === undefined ? { maxInputTokens: Math.floor(contextLimit / 2) } : {}),
+  });
   try {
     const host = await createDefaultHost({
       config,
@@ -118,14 +152,30 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
       ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
     });
     const priceAs = (sessionId: string): string => options.model ?? responder.modelOf(sessionId) ?? model;
-    const recording = recordReplay(host, priceAs, {
-      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-      onPoint: () => options.onProgress?.(responder.answered, plan.assistantTurns),
-    }, config.models);
+    const recording = recordReplay(
+      host,
+      priceAs,
+      {
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+        onPoint: () => options.onProgress?.(responder.answered, plan.assistantTurns),
+      },
+      config.models,
+    );
     try {
       const sessions = new Set<string>();
-      const tools = plan.tools.map((definition): AgentTool => ({ definition, run: async (_input, { sessionId }) => runTool(sessionId) }));
-      const agentFor = (system: string | undefined) => createAgent({ host, model: createAnthropicModel(client, { model, contextWindow: options.window }), tools, maxTokens: 1024, maxTurns: 500, ...(system === undefined ? {} : { system }) });
+      const tools = plan.tools.map((definition): AgentTool => ({
+        definition,
+        run: async (_input, { sessionId }) => runTool(sessionId),
+      }));
+      const agentFor = (system: string | undefined) =>
+        createAgent({
+          host,
+          model: createAnthropicModel(client, { model, contextWindow: options.window }),
+          tools,
+          maxTokens: 1024,
+          maxTurns: 500,
+          ...(system === undefined ? {} : { system }),
+        });
       const mainAgent = agentFor(prefixes.main?.system ?? plan.system);
       const subagentAgent = agentFor(prefixes.subagents?.system ?? plan.system);
       const drive = async (thread: ReplayThread, agent = mainAgent): Promise<void> => {
@@ -150,14 +200,19 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         cost: totalCost(recording.requests, config.models),
         model,
         modelOverride: options.model !== undefined,
-        reconstructed: { ...(prefixes.main === undefined ? {} : { main: withoutText(prefixes.main) }), ...(prefixes.subagents === undefined ? {} : { subagents: withoutText(prefixes.subagents) }) },
+        reconstructed: {
+          ...(prefixes.main === undefined ? {} : { main: withoutText(prefixes.main) }),
+          ...(prefixes.subagents === undefined ? {} : { subagents: withoutText(prefixes.subagents) }),
+        },
         contextLimit,
         window: options.window,
         summarizer: summarizer.name,
         sessions: sessions.size,
         answered: responder.answered,
         repeated: responder.repeated,
-        ...(options.summaryClient === undefined ? { summarizerCost: summarizerCost(simulator.requests, summaryModel, config.models) } : {}),
+        ...(options.summaryClient === undefined
+          ? { summarizerCost: summarizerCost(simulator.requests, summaryModel, config.models) }
+          : {}),
       });
     } finally {
       await host.dispose();
@@ -243,7 +298,8 @@ function totalCost(requests: readonly { model: string; usage: Usage }[], overrid
   const reports = byModel.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   const sum = (pick: (report: CostReport) => number) => reports.reduce((total, report) => total + pick(report), 0);
   const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
-  for (const report of reports) for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += report.tokens[key];
+  for (const report of reports)
+    for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += report.tokens[key];
   return {
     requests: sum((report) => report.requests),
     tokens,
@@ -267,7 +323,13 @@ export function mostUsedModel(messages: readonly Message[]): string | undefined 
 
 function prefixFor(options: ReplayOptions, plan: ReplayPlan, sidechain: boolean): ReconstructedPrefix | undefined {
   if (options.usage === undefined || options.reconstructPrefix === false) return undefined;
-  return reconstructPrefix({ messages: options.messages, usage: options.usage, system: plan.system, tools: plan.tools, sidechain });
+  return reconstructPrefix({
+    messages: options.messages,
+    usage: options.usage,
+    system: plan.system,
+    tools: plan.tools,
+    sidechain,
+  });
 }
 
 function withoutText({ system: _system, ...report }: ReconstructedPrefix): ReconstructedReport {

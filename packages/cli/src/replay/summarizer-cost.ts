@@ -15,10 +15,21 @@ export interface SummarizerCost {
 }
 
 /** Prices the summarizer calls the simulator answered (calls that failed carry no usage and cost nothing). */
-export function summarizerCost(requests: readonly RecordedRequest[], model: string, overrides?: ModelOverrides): SummarizerCost {
-  const usages = requests.flatMap((request) => (request.headers[SUMMARIZER_CALLER_HEADER] === SUMMARIZER_CALLER && request.usage !== undefined ? [fromWire(request.usage)] : []));
+export function summarizerCost(
+  requests: readonly RecordedRequest[],
+  model: string,
+  overrides?: ModelOverrides,
+): SummarizerCost {
+  const usages = requests.flatMap((request) =>
+    request.headers[SUMMARIZER_CALLER_HEADER] === SUMMARIZER_CALLER && request.usage !== undefined
+      ? [fromWire(request.usage)]
+      : [],
+  );
   const report = priceRequests(usages, model, overrides);
-  const promptTokens = usages.reduce((total, usage) => total + usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens, 0);
+  const promptTokens = usages.reduce(
+    (total, usage) => total + usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens,
+    0,
+  );
   const outputTokens = usages.reduce((total, usage) => total + usage.outputTokens, 0);
   return { calls: usages.length, promptTokens, outputTokens, dollars: report.priced ? report.dollars.total : 0 };
 }
@@ -29,6 +40,9 @@ function fromWire(usage: WireUsage): Usage {
     outputTokens: usage.output_tokens,
     cacheCreationInputTokens: usage.cache_creation_input_tokens,
     cacheReadInputTokens: usage.cache_read_input_tokens,
-    cacheCreation: { ephemeral5mInputTokens: usage.cache_creation.ephemeral_5m_input_tokens, ephemeral1hInputTokens: usage.cache_creation.ephemeral_1h_input_tokens },
+    cacheCreation: {
+      ephemeral5mInputTokens: usage.cache_creation.ephemeral_5m_input_tokens,
+      ephemeral1hInputTokens: usage.cache_creation.ephemeral_1h_input_tokens,
+    },
   };
 }

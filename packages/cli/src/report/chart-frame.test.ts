@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, niceTicks, renderLineLabels, xOf, yOf, type ChartFrame } from './chart-frame.js';
 
-const frame: ChartFrame = { width: 200, height: 120, margin: { top: 10, right: 20, bottom: 10, left: 30 }, xMin: 0, xMax: 10, yMax: 100 };
+const frame: ChartFrame = {
+  width: 200,
+  height: 120,
+  margin: { top: 10, right: 20, bottom: 10, left: 30 },
+  xMin: 0,
+  xMax: 10,
+  yMax: 100,
+};
 
 describe('chart frame', () => {
   it.each([
@@ -19,9 +26,17 @@ describe('chart frame', () => {
   });
 
   it('moves labels apart so none overlaps, in order of height', () => {
-    const svg = renderLineLabels(frame, [{ y: 50, text: 'b', color: '#000' }, { y: 45, text: 'a', color: '#000' }, { y: 90, text: 'c', color: '#000' }]);
+    const svg = renderLineLabels(frame, [
+      { y: 50, text: 'b', color: '#000' },
+      { y: 45, text: 'a', color: '#000' },
+      { y: 90, text: 'c', color: '#000' },
+    ]);
     const ys = [...svg.matchAll(/y="([\d.]+)"[^>]*>(\w)</g)].map((match) => [match[2], Number(match[1])]);
-    expect(ys).toEqual([['a', 49], ['b', 62], ['c', 94]]);
+    expect(ys).toEqual([
+      ['a', 49],
+      ['b', 62],
+      ['c', 94],
+    ]);
   });
 
   it('escapes text for HTML and attributes', () => {

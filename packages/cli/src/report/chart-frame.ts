@@ -17,7 +17,9 @@ export interface LineLabel {
 /** Maps a data x to a pixel x inside the frame. */
 export function xOf(frame: ChartFrame, value: number): number {
   const span = frame.xMax - frame.xMin || 1;
-  return round(frame.margin.left + ((value - frame.xMin) / span) * (frame.width - frame.margin.left - frame.margin.right));
+  return round(
+    frame.margin.left + ((value - frame.xMin) / span) * (frame.width - frame.margin.left - frame.margin.right),
+  );
 }
 
 /** Maps a data y (0 at the bottom) to a pixel y inside the frame. */
@@ -38,7 +40,10 @@ export function niceTicks(max: number, count = 5): number[] {
 }
 
 /** Grid lines, tick labels and axis titles for a frame. */
-export function renderAxes(frame: ChartFrame, options: { xTicks: number[]; yTicks: number[]; formatY: (value: number) => string; xTitle: string; yTitle: string }): string {
+export function renderAxes(
+  frame: ChartFrame,
+  options: { xTicks: number[]; yTicks: number[]; formatY: (value: number) => string; xTitle: string; yTitle: string },
+): string {
   const { margin, width, height } = frame;
   const bottom = height - margin.bottom;
   const parts = options.yTicks.map((tick) => {
@@ -50,8 +55,12 @@ export function renderAxes(frame: ChartFrame, options: { xTicks: number[]; yTick
   }
   parts.push(`<line class="axis" x1="${margin.left}" y1="${bottom}" x2="${width - margin.right}" y2="${bottom}"/>`);
   parts.push(`<line class="axis" x1="${margin.left}" y1="${margin.top}" x2="${margin.left}" y2="${bottom}"/>`);
-  parts.push(`<text class="axis-title" x="${(margin.left + width - margin.right) / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(options.xTitle)}</text>`);
-  parts.push(`<text class="axis-title" transform="translate(14 ${(margin.top + bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(options.yTitle)}</text>`);
+  parts.push(
+    `<text class="axis-title" x="${(margin.left + width - margin.right) / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(options.xTitle)}</text>`,
+  );
+  parts.push(
+    `<text class="axis-title" transform="translate(14 ${(margin.top + bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(options.yTitle)}</text>`,
+  );
   return parts.join('');
 }
 
@@ -61,7 +70,12 @@ export function renderLineLabels(frame: ChartFrame, labels: readonly LineLabel[]
   const placed: number[] = [];
   for (const label of sorted) placed.push(Math.max(label.y, (placed.at(-1) ?? -Infinity) + gap));
   const x = frame.width - frame.margin.right + 6;
-  return sorted.map((label, index) => `<text class="line-label" x="${x}" y="${placed[index]! + 4}" fill="${label.color}">${escapeHtml(label.text)}</text>`).join('');
+  return sorted
+    .map(
+      (label, index) =>
+        `<text class="line-label" x="${x}" y="${placed[index]! + 4}" fill="${label.color}">${escapeHtml(label.text)}</text>`,
+    )
+    .join('');
 }
 
 export function polyline(points: readonly (readonly [number, number])[], attributes: string): string {
@@ -69,7 +83,12 @@ export function polyline(points: readonly (readonly [number, number])[], attribu
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 function round(value: number): number {

@@ -6,8 +6,20 @@ type CompactionEvent = Extract<ReplayEvent, { kind: 'compaction' }>;
 /** One row per compaction: where it ran, why, what it saved, and how the span was summarized. */
 export function renderCompactionTable(events: readonly ReplayEvent[]): string {
   const compactions = events.filter((event): event is CompactionEvent => event.kind === 'compaction');
-  if (compactions.length === 0) return '<p class="empty">No compaction ran: the session stayed under the engine\'s threshold.</p>';
-  const header = ['#', 'after call', 'session', 'reason', 'engine', 'tokens before', 'tokens after', 'saved', 'messages', 'summary'];
+  if (compactions.length === 0)
+    return '<p class="empty">No compaction ran: the session stayed under the engine\'s threshold.</p>';
+  const header = [
+    '#',
+    'after call',
+    'session',
+    'reason',
+    'engine',
+    'tokens before',
+    'tokens after',
+    'saved',
+    'messages',
+    'summary',
+  ];
   const rows = compactions.map((event, index) => {
     const { report } = event;
     const saved = report.tokensBefore - report.tokensAfter;
@@ -21,7 +33,9 @@ export function renderCompactionTable(events: readonly ReplayEvent[]): string {
       count(report.tokensAfter),
       `${count(saved)} (${report.tokensBefore === 0 ? 0 : Math.round((saved / report.tokensBefore) * 100)}%)`,
       `${report.messagesBefore} → ${report.messagesAfter}`,
-      report.summary === undefined ? '—' : `${report.summary.source}, ${count(report.summary.tokens)} tokens for ${report.summary.messagesCovered} messages`,
+      report.summary === undefined
+        ? '—'
+        : `${report.summary.source}, ${count(report.summary.tokens)} tokens for ${report.summary.messagesCovered} messages`,
     ];
     return `<tr>${cells.map((cell, column) => `<td${column === 2 || column === 3 || column === 4 || column === 9 ? '' : ' class="number"'}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });

@@ -1,16 +1,40 @@
 import type { ReplayEvent } from '../replay/replay-recorder.js';
 import type { ReplayResult } from '../replay/run-replay.js';
-import { escapeHtml, niceTicks, polyline, renderAxes, renderLineLabels, xOf, yOf, type ChartFrame, type LineLabel } from './chart-frame.js';
+import {
+  escapeHtml,
+  niceTicks,
+  polyline,
+  renderAxes,
+  renderLineLabels,
+  xOf,
+  yOf,
+  type ChartFrame,
+  type LineLabel,
+} from './chart-frame.js';
 
 export const SESSION_COLORS = ['#2563eb', '#0d9488', '#ca8a04', '#db2777', '#4b5563', '#65a30d'] as const;
-export const MARK_COLORS = { window: '#111827', limit: '#dc2626', warn: '#d97706', critical: '#ea580c', engine: '#7c3aed', compaction: '#7c3aed', overflow: '#dc2626', recovery: '#16a34a' } as const;
+export const MARK_COLORS = {
+  window: '#111827',
+  limit: '#dc2626',
+  warn: '#d97706',
+  critical: '#ea580c',
+  engine: '#7c3aed',
+  compaction: '#7c3aed',
+  overflow: '#dc2626',
+  recovery: '#16a34a',
+} as const;
 
-type ContextData = Pick<ReplayResult, 'points' | 'events' | 'window' | 'contextLimit' | 'thresholds' | 'peak' | 'engine'>;
+type ContextData = Pick<
+  ReplayResult,
+  'points' | 'events' | 'window' | 'contextLimit' | 'thresholds' | 'peak' | 'engine'
+>;
 
 /** The session that answered first (the main thread), then the others by name (`subagent-2` before `subagent-10`): the legend's order and the colours'. */
 export function sessionOrder(data: Pick<ReplayResult, 'points'>): string[] {
   const [main, ...others] = new Set(data.points.map((point) => point.sessionId));
-  return main === undefined ? [] : [main, ...others.sort((left, right) => left.localeCompare(right, 'en', { numeric: true }))];
+  return main === undefined
+    ? []
+    : [main, ...others.sort((left, right) => left.localeCompare(right, 'en', { numeric: true }))];
 }
 
 export function sessionColor(order: readonly string[], sessionId: string): string {
@@ -21,15 +45,30 @@ export function sessionColor(order: readonly string[], sessionId: string): strin
 /** Context tokens per model call (one line per session) against the window and the thresholds, with each compaction, overflow and recovery marked. */
 export function renderContextChart(data: ContextData): string {
   const calls = Math.max(1, data.points.length);
-  const frame: ChartFrame = { width: 960, height: 380, margin: { top: 16, right: 150, bottom: 42, left: 72 }, xMin: 0, xMax: calls + 1, yMax: 0 };
+  const frame: ChartFrame = {
+    width: 960,
+    height: 380,
+    margin: { top: 16, right: 150, bottom: 42, left: 72 },
+    xMin: 0,
+    xMax: calls + 1,
+    yMax: 0,
+  };
   frame.yMax = niceTicks(Math.max(data.window, data.contextLimit, data.peak) * 1.05).at(-1)!;
   const yTicks = niceTicks(frame.yMax).filter((tick) => tick <= frame.yMax);
-  const axes = renderAxes(frame, { xTicks: niceTicks(calls, 8).filter((tick) => tick > 0 && tick <= calls), yTicks, formatY: (value) => value.toLocaleString('en-US'), xTitle: 'model call', yTitle: 'context tokens (as the API reported)' });
+  const axes = renderAxes(frame, {
+    xTicks: niceTicks(calls, 8).filter((tick) => tick > 0 && tick <= calls),
+    yTicks,
+    formatY: (value) => value.toLocaleString('en-US'),
+    xTitle: 'model call',
+    yTitle: 'context tokens (as the API reported)',
+  });
   const { lines, labels } = thresholdLines(frame, data);
   const order = sessionOrder(data);
   const series = order.map((sessionId) => {
     const color = sessionColor(order, sessionId);
-    const points = data.points.filter((point) => point.sessionId === sessionId).map((point) => [xOf(frame, point.call), yOf(frame, point.contextTokens)] as const);
+    const points = data.points
+      .filter((point) => point.sessionId === sessionId)
+      .map((point) => [xOf(frame, point.call), yOf(frame, point.contextTokens)] as const);
     const dots = points.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2" fill="${color}"/>`).join('');
     return `<g class="series" data-session="${escapeHtml(sessionId)}">${polyline(points, `class="context-line" fill="none" stroke="${color}" stroke-width="1.8"`)}${dots}</g>`;
   });
@@ -40,13 +79,45 @@ export function renderContextChart(data: ContextData): string {
 function thresholdLines(frame: ChartFrame, data: ContextData): { lines: string; labels: LineLabel[] } {
   const window = data.window;
   const candidates: { value: number | undefined; text: string; color: string; dash: string; kind: string }[] = [
-    { value: window, text: `window ${window.toLocaleString('en-US')}`, color: MARK_COLORS.window, dash: '', kind: 'window' },
-    { value: data.contextLimit === window ? undefined : data.contextLimit, text: `API limit ${data.contextLimit.toLocaleString('en-US')}`, color: MARK_COLORS.limit, dash: '2 3', kind: 'limit' },
-    { value: fraction(window, data.thresholds.criticalAt), text: `monitor ${percent(data.thresholds.criticalAt)}`, color: MARK_COLORS.critical, dash: '6 4', kind: 'critical' },
-    { value: fraction(window, data.thresholds.warnAt), text: `monitor ${percent(data.thresholds.warnAt)}`, color: MARK_COLORS.warn, dash: '6 4', kind: 'warn' },
-    { value: fraction(window, data.thresholds.engineAt), text: `${data.engine} ${percent(data.thresholds.engineAt)}`, color: MARK_COLORS.engine, dash: '10 4 2 4', kind: 'engine' },
+    {
+      value: window,
+      text: `window ${window.toLocaleString('en-US')}`,
+      color: MARK_COLORS.window,
+      dash: '',
+      kind: 'window',
+    },
+    {
+      value: data.contextLimit === window ? undefined : data.contextLimit,
+      text: `API limit ${data.contextLimit.toLocaleString('en-US')}`,
+      color: MARK_COLORS.limit,
+      dash: '2 3',
+      kind: 'limit',
+    },
+    {
+      value: fraction(window, data.thresholds.criticalAt),
+      text: `monitor ${percent(data.thresholds.criticalAt)}`,
+      color: MARK_COLORS.critical,
+      dash: '6 4',
+      kind: 'critical',
+    },
+    {
+      value: fraction(window, data.thresholds.warnAt),
+      text: `monitor ${percent(data.thresholds.warnAt)}`,
+      color: MARK_COLORS.warn,
+      dash: '6 4',
+      kind: 'warn',
+    },
+    {
+      value: fraction(window, data.thresholds.engineAt),
+      text: `${data.engine} ${percent(data.thresholds.engineAt)}`,
+      color: MARK_COLORS.engine,
+      dash: '10 4 2 4',
+      kind: 'engine',
+    },
   ];
-  const shown = candidates.filter((candidate): candidate is typeof candidate & { value: number } => candidate.value !== undefined);
+  const shown = candidates.filter(
+    (candidate): candidate is typeof candidate & { value: number } => candidate.value !== undefined,
+  );
   const lines = shown
     .map((line) => {
       const y = yOf(frame, line.value);
@@ -57,7 +128,10 @@ function thresholdLines(frame: ChartFrame, data: ContextData): { lines: string; 
 }
 
 function eventMark(frame: ChartFrame, event: ReplayEvent): string {
-  const x = event.kind === 'recovery' && event.answeredAt !== undefined ? xOf(frame, event.answeredAt) : xOf(frame, event.call + 0.5);
+  const x =
+    event.kind === 'recovery' && event.answeredAt !== undefined
+      ? xOf(frame, event.answeredAt)
+      : xOf(frame, event.call + 0.5);
   const top = frame.margin.top;
   const bottom = frame.height - frame.margin.bottom;
   if (event.kind === 'compaction') {

@@ -3,11 +3,16 @@ import { sessionOrder } from './context-chart.js';
 import { renderReport } from './render-report.js';
 import { sampleReplayResult } from './sample-replay-result.test-helper.js';
 
-const svgOf = (html: string, id: string): string => html.match(new RegExp(`<svg[^>]*id="${id}"[\\s\\S]*?</svg>`))?.[0] ?? '';
-const attribute = (element: string, name: string): number => Number(element.match(new RegExp(` ${name}="([-\\d.]+)"`))?.[1]);
-const thresholdY = (svg: string, kind: string): number => attribute(svg.match(new RegExp(`<line class="threshold threshold-${kind}"[^>]*>`))?.[0] ?? '', 'y1');
+const svgOf = (html: string, id: string): string =>
+  html.match(new RegExp(`<svg[^>]*id="${id}"[\\s\\S]*?</svg>`))?.[0] ?? '';
+const attribute = (element: string, name: string): number =>
+  Number(element.match(new RegExp(` ${name}="([-\\d.]+)"`))?.[1]);
+const thresholdY = (svg: string, kind: string): number =>
+  attribute(svg.match(new RegExp(`<line class="threshold threshold-${kind}"[^>]*>`))?.[0] ?? '', 'y1');
 const polylines = (svg: string, className: string): [number, number][][] =>
-  [...svg.matchAll(new RegExp(`<polyline class="${className}[^"]*"[^>]*points="([^"]*)"`, 'g'))].map((match) => match[1]!.split(' ').map((pair) => pair.split(',').map(Number) as [number, number]));
+  [...svg.matchAll(new RegExp(`<polyline class="${className}[^"]*"[^>]*points="([^"]*)"`, 'g'))].map((match) =>
+    match[1]!.split(' ').map((pair) => pair.split(',').map(Number) as [number, number]),
+  );
 
 describe('renderReport', () => {
   const html = renderReport({ transcript: 'session.jsonl', result: sampleReplayResult() });
@@ -46,7 +51,10 @@ describe('renderReport', () => {
   });
 
   it('draws cumulative cost with and without caching, the latter above', () => {
-    const [without, withCaching] = [polylines(cost, 'cost-line cost-without-caching')[0]!, polylines(cost, 'cost-line cost-with-caching')[0]!];
+    const [without, withCaching] = [
+      polylines(cost, 'cost-line cost-without-caching')[0]!,
+      polylines(cost, 'cost-line cost-with-caching')[0]!,
+    ];
     expect(without).toHaveLength(8);
     expect(withCaching).toHaveLength(8);
     expect(without.at(-1)![1]).toBeLessThan(withCaching.at(-1)![1]);
@@ -66,7 +74,10 @@ describe('renderReport', () => {
   });
 
   it('leaves out the monitor lines when the monitor is disabled, the limit line when it is the window, and says when nothing was compacted', () => {
-    const quiet = renderReport({ transcript: 'x.jsonl', result: sampleReplayResult({ thresholds: { engineAt: 0.5 }, contextLimit: 12_000, events: [] }) });
+    const quiet = renderReport({
+      transcript: 'x.jsonl',
+      result: sampleReplayResult({ thresholds: { engineAt: 0.5 }, contextLimit: 12_000, events: [] }),
+    });
     const chart = svgOf(quiet, 'context-chart');
     expect(chart).not.toMatch(/threshold-(warn|critical|limit)/);
     expect(chart).toMatch(/threshold-window/);
@@ -77,7 +88,14 @@ describe('renderReport', () => {
 
 describe('sessionOrder', () => {
   it('puts the main thread first, then the subagents by number', () => {
-    const points = ['main', 'main/subagent-10', 'main/subagent-2', 'main'].map((sessionId, index) => ({ call: index + 1, sessionId, model: 'claude-sonnet-4-6', contextTokens: 1, dollars: 0, dollarsWithoutCaching: 0 }));
+    const points = ['main', 'main/subagent-10', 'main/subagent-2', 'main'].map((sessionId, index) => ({
+      call: index + 1,
+      sessionId,
+      model: 'claude-sonnet-4-6',
+      contextTokens: 1,
+      dollars: 0,
+      dollarsWithoutCaching: 0,
+    }));
     expect(sessionOrder({ points })).toEqual(['main', 'main/subagent-2', 'main/subagent-10']);
   });
 });

@@ -45,17 +45,35 @@ function renderCards(result: ReplayResult): string {
   const cards: [string, string, string][] = [
     ['peak context', count(result.peak), `${Math.round((result.peak / result.window) * 100)}% of the window`],
     ['compactions', String(result.compactions), `engine ${result.engine}`],
-    ['overflows', String(result.overflows), `${result.overflows === result.incidents ? '' : `${result.incidents} incident${result.incidents === 1 ? '' : 's'}, `}${result.recoveries} recovered${result.failedRecoveries > 0 ? `, ${result.failedRecoveries} not` : ''}`],
-    ['cost with caching', formatDollars(result.cost.dollars), `${Math.round(result.cost.cacheHitRatio * 100)}% of prompt tokens read from cache`],
-    ['cost without caching', formatDollars(result.cost.withoutCaching), `caching saved ${formatDollars(result.cost.dollarsSaved)}`],
-    ['tokens', count(result.cost.tokens.prompt + result.cost.tokens.output), `${count(result.cost.tokens.prompt)} prompt, ${count(result.cost.tokens.output)} output`],
+    [
+      'overflows',
+      String(result.overflows),
+      `${result.overflows === result.incidents ? '' : `${result.incidents} incident${result.incidents === 1 ? '' : 's'}, `}${result.recoveries} recovered${result.failedRecoveries > 0 ? `, ${result.failedRecoveries} not` : ''}`,
+    ],
+    [
+      'cost with caching',
+      formatDollars(result.cost.dollars),
+      `${Math.round(result.cost.cacheHitRatio * 100)}% of prompt tokens read from cache`,
+    ],
+    [
+      'cost without caching',
+      formatDollars(result.cost.withoutCaching),
+      `caching saved ${formatDollars(result.cost.dollarsSaved)}`,
+    ],
+    [
+      'tokens',
+      count(result.cost.tokens.prompt + result.cost.tokens.output),
+      `${count(result.cost.tokens.prompt)} prompt, ${count(result.cost.tokens.output)} output`,
+    ],
   ];
   return `<section class="cards">${cards.map(([label, value, note]) => `<div class="card"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div><div class="note">${escapeHtml(note)}</div></div>`).join('')}</section>`;
 }
 
 function renderContextLegend(result: ReplayResult): string {
   const order = sessionOrder(result);
-  const sessions = order.map((sessionId, index) => swatch(sessionColor(order, sessionId), index === 0 ? `${sessionId} (main thread)` : sessionId));
+  const sessions = order.map((sessionId, index) =>
+    swatch(sessionColor(order, sessionId), index === 0 ? `${sessionId} (main thread)` : sessionId),
+  );
   const marks = [
     `<span class="key"><svg width="14" height="12"><path d="M3,2 L11,2 L7,10 Z" fill="${MARK_COLORS.compaction}"/></svg>compaction (estimate before → after)</span>`,
     `<span class="key"><svg width="14" height="12"><path d="M2,1 L12,11 M12,1 L2,11" stroke="${MARK_COLORS.overflow}" stroke-width="2"/></svg>overflow rejected by the API</span>`,
@@ -65,10 +83,19 @@ function renderContextLegend(result: ReplayResult): string {
 }
 
 function renderIncidents(result: ReplayResult): string {
-  const incidents = result.events.filter((event) => event.kind === 'overflow' || event.kind === 'error' || event.kind === 'recovery' || event.kind === 'recovery-failed');
+  const incidents = result.events.filter(
+    (event) =>
+      event.kind === 'overflow' ||
+      event.kind === 'error' ||
+      event.kind === 'recovery' ||
+      event.kind === 'recovery-failed',
+  );
   if (incidents.length === 0) return '';
   const items = incidents.map((event) => {
-    const text = event.kind === 'overflow' || event.kind === 'error' ? `${event.kind} (${event.errorKind}): ${event.message}` : `${event.kind === 'recovery' ? 'recovered' : 'not recovered'}: ${event.text}`;
+    const text =
+      event.kind === 'overflow' || event.kind === 'error'
+        ? `${event.kind} (${event.errorKind}): ${event.message}`
+        : `${event.kind === 'recovery' ? 'recovered' : 'not recovered'}: ${event.text}`;
     return `<li class="incident incident-${event.kind}"><span class="where">after call ${event.call}, ${escapeHtml(event.sessionId)}</span> ${escapeHtml(text)}</li>`;
   });
   return `<section><h2>Overflows and recoveries</h2><ul class="incidents">${items.join('')}</ul></section>`;

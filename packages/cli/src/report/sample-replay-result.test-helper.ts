@@ -2,23 +2,66 @@ import type { CompactionReport } from '@ctxhost/core';
 import type { ReplayEvent, ReplayPoint } from '../replay/replay-recorder.js';
 import type { ReplayResult } from '../replay/run-replay.js';
 
-const compaction = (tokensBefore: number, tokensAfter: number): CompactionReport => ({ engine: 'compressor', reason: 'threshold', tokensBefore, tokensAfter, messagesBefore: 30, messagesAfter: 12, summary: { tokens: 400, source: 'model', messagesCovered: 18 } });
+const compaction = (tokensBefore: number, tokensAfter: number): CompactionReport => ({
+  engine: 'compressor',
+  reason: 'threshold',
+  tokensBefore,
+  tokensAfter,
+  messagesBefore: 30,
+  messagesAfter: 12,
+  summary: { tokens: 400, source: 'model', messagesCovered: 18 },
+});
 
 /** A small replay result for the report's unit tests: two sessions, a compaction, an overflow and its recovery. */
 export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): ReplayResult {
-  const contexts: [string, number][] = [['main', 2_000], ['main', 6_000], ['main', 11_000], ['main', 7_000], ['sub<1>', 3_000], ['sub<1>', 9_500], ['main', 8_000]];
+  const contexts: [string, number][] = [
+    ['main', 2_000],
+    ['main', 6_000],
+    ['main', 11_000],
+    ['main', 7_000],
+    ['sub<1>', 3_000],
+    ['sub<1>', 9_500],
+    ['main', 8_000],
+  ];
   let dollars = 0;
   let without = 0;
   const points: ReplayPoint[] = contexts.map(([sessionId, contextTokens], index) => {
     dollars += contextTokens * 0.000002;
     without += contextTokens * 0.000003;
-    return { call: index + 1, sessionId, model: 'claude-sonnet-4-6', contextTokens, dollars, dollarsWithoutCaching: without };
+    return {
+      call: index + 1,
+      sessionId,
+      model: 'claude-sonnet-4-6',
+      contextTokens,
+      dollars,
+      dollarsWithoutCaching: without,
+    };
   });
   const events: ReplayEvent[] = [
     { kind: 'compaction', call: 3, sessionId: 'main', report: compaction(11_500, 6_500) },
-    { kind: 'overflow', call: 5, sessionId: 'sub<1>', errorKind: 'context_overflow', message: 'prompt is too long: 10500 tokens > 10000 maximum' },
-    { kind: 'recovery', call: 6, sessionId: 'sub<1>', text: 'Recovered after truncation; the session answered again.', answeredAt: 6 },
-    { kind: 'toast', call: 3, sessionId: 'main', level: 'warning', title: 'Context window filling up', text: '81% in use', source: 'context-window-monitor' },
+    {
+      kind: 'overflow',
+      call: 5,
+      sessionId: 'sub<1>',
+      errorKind: 'context_overflow',
+      message: 'prompt is too long: 10500 tokens > 10000 maximum',
+    },
+    {
+      kind: 'recovery',
+      call: 6,
+      sessionId: 'sub<1>',
+      text: 'Recovered after truncation; the session answered again.',
+      answeredAt: 6,
+    },
+    {
+      kind: 'toast',
+      call: 3,
+      sessionId: 'main',
+      level: 'warning',
+      title: 'Context window filling up',
+      text: '81% in use',
+      source: 'context-window-monitor',
+    },
   ];
   return {
     window: 12_000,
@@ -43,7 +86,22 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
     recordedTurns: 7,
     answeredTurns: 7,
     repeatedTurns: 0,
-    cost: { requests: 7, tokens: { uncachedInput: 1_000, cacheWrite5m: 20_000, cacheWrite1h: 0, cacheRead: 25_500, output: 700, prompt: 46_500 }, dollars, withoutCaching: without, dollarsSaved: without - dollars, cacheHitRatio: 25_500 / 46_500, byModel: [] },
+    cost: {
+      requests: 7,
+      tokens: {
+        uncachedInput: 1_000,
+        cacheWrite5m: 20_000,
+        cacheWrite1h: 0,
+        cacheRead: 25_500,
+        output: 700,
+        prompt: 46_500,
+      },
+      dollars,
+      withoutCaching: without,
+      dollarsSaved: without - dollars,
+      cacheHitRatio: 25_500 / 46_500,
+      byModel: [],
+    },
     ...overrides,
   };
 }

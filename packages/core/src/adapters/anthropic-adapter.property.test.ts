@@ -4,13 +4,29 @@ import { fromAnthropic, toAnthropic } from './anthropic-adapter.js';
 import type { AnthropicMessageParam } from './anthropic-wire-types.js';
 
 const text = fc.string({ maxLength: 40 });
-const cacheControl = fc.option(fc.constantFrom({ type: 'ephemeral' as const }, { type: 'ephemeral' as const, ttl: '1h' as const }), { nil: undefined });
-const withCache = <T extends object>(block: T, cache: { type: 'ephemeral' } | undefined): T => (cache === undefined ? block : { ...block, cache_control: cache });
+const cacheControl = fc.option(
+  fc.constantFrom({ type: 'ephemeral' as const }, { type: 'ephemeral' as const, ttl: '1h' as const }),
+  { nil: undefined },
+);
+const withCache = <T extends object>(block: T, cache: { type: 'ephemeral' } | undefined): T =>
+  cache === undefined ? block : { ...block, cache_control: cache };
 
-const textBlock = fc.record({ text, cache: cacheControl }).map(({ text, cache }) => withCache({ type: 'text' as const, text }, cache));
-const imageBlock = fc.base64String({ maxLength: 16 }).map((data) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data } }));
-const toolUse = fc.record({ id: fc.stringMatching(/^toolu_[a-z0-9]{4}$/), name: fc.stringMatching(/^[a-z_]{1,8}$/), input: fc.jsonValue({ maxDepth: 2 }) }).map((block) => ({ type: 'tool_use' as const, ...block }));
-const thinking = fc.record({ thinking: text, signature: fc.base64String({ maxLength: 12 }) }).map((block) => ({ type: 'thinking' as const, ...block }));
+const textBlock = fc
+  .record({ text, cache: cacheControl })
+  .map(({ text, cache }) => withCache({ type: 'text' as const, text }, cache));
+const imageBlock = fc
+  .base64String({ maxLength: 16 })
+  .map((data) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data } }));
+const toolUse = fc
+  .record({
+    id: fc.stringMatching(/^toolu_[a-z0-9]{4}$/),
+    name: fc.stringMatching(/^[a-z_]{1,8}$/),
+    input: fc.jsonValue({ maxDepth: 2 }),
+  })
+  .map((block) => ({ type: 'tool_use' as const, ...block }));
+const thinking = fc
+  .record({ thinking: text, signature: fc.base64String({ maxLength: 12 }) })
+  .map((block) => ({ type: 'thinking' as const, ...block }));
 const toolResult = fc
   .record({
     tool_use_id: fc.stringMatching(/^toolu_[a-z0-9]{4}$/),
@@ -26,11 +42,15 @@ const toolResult = fc
 
 const userTurn: fc.Arbitrary<AnthropicMessageParam> = fc.oneof(
   text.map((content) => ({ role: 'user' as const, content })),
-  fc.array(fc.oneof(textBlock, imageBlock, toolResult), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'user' as const, content: content })),
+  fc
+    .array(fc.oneof(textBlock, imageBlock, toolResult), { minLength: 1, maxLength: 4 })
+    .map((content) => ({ role: 'user' as const, content: content })),
 );
 const assistantTurn: fc.Arbitrary<AnthropicMessageParam> = fc.oneof(
   text.map((content) => ({ role: 'assistant' as const, content })),
-  fc.array(fc.oneof(textBlock, thinking, toolUse), { minLength: 1, maxLength: 4 }).map((content) => ({ role: 'assistant' as const, content: content })),
+  fc
+    .array(fc.oneof(textBlock, thinking, toolUse), { minLength: 1, maxLength: 4 })
+    .map((content) => ({ role: 'assistant' as const, content: content })),
 );
 const system = fc.option(fc.oneof(text, fc.array(textBlock, { minLength: 1, maxLength: 2 })), { nil: undefined });
 

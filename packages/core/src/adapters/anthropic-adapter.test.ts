@@ -21,14 +21,31 @@ describe('fromAnthropic / toAnthropic', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.ts\nb.ts' },
-          { type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'index.ts' }], is_error: false, cache_control: { type: 'ephemeral' } },
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_2',
+            content: [{ type: 'text', text: 'index.ts' }],
+            is_error: false,
+            cache_control: { type: 'ephemeral' },
+          },
         ],
       },
-      { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'opaque' }, { type: 'text', text: 'Done.', citations: null }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'redacted_thinking', data: 'opaque' },
+          { type: 'text', text: 'Done.', citations: null },
+        ],
+      },
     ];
     const model = fromAnthropic(messages, system);
     expect(model.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
-    expect(model[3]?.parts[1]).toMatchObject({ type: 'tool-result', callId: 'toolu_2', cacheControl: { type: 'ephemeral' }, isError: false });
+    expect(model[3]?.parts[1]).toMatchObject({
+      type: 'tool-result',
+      callId: 'toolu_2',
+      cacheControl: { type: 'ephemeral' },
+      isError: false,
+    });
     expect(model[4]?.parts[0]).toMatchObject({ type: 'reasoning', redacted: true, data: 'opaque' });
     expect(toAnthropic(model)).toEqual({ system, messages });
   });
@@ -36,7 +53,14 @@ describe('fromAnthropic / toAnthropic', () => {
   it('merges tool messages and the user text that follows into one user turn', () => {
     const model: Message[] = [
       { id: 'u', role: 'user', parts: [{ id: 'u0', type: 'text', text: 'run it' }] },
-      { id: 'a', role: 'assistant', parts: [{ id: 'a0', type: 'tool-call', callId: 'c1', name: 'run', input: {} }, { id: 'a1', type: 'tool-call', callId: 'c2', name: 'run', input: {} }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [
+          { id: 'a0', type: 'tool-call', callId: 'c1', name: 'run', input: {} },
+          { id: 'a1', type: 'tool-call', callId: 'c2', name: 'run', input: {} },
+        ],
+      },
       { id: 't1', role: 'tool', parts: [{ id: 't10', type: 'tool-result', callId: 'c1', output: 'one' }] },
       { id: 't2', role: 'tool', parts: [{ id: 't20', type: 'tool-result', callId: 'c2', output: 'two' }] },
       { id: 'n', role: 'user', parts: [{ id: 'n0', type: 'text', text: 'a notice' }] },
@@ -62,7 +86,10 @@ describe('fromAnthropic / toAnthropic', () => {
   });
 
   it.each([
-    [{ role: 'user', content: [{ type: 'server_tool_use', id: 'x' }] }, /messages\[0\]\.content\[0\]: unsupported content block type "server_tool_use"/],
+    [
+      { role: 'user', content: [{ type: 'server_tool_use', id: 'x' }] },
+      /messages\[0\]\.content\[0\]: unsupported content block type "server_tool_use"/,
+    ],
     [{ role: 'robot', content: 'hi' }, /messages\[0\]\.role: expected "user" or "assistant", got "robot"/],
     [{ role: 'user', content: 42 }, /messages\[0\]\.content: expected a string or a list of content blocks/],
   ])('names what is wrong and where: %j', (message, error) => {
@@ -70,7 +97,11 @@ describe('fromAnthropic / toAnthropic', () => {
   });
 
   it('refuses a part the Anthropic format cannot carry, naming it', () => {
-    const model: Message[] = [{ id: 'a', role: 'assistant', parts: [{ id: 'a0', type: 'tool-result', callId: 'c', output: 'x' }] }];
-    expect(() => toAnthropic(model)).toThrow(/messages\[0\]\.parts\[0\]: a assistant message cannot carry a tool-result part/);
+    const model: Message[] = [
+      { id: 'a', role: 'assistant', parts: [{ id: 'a0', type: 'tool-result', callId: 'c', output: 'x' }] },
+    ];
+    expect(() => toAnthropic(model)).toThrow(
+      /messages\[0\]\.parts\[0\]: a assistant message cannot carry a tool-result part/,
+    );
   });
 });

@@ -40,7 +40,12 @@ export function blockToPart(block: AnthropicContentBlock, id: string, where: str
     case 'image':
       return { ...common, type: 'image', source: sourceFrom(block.source) };
     case 'document':
-      return { ...common, type: 'file', source: sourceFrom(block.source), ...(typeof block.title === 'string' ? { title: block.title } : {}) };
+      return {
+        ...common,
+        type: 'file',
+        source: sourceFrom(block.source),
+        ...(typeof block.title === 'string' ? { title: block.title } : {}),
+      };
     case 'thinking':
       return { ...common, type: 'reasoning', text: block.thinking, signature: block.signature };
     case 'redacted_thinking':
@@ -61,11 +66,24 @@ export function blockToPart(block: AnthropicContentBlock, id: string, where: str
     }
     case 'compaction': {
       const content = block.content;
-      if (content !== null && typeof content !== 'string') throw new AdapterError(`${where}.content`, 'expected the compaction summary as a string or null');
-      return { ...common, type: 'text', text: content ?? '', extra: { ...common.extra, [BLOCK_TYPE_MARKER]: 'compaction', ...(content === null ? { [CONTENT_NULL]: true } : {}) } };
+      if (content !== null && typeof content !== 'string')
+        throw new AdapterError(`${where}.content`, 'expected the compaction summary as a string or null');
+      return {
+        ...common,
+        type: 'text',
+        text: content ?? '',
+        extra: {
+          ...common.extra,
+          [BLOCK_TYPE_MARKER]: 'compaction',
+          ...(content === null ? { [CONTENT_NULL]: true } : {}),
+        },
+      };
     }
     default:
-      throw new AdapterError(where, `unsupported content block type ${JSON.stringify((block as { type?: unknown }).type)}; ctxhost models text, image, document, thinking, redacted_thinking, tool_use, tool_result and compaction`);
+      throw new AdapterError(
+        where,
+        `unsupported content block type ${JSON.stringify((block as { type?: unknown }).type)}; ctxhost models text, image, document, thinking, redacted_thinking, tool_use, tool_result and compaction`,
+      );
   }
 }
 
@@ -77,15 +95,24 @@ export function partToBlock(part: Part, where: string): AnthropicContentBlock {
   const contentNull = extra[CONTENT_NULL] === true;
   delete extra[BLOCK_TYPE_MARKER];
   delete extra[CONTENT_NULL];
-  const tail = { ...extra, ...(part.cacheControl === undefined ? {} : { cache_control: cacheControlTo(part.cacheControl) }) };
-  if (blockType === 'compaction' && part.type === 'text') return { type: 'compaction', content: contentNull ? null : part.text, ...tail };
+  const tail = {
+    ...extra,
+    ...(part.cacheControl === undefined ? {} : { cache_control: cacheControlTo(part.cacheControl) }),
+  };
+  if (blockType === 'compaction' && part.type === 'text')
+    return { type: 'compaction', content: contentNull ? null : part.text, ...tail };
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text, ...tail };
     case 'image':
       return { type: 'image', source: sourceTo(part.source), ...tail };
     case 'file':
-      return { type: 'document', source: sourceTo(part.source), ...(part.title === undefined ? {} : { title: part.title }), ...tail };
+      return {
+        type: 'document',
+        source: sourceTo(part.source),
+        ...(part.title === undefined ? {} : { title: part.title }),
+        ...tail,
+      };
     case 'reasoning':
       if (part.redacted === true) return { type: 'redacted_thinking', data: part.data ?? '', ...tail };
       return { type: 'thinking', thinking: part.text, signature: part.signature ?? '', ...tail };
@@ -95,16 +122,26 @@ export function partToBlock(part: Part, where: string): AnthropicContentBlock {
       return {
         type: 'tool_result',
         tool_use_id: part.callId,
-        ...(absent ? {} : { content: typeof part.output === 'string' ? part.output : part.output.map((item) => resultContentTo(item)) }),
+        ...(absent
+          ? {}
+          : {
+              content: typeof part.output === 'string' ? part.output : part.output.map((item) => resultContentTo(item)),
+            }),
         ...(part.isError === undefined ? {} : { is_error: part.isError }),
         ...tail,
       };
     default:
-      throw new AdapterError(where, `part type ${JSON.stringify((part as { type?: unknown }).type)} has no Anthropic form`);
+      throw new AdapterError(
+        where,
+        `part type ${JSON.stringify((part as { type?: unknown }).type)} has no Anthropic form`,
+      );
   }
 }
 
-function resultOutputFrom(content: string | AnthropicToolResultContent[] | undefined, where: string): string | ToolResultContent[] {
+function resultOutputFrom(
+  content: string | AnthropicToolResultContent[] | undefined,
+  where: string,
+): string | ToolResultContent[] {
   if (content === undefined) return '';
   if (typeof content === 'string') return content;
   return content.map((item, index) => resultContentFrom(item, `${where}.content.${index}`));
@@ -114,15 +151,29 @@ function resultContentFrom(block: AnthropicToolResultContent, where: string): To
   const extra = extraOf(block, where, true);
   if (block.type === 'text') return { type: 'text', text: block.text, ...extra };
   if (block.type === 'image') return { type: 'image', source: sourceFrom(block.source), ...extra };
-  if (block.type === 'document') return { type: 'file', source: sourceFrom(block.source), ...(typeof block.title === 'string' ? { title: block.title } : {}), ...extra };
-  throw new AdapterError(where, `unsupported tool_result content type ${JSON.stringify((block as { type?: unknown }).type)}`);
+  if (block.type === 'document')
+    return {
+      type: 'file',
+      source: sourceFrom(block.source),
+      ...(typeof block.title === 'string' ? { title: block.title } : {}),
+      ...extra,
+    };
+  throw new AdapterError(
+    where,
+    `unsupported tool_result content type ${JSON.stringify((block as { type?: unknown }).type)}`,
+  );
 }
 
 function resultContentTo(content: ToolResultContent): AnthropicToolResultContent {
   const extra = (content.extra ?? {}) as Record<string, unknown>;
   if (content.type === 'text') return { type: 'text', text: content.text, ...extra };
   if (content.type === 'image') return { type: 'image', source: sourceTo(content.source), ...extra };
-  return { type: 'document', source: sourceTo(content.source), ...(content.title === undefined ? {} : { title: content.title }), ...extra };
+  return {
+    type: 'document',
+    source: sourceTo(content.source),
+    ...(content.title === undefined ? {} : { title: content.title }),
+    ...extra,
+  };
 }
 
 function sourceFrom(source: AnthropicMediaSource): MediaSource {
@@ -147,7 +198,11 @@ function cacheControlTo(value: CacheControl): AnthropicCacheControl {
 }
 
 /** Fields the model does not name, kept as JSON. `cache_control: null` is kept too, so the round trip is exact. */
-function extraOf(block: Record<string, unknown>, where: string, includeCacheControl = false): { extra?: Record<string, JsonValue> } {
+function extraOf(
+  block: Record<string, unknown>,
+  where: string,
+  includeCacheControl = false,
+): { extra?: Record<string, JsonValue> } {
   const known = KNOWN_FIELDS[String(block['type'])] ?? ['type'];
   const extra: Record<string, JsonValue> = {};
   for (const [key, value] of Object.entries(block)) {

@@ -11,9 +11,24 @@ const turns = (content: AnthropicMessageParam['content']): AnthropicMessageParam
 
 describe('server compaction blocks through the Anthropic adapter', () => {
   it.each([
-    ['with a summary', [{ type: 'compaction', content: '## Goal\nship it', encrypted_content: null }, { type: 'text', text: 'done' }]],
-    ['with opaque fields and a signature', [{ type: 'compaction', content: 'summary', encrypted_content: 'opaque==', signature: 'sig' }]],
-    ['failed (content null)', [{ type: 'compaction', content: null, encrypted_content: null }, { type: 'text', text: 'done' }]],
+    [
+      'with a summary',
+      [
+        { type: 'compaction', content: '## Goal\nship it', encrypted_content: null },
+        { type: 'text', text: 'done' },
+      ],
+    ],
+    [
+      'with opaque fields and a signature',
+      [{ type: 'compaction', content: 'summary', encrypted_content: 'opaque==', signature: 'sig' }],
+    ],
+    [
+      'failed (content null)',
+      [
+        { type: 'compaction', content: null, encrypted_content: null },
+        { type: 'text', text: 'done' },
+      ],
+    ],
     ['with a cache breakpoint', [{ type: 'compaction', content: 'summary', cache_control: { type: 'ephemeral' } }]],
   ] as [string, AnthropicMessageParam['content']][])('round-trips exactly %s', (_case, content) => {
     const wire = turns(content);
@@ -21,11 +36,19 @@ describe('server compaction blocks through the Anthropic adapter', () => {
   });
 
   it('becomes a text part holding the summary, marked so it is sent back as a compaction block', () => {
-    const [, assistant] = fromAnthropic(turns([{ type: 'compaction', content: 'the summary', encrypted_content: 'x' }]));
-    expect(assistant!.parts[0]).toMatchObject({ type: 'text', text: 'the summary', extra: { [BLOCK_TYPE_MARKER]: 'compaction', encrypted_content: 'x' } });
+    const [, assistant] = fromAnthropic(
+      turns([{ type: 'compaction', content: 'the summary', encrypted_content: 'x' }]),
+    );
+    expect(assistant!.parts[0]).toMatchObject({
+      type: 'text',
+      text: 'the summary',
+      extra: { [BLOCK_TYPE_MARKER]: 'compaction', encrypted_content: 'x' },
+    });
   });
 
   it('rejects a compaction block whose content is neither a string nor null, naming where', () => {
-    expect(() => fromAnthropic(turns([{ type: 'compaction', content: 42 as unknown as string }]))).toThrow(/messages\[1\]\.content\[0\]\.content/);
+    expect(() => fromAnthropic(turns([{ type: 'compaction', content: 42 as unknown as string }]))).toThrow(
+      /messages\[1\]\.content\[0\]\.content/,
+    );
   });
 });

@@ -34,15 +34,26 @@ function fromOne(message: OpenAIMessage, id: string, where: string): Message {
       return withWire({ id, role: 'user', parts: userParts(message.content, part, where) }, wire);
     case 'assistant': {
       const texts = message.content === null || message.content === undefined ? [] : textParts(message.content, part);
-      const calls = (message.tool_calls ?? []).map((call, index) => callPart(call, part(texts.length + index), `${where}.tool_calls[${index}]`));
+      const calls = (message.tool_calls ?? []).map((call, index) =>
+        callPart(call, part(texts.length + index), `${where}.tool_calls[${index}]`),
+      );
       return withWire({ id, role: 'assistant', parts: [...texts, ...calls] }, wire);
     }
     case 'tool': {
-      const output = typeof message.content === 'string' ? message.content : message.content.map((item): ToolResultContent => ({ type: 'text', text: item.text }));
-      return withWire({ id, role: 'tool', parts: [{ id: part(0), type: 'tool-result', callId: message.tool_call_id, output }] }, wire);
+      const output =
+        typeof message.content === 'string'
+          ? message.content
+          : message.content.map((item): ToolResultContent => ({ type: 'text', text: item.text }));
+      return withWire(
+        { id, role: 'tool', parts: [{ id: part(0), type: 'tool-result', callId: message.tool_call_id, output }] },
+        wire,
+      );
     }
     default:
-      throw new AdapterError(`${where}.role`, `expected system, developer, user, assistant or tool, got ${JSON.stringify((message as { role?: unknown }).role)}`);
+      throw new AdapterError(
+        `${where}.role`,
+        `expected system, developer, user, assistant or tool, got ${JSON.stringify((message as { role?: unknown }).role)}`,
+      );
   }
 }
 
@@ -59,19 +70,38 @@ function toOne(message: Message, where: string): OpenAIMessage[] {
   const name = wire.name === undefined ? {} : { name: wire.name };
   switch (message.role) {
     case 'system':
-      return [{ role: wire.role === 'developer' ? 'developer' : 'system', content: textContent(message.parts, wire.content), ...name }];
+      return [
+        {
+          role: wire.role === 'developer' ? 'developer' : 'system',
+          content: textContent(message.parts, wire.content),
+          ...name,
+        },
+      ];
     case 'assistant': {
       const texts = message.parts.filter((part) => part.type === 'text');
       const calls = message.parts.flatMap((part) => (part.type === 'tool-call' ? [callTo(part)] : []));
-      const content = wire.content === 'absent' ? {} : { content: wire.content === 'null' || (texts.length === 0 && wire.content === undefined) ? null : textContent(texts, wire.content) };
+      const content =
+        wire.content === 'absent'
+          ? {}
+          : {
+              content:
+                wire.content === 'null' || (texts.length === 0 && wire.content === undefined)
+                  ? null
+                  : textContent(texts, wire.content),
+            };
       return [{ role: 'assistant', ...content, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...name }];
     }
     case 'tool':
     case 'user': {
       const results = message.parts.filter((part) => part.type === 'tool-result');
       const rest = message.parts.filter((part) => part.type !== 'tool-result' && part.type !== 'reasoning');
-      const tools = results.map((part): OpenAIMessage => ({ role: 'tool', tool_call_id: part.callId, content: resultContent(part.output, wire.content) }));
-      const user: OpenAIMessage[] = rest.length === 0 ? [] : [{ role: 'user', content: userContent(rest, wire.content, where), ...name }];
+      const tools = results.map((part): OpenAIMessage => ({
+        role: 'tool',
+        tool_call_id: part.callId,
+        content: resultContent(part.output, wire.content),
+      }));
+      const user: OpenAIMessage[] =
+        rest.length === 0 ? [] : [{ role: 'user', content: userContent(rest, wire.content, where), ...name }];
       return [...tools, ...user];
     }
   }
@@ -96,7 +126,10 @@ function userParts(content: string | OpenAIUserPart[], id: (index: number) => st
       const extra = item.image_url.detail === undefined ? {} : { extra: { detail: item.image_url.detail } };
       return { id: id(index), type: 'image', source: { kind: 'url', url: item.image_url.url }, ...extra };
     }
-    throw new AdapterError(`${where}.content[${index}]`, `unsupported content part type ${JSON.stringify((item as { type?: unknown }).type)}; ctxhost models text and image_url`);
+    throw new AdapterError(
+      `${where}.content[${index}]`,
+      `unsupported content part type ${JSON.stringify((item as { type?: unknown }).type)}; ctxhost models text and image_url`,
+    );
   });
 }
 
@@ -105,16 +138,35 @@ function callPart(call: OpenAIToolCall, id: string, where: string): Part {
   try {
     input = JSON.parse(call.function.arguments) as JsonValue;
   } catch {
-    return { id, type: 'tool-call', callId: call.id, name: call.function.name, input: call.function.arguments, extra: { arguments: call.function.arguments, argumentsInvalid: true } };
+    return {
+      id,
+      type: 'tool-call',
+      callId: call.id,
+      name: call.function.name,
+      input: call.function.arguments,
+      extra: { arguments: call.function.arguments, argumentsInvalid: true },
+    };
   }
-  if (call.type !== 'function') throw new AdapterError(`${where}.type`, `expected "function", got ${JSON.stringify(call.type)}`);
+  if (call.type !== 'function')
+    throw new AdapterError(`${where}.type`, `expected "function", got ${JSON.stringify(call.type)}`);
   const canonical = JSON.stringify(input) === call.function.arguments;
-  return { id, type: 'tool-call', callId: call.id, name: call.function.name, input, ...(canonical ? {} : { extra: { arguments: call.function.arguments } }) };
+  return {
+    id,
+    type: 'tool-call',
+    callId: call.id,
+    name: call.function.name,
+    input,
+    ...(canonical ? {} : { extra: { arguments: call.function.arguments } }),
+  };
 }
 
 function callTo(part: Extract<Part, { type: 'tool-call' }>): OpenAIToolCall {
   const raw = part.extra?.['arguments'];
-  return { id: part.callId, type: 'function', function: { name: part.name, arguments: typeof raw === 'string' ? raw : JSON.stringify(part.input) } };
+  return {
+    id: part.callId,
+    type: 'function',
+    function: { name: part.name, arguments: typeof raw === 'string' ? raw : JSON.stringify(part.input) },
+  };
 }
 
 function textContent(parts: readonly Part[], form: ContentForm | undefined): string | OpenAITextPart[] {
@@ -124,14 +176,23 @@ function textContent(parts: readonly Part[], form: ContentForm | undefined): str
 }
 
 function userContent(parts: readonly Part[], form: ContentForm | undefined, where: string): string | OpenAIUserPart[] {
-  if (form !== 'parts' && parts.every((part) => part.type === 'text')) return parts.map((part) => (part as { text: string }).text).join('\n');
+  if (form !== 'parts' && parts.every((part) => part.type === 'text'))
+    return parts.map((part) => (part as { text: string }).text).join('\n');
   return parts.map((part, index): OpenAIUserPart => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     if (part.type === 'image') {
-      const url = part.source.kind === 'url' ? part.source.url : part.source.kind === 'base64' ? `data:${part.source.mediaType};base64,${part.source.data}` : undefined;
+      const url =
+        part.source.kind === 'url'
+          ? part.source.url
+          : part.source.kind === 'base64'
+            ? `data:${part.source.mediaType};base64,${part.source.data}`
+            : undefined;
       if (url !== undefined) {
         const detail = part.extra?.['detail'];
-        return { type: 'image_url', image_url: { url, ...(detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {}) } };
+        return {
+          type: 'image_url',
+          image_url: { url, ...(detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {}) },
+        };
       }
     }
     throw new AdapterError(`${where}.parts[${index}]`, `a ${part.type} part has no OpenAI chat form here`);
@@ -146,12 +207,16 @@ function resultContent(output: string | ToolResultContent[], form: ContentForm |
 
 function withWire(message: Message, wire: OpenAIWire): Message {
   const openai: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(wire) as [string, string | undefined][]) if (value !== undefined) openai[key] = value;
+  for (const [key, value] of Object.entries(wire) as [string, string | undefined][])
+    if (value !== undefined) openai[key] = value;
   return { ...message, meta: { ...message.meta, wire: { openai } } };
 }
 
 function wireOf(message: Message): OpenAIWire {
   const wire = message.meta?.['wire'];
-  const openai = typeof wire === 'object' && wire !== null && !Array.isArray(wire) ? (wire as Record<string, JsonValue>)['openai'] : undefined;
-  return typeof openai === 'object' && openai !== null && !Array.isArray(openai) ? (openai) : {};
+  const openai =
+    typeof wire === 'object' && wire !== null && !Array.isArray(wire)
+      ? (wire as Record<string, JsonValue>)['openai']
+      : undefined;
+  return typeof openai === 'object' && openai !== null && !Array.isArray(openai) ? openai : {};
 }

@@ -16,21 +16,32 @@ const load = (cwd: string) => loadConfig({ cwd, userConfigDir: join(cwd, 'no-use
 
 describe('config files an attacker or an accident could hand over', () => {
   // The yaml library's duplicate-key check and a locator search per issue were quadratic: 40,000 keys took 27 s.
-  it('reads 40,000 keys in one mapping in linear time (a bound far below the quadratic 27 s)', { timeout: 20_000 }, async () => {
-    const lines = ['models:', ...Array.from({ length: 40_000 }, (_, index) => `  m${index}: { context_window: 1000 }`)];
-    const { config } = await load(project(`${lines.join('\n')}\n`));
-    expect(Object.keys(config.models)).toHaveLength(40_000);
-    // 5,000 wrong keys: every one reported and located.
-    const wrong = ['compression:', ...Array.from({ length: 5_000 }, (_, index) => `  k${index}: 1`)];
-    const error = await load(project(`${wrong.join('\n')}\n`)).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.filter((issue) => issue.line !== undefined)).toHaveLength(5_000);
-  });
+  it(
+    'reads 40,000 keys in one mapping in linear time (a bound far below the quadratic 27 s)',
+    { timeout: 20_000 },
+    async () => {
+      const lines = [
+        'models:',
+        ...Array.from({ length: 40_000 }, (_, index) => `  m${index}: { context_window: 1000 }`),
+      ];
+      const { config } = await load(project(`${lines.join('\n')}\n`));
+      expect(Object.keys(config.models)).toHaveLength(40_000);
+      // 5,000 wrong keys: every one reported and located.
+      const wrong = ['compression:', ...Array.from({ length: 5_000 }, (_, index) => `  k${index}: 1`)];
+      const error = await load(project(`${wrong.join('\n')}\n`)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues.filter((issue) => issue.line !== undefined)).toHaveLength(5_000);
+    },
+  );
 
   it('still refuses a key written twice, naming where', async () => {
-    const error = await load(project('compression:\n  threshold: 0.5\n  threshold: 0.6\n')).catch((caught: unknown) => caught);
+    const error = await load(project('compression:\n  threshold: 0.5\n  threshold: 0.6\n')).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toMatchObject([{ line: 3, found: expect.stringContaining('"threshold" appears twice') }]);
+    expect((error as ConfigError).issues).toMatchObject([
+      { line: 3, found: expect.stringContaining('"threshold" appears twice') },
+    ]);
   });
 
   it('refuses a FIFO as a config file instead of waiting on it forever', async () => {

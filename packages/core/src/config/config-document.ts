@@ -30,14 +30,28 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
     // A FIFO or a device would block the read forever (or never end); a folder fails the read below (EISDIR).
     const info = await stat(path);
     if (!info.isFile() && !info.isDirectory()) {
-      const issue = { file: displayPath, line: undefined, column: undefined, path: '', expected: 'a readable file (a regular file, not a pipe, a device or a folder)', found: info.isFIFO() ? 'a named pipe (FIFO)' : 'a special file' };
+      const issue = {
+        file: displayPath,
+        line: undefined,
+        column: undefined,
+        path: '',
+        expected: 'a readable file (a regular file, not a pipe, a device or a folder)',
+        found: info.isFIFO() ? 'a named pipe (FIFO)' : 'a special file',
+      };
       return { status: 'unreadable', issue, cause: new Error(`${path} is not a regular file`) };
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'absent' };
     const reason = error instanceof Error ? error.message : String(error);
-    const issue = { file: displayPath, line: undefined, column: undefined, path: '', expected: 'a readable file (check its permissions and that it is a file)', found: `an error: ${reason}` };
+    const issue = {
+      file: displayPath,
+      line: undefined,
+      column: undefined,
+      path: '',
+      expected: 'a readable file (check its permissions and that it is a file)',
+      found: `an error: ${reason}`,
+    };
     return { status: 'unreadable', issue, cause: error };
   }
   const lineCounter = new LineCounter();
@@ -47,7 +61,19 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
     const duplicate = duplicateKey(document.contents);
     if (duplicate !== undefined) {
       const position = lineCounter.linePos(duplicate.offset);
-      return { status: 'invalid', issues: [{ file: displayPath, line: position.line, column: position.col, path: '', expected: 'valid YAML or JSON', found: `a syntax error (Map keys must be unique; "${duplicate.key}" appears twice)` }] };
+      return {
+        status: 'invalid',
+        issues: [
+          {
+            file: displayPath,
+            line: position.line,
+            column: position.col,
+            path: '',
+            expected: 'valid YAML or JSON',
+            found: `a syntax error (Map keys must be unique; "${duplicate.key}" appears twice)`,
+          },
+        ],
+      };
     }
   }
   if (document.errors.length > 0) {
@@ -57,7 +83,14 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
         const position = lineCounter.linePos(problemOffset(text, error.pos[0], error.code));
         const firstLine = error.message.split('\n')[0] ?? error.message;
         const reason = /call stack/i.test(firstLine) ? 'nested too deeply to read' : firstLine;
-        return { file: displayPath, line: position.line, column: position.col, path: '', expected: 'valid YAML or JSON', found: `a syntax error (${reason})` };
+        return {
+          file: displayPath,
+          line: position.line,
+          column: position.col,
+          path: '',
+          expected: 'valid YAML or JSON',
+          found: `a syntax error (${reason})`,
+        };
       }),
     };
   }
@@ -67,7 +100,19 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
   } catch (error) {
     // toJS throws on aliases that expand without bound (a "billion laughs" file) and on values nested past the stack.
     const reason = error instanceof Error ? error.message : String(error);
-    return { status: 'invalid', issues: [{ file: displayPath, line: undefined, column: undefined, path: '', expected: 'plain YAML or JSON data', found: `content that cannot be read safely (${reason})` }] };
+    return {
+      status: 'invalid',
+      issues: [
+        {
+          file: displayPath,
+          line: undefined,
+          column: undefined,
+          path: '',
+          expected: 'plain YAML or JSON data',
+          found: `content that cannot be read safely (${reason})`,
+        },
+      ],
+    };
   }
   const locate: ConfigLocator = (keyPath, target) => {
     const offset = findOffset(document.contents, keyPath, target);
@@ -84,7 +129,8 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
   let index = pairIndexes.get(map);
   if (index === undefined) {
     index = new Map();
-    for (const item of map.items) if (isScalar(item.key) && !index.has(String(item.key.value))) index.set(String(item.key.value), item);
+    for (const item of map.items)
+      if (isScalar(item.key) && !index.has(String(item.key.value))) index.set(String(item.key.value), item);
     pairIndexes.set(map, index);
   }
   return index.get(key);

@@ -17,7 +17,9 @@ describe('ConfigFileSchema', () => {
   });
 
   it('fills the inner defaults of a partly written section', () => {
-    const config = toCtxhostConfig(ConfigFileSchema.parse({ compression: { threshold: 0.7 }, auxiliary: { compression: { model: 'haiku' } } }));
+    const config = toCtxhostConfig(
+      ConfigFileSchema.parse({ compression: { threshold: 0.7 }, auxiliary: { compression: { model: 'haiku' } } }),
+    );
     expect(config.compression).toStrictEqual({ ...DEFAULT_CONFIG.compression, threshold: 0.7 });
     expect(config.auxiliary.compression).toStrictEqual({ provider: 'auto', model: 'haiku' });
   });
@@ -26,12 +28,36 @@ describe('ConfigFileSchema', () => {
     const config = toCtxhostConfig(
       ConfigFileSchema.parse({
         context: { engine: 'lcm' },
-        compression: { enabled: false, threshold: 0.6, target_ratio: 0.3, protect_last_n: 5, summarizer_cooldown_compactions: 1, summarizer_cooldown_minutes: 2.5 },
-        redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
-        auxiliary: { compression: { model: 'm', provider: 'anthropic', base_url: 'http://127.0.0.1:8080', api_key_env: 'SUMMARY_KEY' } },
+        compression: {
+          enabled: false,
+          threshold: 0.6,
+          target_ratio: 0.3,
+          protect_last_n: 5,
+          summarizer_cooldown_compactions: 1,
+          summarizer_cooldown_minutes: 2.5,
+        },
+        redaction: {
+          enabled: true,
+          disable: ['password'],
+          patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }],
+        },
+        auxiliary: {
+          compression: {
+            model: 'm',
+            provider: 'anthropic',
+            base_url: 'http://127.0.0.1:8080',
+            api_key_env: 'SUMMARY_KEY',
+          },
+        },
         prompt_caching: { cache_ttl: '1h' },
         model: { name: 'claude', context_length: 200000 },
-        models: { 'my-model': { context_window: 8192, max_output_tokens: 1024, pricing: { input: 1, output: 2, cache_read: 0.1 } } },
+        models: {
+          'my-model': {
+            context_window: 8192,
+            max_output_tokens: 1024,
+            pricing: { input: 1, output: 2, cache_read: 0.1 },
+          },
+        },
         disabled_hooks: ['session-hygiene'],
         experimental: { aggressive_truncation: true },
         plugin_dirs: ['/opt/plugins'],
@@ -40,12 +66,23 @@ describe('ConfigFileSchema', () => {
     );
     expect(config).toStrictEqual({
       context: { engine: 'lcm' },
-      compression: { enabled: false, threshold: 0.6, targetRatio: 0.3, protectLastN: 5, summarizerCooldownCompactions: 1, summarizerCooldownMinutes: 2.5 },
+      compression: {
+        enabled: false,
+        threshold: 0.6,
+        targetRatio: 0.3,
+        protectLastN: 5,
+        summarizerCooldownCompactions: 1,
+        summarizerCooldownMinutes: 2.5,
+      },
       redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
-      auxiliary: { compression: { model: 'm', provider: 'anthropic', baseUrl: 'http://127.0.0.1:8080', apiKeyEnv: 'SUMMARY_KEY' } },
+      auxiliary: {
+        compression: { model: 'm', provider: 'anthropic', baseUrl: 'http://127.0.0.1:8080', apiKeyEnv: 'SUMMARY_KEY' },
+      },
       promptCaching: { cacheTtl: '1h' },
       model: { name: 'claude', contextLength: 200000 },
-      models: { 'my-model': { contextWindow: 8192, maxOutputTokens: 1024, pricing: { input: 1, output: 2, cacheRead: 0.1 } } },
+      models: {
+        'my-model': { contextWindow: 8192, maxOutputTokens: 1024, pricing: { input: 1, output: 2, cacheRead: 0.1 } },
+      },
       disabledHooks: ['session-hygiene'],
       experimental: { aggressiveTruncation: true },
       pluginDirs: ['/opt/plugins'],
@@ -55,16 +92,40 @@ describe('ConfigFileSchema', () => {
   });
 
   it.each([
-    [{ compression: { threshold: 'half' } }, 'config compression.threshold: expected a number between 0 and 1, got "half"'],
+    [
+      { compression: { threshold: 'half' } },
+      'config compression.threshold: expected a number between 0 and 1, got "half"',
+    ],
     [{ compression: { threshold: 1.5 } }, 'config compression.threshold: expected a number between 0 and 1, got 1.5'],
-    [{ compression: { target_ratio: 0.9 } }, 'config compression.target_ratio: expected a number between 0.1 and 0.8, got 0.9'],
-    [{ compression: { protect_last_n: 0 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 0'],
-    [{ compression: { protect_last_n: 2.5 } }, 'config compression.protect_last_n: expected a whole number of messages, at least 1, got 2.5'],
+    [
+      { compression: { target_ratio: 0.9 } },
+      'config compression.target_ratio: expected a number between 0.1 and 0.8, got 0.9',
+    ],
+    [
+      { compression: { protect_last_n: 0 } },
+      'config compression.protect_last_n: expected a whole number of messages, at least 1, got 0',
+    ],
+    [
+      { compression: { protect_last_n: 2.5 } },
+      'config compression.protect_last_n: expected a whole number of messages, at least 1, got 2.5',
+    ],
     [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
-    [{ compresion: {} }, 'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"'],
-    [{ compression: { thresold: 0.5 } }, 'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "thresold"'],
-    [{ experimental: { aggressive_truncation: 'yes' } }, 'config experimental.aggressive_truncation: expected true or false, got "yes"'],
-    [{ experimental: { auto_resume: true } }, 'config experimental.auto_resume: expected no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key, got true'],
+    [
+      { compresion: {} },
+      'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"',
+    ],
+    [
+      { compression: { thresold: 0.5 } },
+      'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "thresold"',
+    ],
+    [
+      { experimental: { aggressive_truncation: 'yes' } },
+      'config experimental.aggressive_truncation: expected true or false, got "yes"',
+    ],
+    [
+      { experimental: { auto_resume: true } },
+      'config experimental.auto_resume: expected no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key, got true',
+    ],
     [{ plugin_dirs: 'plugins' }, 'config plugin_dirs: expected a list of directory paths, got "plugins"'],
     [{ store: { kind: 'redis' } }, 'config store.kind: expected "file", "memory" or "postgres", got "redis"'],
     [{ compression: 3 }, 'config compression: expected a mapping of keys, got 3'],
@@ -98,11 +159,15 @@ describe('config sections', () => {
   });
 
   it('checks a contributed section strictly and rejects unknown hook sections', () => {
-    expect(problems({ hooks: { 'context-window-monitor': { warn_at: 2, warn: 1 }, 'no-such-hook': {} } }, schema).sort()).toStrictEqual([
-      'config hooks.context-window-monitor.warn: expected one of the keys warn_at, got "warn"',
-      'config hooks.context-window-monitor.warn_at: expected a value at most 1, got 2',
-      'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got "no-such-hook"',
-    ].sort());
+    expect(
+      problems({ hooks: { 'context-window-monitor': { warn_at: 2, warn: 1 }, 'no-such-hook': {} } }, schema).sort(),
+    ).toStrictEqual(
+      [
+        'config hooks.context-window-monitor.warn: expected one of the keys warn_at, got "warn"',
+        'config hooks.context-window-monitor.warn_at: expected a value at most 1, got 2',
+        'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got "no-such-hook"',
+      ].sort(),
+    );
   });
 
   it('readHookSection reports a bad section as a ConfigError naming the key path', () => {

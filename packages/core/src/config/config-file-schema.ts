@@ -41,10 +41,19 @@ export const ContextSectionSchema = z.strictObject({
 export const CompressionSectionSchema = z.strictObject({
   enabled: flag().default(defaults.compression.enabled),
   threshold: numberBetween(0, 1).default(defaults.compression.threshold),
-  target_ratio: numberBetween(CONFIG_LIMITS.targetRatio.min, CONFIG_LIMITS.targetRatio.max).default(defaults.compression.targetRatio),
-  protect_last_n: wholeNumberAtLeast(CONFIG_LIMITS.protectLastN.min, 'messages').default(defaults.compression.protectLastN),
-  summarizer_cooldown_compactions: wholeNumberAtLeast(0, 'compactions').default(defaults.compression.summarizerCooldownCompactions),
-  summarizer_cooldown_minutes: z.number({ error: 'a number of minutes, at least 0' }).min(0, { error: 'a number of minutes, at least 0' }).default(defaults.compression.summarizerCooldownMinutes),
+  target_ratio: numberBetween(CONFIG_LIMITS.targetRatio.min, CONFIG_LIMITS.targetRatio.max).default(
+    defaults.compression.targetRatio,
+  ),
+  protect_last_n: wholeNumberAtLeast(CONFIG_LIMITS.protectLastN.min, 'messages').default(
+    defaults.compression.protectLastN,
+  ),
+  summarizer_cooldown_compactions: wholeNumberAtLeast(0, 'compactions').default(
+    defaults.compression.summarizerCooldownCompactions,
+  ),
+  summarizer_cooldown_minutes: z
+    .number({ error: 'a number of minutes, at least 0' })
+    .min(0, { error: 'a number of minutes, at least 0' })
+    .default(defaults.compression.summarizerCooldownMinutes),
 });
 
 function compilesAsRegex(source: string): boolean {
@@ -58,13 +67,19 @@ function compilesAsRegex(source: string): boolean {
 
 export const RedactionSectionSchema = z.strictObject({
   enabled: flag().default(defaults.redaction.enabled),
-  disable: z.array(text('a built-in pattern type'), { error: 'a list of pattern types' }).default(() => [...defaults.redaction.disable]),
+  disable: z
+    .array(text('a built-in pattern type'), { error: 'a list of pattern types' })
+    .default(() => [...defaults.redaction.disable]),
   patterns: z
     .array(
       z.strictObject({
         type: text('a placeholder label'),
         regex: text('a regular expression').refine(compilesAsRegex, { error: 'a valid regular expression' }),
-        group: z.number({ error: 'a capture group number, at least 1' }).int({ error: 'a capture group number, at least 1' }).min(1, { error: 'a capture group number, at least 1' }).optional(),
+        group: z
+          .number({ error: 'a capture group number, at least 1' })
+          .int({ error: 'a capture group number, at least 1' })
+          .min(1, { error: 'a capture group number, at least 1' })
+          .optional(),
       }),
       { error: 'a list of { type, regex, group? }' },
     )
@@ -94,14 +109,24 @@ export const ModelSectionSchema = z.strictObject({
 export const ExperimentalSectionSchema = z.strictObject({
   aggressive_truncation: flag().default(defaults.experimental.aggressiveTruncation),
   // Accepted once, read by nothing: an error that says so, not a setting silently ignored.
-  auto_resume: z.never({ error: 'no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key' }).optional(),
+  auto_resume: z
+    .never({
+      error:
+        'no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key',
+    })
+    .optional(),
 });
 
 export const StoreSectionSchema = z.strictObject({
-  kind: z.enum(['file', 'memory', 'postgres'], { error: '"file", "memory" or "postgres"' }).default(defaults.store.kind),
+  kind: z
+    .enum(['file', 'memory', 'postgres'], { error: '"file", "memory" or "postgres"' })
+    .default(defaults.store.kind),
   path: text('a directory path').optional(),
   url: text('a connection URL').optional(),
-  release_idle_after: z.number({ error: 'a number of seconds ≥ 0 (0: never)' }).min(0, { error: 'a number of seconds ≥ 0 (0: never)' }).optional(),
+  release_idle_after: z
+    .number({ error: 'a number of seconds ≥ 0 (0: never)' })
+    .min(0, { error: 'a number of seconds ≥ 0 (0: never)' })
+    .optional(),
   release_on_session_idle: z.boolean({ error: 'true or false' }).optional(),
 });
 
@@ -111,10 +136,18 @@ export const StoreSectionSchema = z.strictObject({
  * so one misspelt name does not fail the whole file. The enum is there for editors' completion.
  */
 const DisabledHooksSchema = z
-  .array(z.union([z.enum([...BUILT_IN_HOOK_NAMES, ...Object.keys(HOOK_ALIASES)] as [string, ...string[]]), z.string().min(1)], { error: `a hook name, one of ${hookNameList}` }), { error: 'a list of hook names' })
+  .array(
+    z.union(
+      [z.enum([...BUILT_IN_HOOK_NAMES, ...Object.keys(HOOK_ALIASES)] as [string, ...string[]]), z.string().min(1)],
+      { error: `a hook name, one of ${hookNameList}` },
+    ),
+    { error: 'a list of hook names' },
+  )
   .default(() => [...defaults.disabledHooks]);
 
-const PluginDirsSchema = z.array(text('a directory path'), { error: 'a list of directory paths' }).default(() => [...defaults.pluginDirs]);
+const PluginDirsSchema = z
+  .array(text('a directory path'), { error: 'a list of directory paths' })
+  .default(() => [...defaults.pluginDirs]);
 
 /** A hook section no package contributed: accepted as is (the hook validates it when it reads it). */
 const UncheckedHookSectionSchema = z.record(z.string(), z.unknown(), { error: 'a mapping of keys' });
@@ -126,7 +159,9 @@ function createHooksSchema(sections: readonly ConfigSection[]) {
   const seen = new Set<string>();
   for (const section of sections) {
     if (seen.has(section.key)) {
-      throw new TypeError(`config section "${section.key}" is contributed twice; each hook contributes its section once`);
+      throw new TypeError(
+        `config section "${section.key}" is contributed twice; each hook contributes its section once`,
+      );
     }
     seen.add(section.key);
     shape[section.key] = section.schema.prefault({});
@@ -177,7 +212,9 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
     redaction: {
       enabled: file.redaction.enabled,
       disable: [...file.redaction.disable],
-      patterns: file.redaction.patterns.map((pattern) => withoutUndefined({ type: pattern.type, regex: pattern.regex, group: pattern.group })),
+      patterns: file.redaction.patterns.map((pattern) =>
+        withoutUndefined({ type: pattern.type, regex: pattern.regex, group: pattern.group }),
+      ),
     },
     auxiliary: {
       compression: withoutUndefined({

@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
 
 /** Where a key or its value sits in a file (1-based), when the file has positions. */
-export type ConfigLocator = (path: readonly PropertyKey[], target: 'key' | 'value') => { line: number; column: number } | undefined;
+export type ConfigLocator = (
+  path: readonly PropertyKey[],
+  target: 'key' | 'value',
+) => { line: number; column: number } | undefined;
 
 /**
  * The per-parse zod error map: turns every issue into the "expected" half of
@@ -12,7 +15,11 @@ export type ConfigLocator = (path: readonly PropertyKey[], target: 'key' | 'valu
 export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'object' ? 'a mapping of keys' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
+      return issue.expected === 'object'
+        ? 'a mapping of keys'
+        : issue.expected === 'array'
+          ? 'a list'
+          : `a ${issue.expected}`;
     case 'too_small':
       return `${issue.origin === 'array' ? 'a list with' : 'a value'} ${issue.inclusive === false ? 'above' : 'at least'} ${String(issue.minimum)}`;
     case 'too_big':
@@ -39,7 +46,8 @@ function knownKeys(schema: unknown): string {
 export function describeFound(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'an empty value';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return JSON.stringify(value);
   if (typeof value !== 'object') return String(value);
   // Many issues can point into one large mapping: describe each object once, not once per issue (that was quadratic).
   const cached = described.get(value);
@@ -71,7 +79,9 @@ export function toConfigIssues(
   return issues.flatMap((issue): ConfigIssue[] => {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => located(options.file, locate([...path, key], 'key'), [...path, key], issue.message, JSON.stringify(key)));
+      return issue.keys.map((key) =>
+        located(options.file, locate([...path, key], 'key'), [...path, key], issue.message, JSON.stringify(key)),
+      );
     }
     return [located(options.file, locate(path, 'value'), path, issue.message, describeFound(issue.input))];
   });

@@ -31,14 +31,19 @@ describe('createConfigJsonSchema', () => {
   });
 
   it('includes contributed hook sections, strictly', () => {
-    const section = defineConfigSection({ key: 'context-window-monitor', schema: z.strictObject({ warn_at: z.number().default(0.7) }) });
+    const section = defineConfigSection({
+      key: 'context-window-monitor',
+      schema: z.strictObject({ warn_at: z.number().default(0.7) }),
+    });
     const validateWithSection = validator(createConfigJsonSchema([section]));
     expect(validateWithSection({ hooks: { 'context-window-monitor': { warn_at: 0.6 } } })).toBe(true);
     expect(validateWithSection({ hooks: { 'context-window-monitor': { warn: 0.6 } } })).toBe(false);
   });
 
   it('matches the config.schema.json the build wrote', async () => {
-    const written: unknown = JSON.parse(await readFile(new URL(`../../${CONFIG_JSON_SCHEMA_FILE}`, import.meta.url), 'utf8'));
+    const written: unknown = JSON.parse(
+      await readFile(new URL(`../../${CONFIG_JSON_SCHEMA_FILE}`, import.meta.url), 'utf8'),
+    );
     expect(written).toStrictEqual(createConfigJsonSchema());
   });
 });

@@ -22,7 +22,8 @@ export interface ConfigWarning {
 
 /** `config .ctxhost/config.yaml:4:5 disabled_hooks[1]: <message>` */
 export function formatConfigWarning(warning: ConfigWarning): string {
-  const position = warning.line === undefined ? '' : `:${warning.line}${warning.column === undefined ? '' : `:${warning.column}`}`;
+  const position =
+    warning.line === undefined ? '' : `:${warning.line}${warning.column === undefined ? '' : `:${warning.column}`}`;
   const where = warning.file === undefined ? 'config' : `config ${warning.file}${position}`;
   return `${where}${warning.path === '' ? '' : ` ${warning.path}`}: ${warning.message}`;
 }
@@ -39,7 +40,10 @@ export interface DisabledHooksList {
  * oh-my-opencode does), aliases resolved to today's names (one warning per alias),
  * unknown names dropped with a warning that suggests the closest known name.
  */
-export function resolveDisabledHooks(lists: readonly DisabledHooksList[]): { names: BuiltInHookName[]; warnings: ConfigWarning[] } {
+export function resolveDisabledHooks(lists: readonly DisabledHooksList[]): {
+  names: BuiltInHookName[];
+  warnings: ConfigWarning[];
+} {
   const names = new Set<BuiltInHookName>();
   const warnings: ConfigWarning[] = [];
   const warnedAliases = new Set<string>();
@@ -47,18 +51,28 @@ export function resolveDisabledHooks(lists: readonly DisabledHooksList[]): { nam
     list.names.forEach((name, index) => {
       if (typeof name !== 'string') return;
       const path = `disabled_hooks[${index}]`;
-      const at = () => ({ file: list.file, ...(list.locate(['disabled_hooks', index], 'value') ?? { line: undefined, column: undefined }), path });
+      const at = () => ({
+        file: list.file,
+        ...(list.locate(['disabled_hooks', index], 'value') ?? { line: undefined, column: undefined }),
+        path,
+      });
       const canonical = canonicalHookName(name);
       if (canonical !== undefined) {
         names.add(canonical);
         if (canonical !== name && !warnedAliases.has(name)) {
           warnedAliases.add(name);
-          warnings.push({ ...at(), message: `"${name}" is the old name of "${canonical}"; it still works, but write "${canonical}"` });
+          warnings.push({
+            ...at(),
+            message: `"${name}" is the old name of "${canonical}"; it still works, but write "${canonical}"`,
+          });
         }
         return;
       }
       const suggestion = closestHookName(name);
-      warnings.push({ ...at(), message: `unknown hook "${name}", ignored${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (built-in hooks: ${BUILT_IN_HOOK_NAMES.join(', ')})` });
+      warnings.push({
+        ...at(),
+        message: `unknown hook "${name}", ignored${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (built-in hooks: ${BUILT_IN_HOOK_NAMES.join(', ')})`,
+      });
     });
   }
   return { names: [...names], warnings };
@@ -78,7 +92,10 @@ export function closestHookName(name: string): string | undefined {
     if (best === undefined || distance < best.distance) best = { candidate, distance };
   }
   if (best === undefined) return undefined;
-  const near = best.distance <= Math.max(3, Math.floor(best.candidate.length / 3)) || best.candidate.includes(name.toLowerCase()) || name.toLowerCase().includes(best.candidate);
+  const near =
+    best.distance <= Math.max(3, Math.floor(best.candidate.length / 3)) ||
+    best.candidate.includes(name.toLowerCase()) ||
+    name.toLowerCase().includes(best.candidate);
   return near ? canonicalHookName(best.candidate) : undefined;
 }
 
@@ -86,7 +103,12 @@ function editDistance(left: string, right: string): number {
   let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
   for (let i = 1; i <= left.length; i++) {
     const current = [i];
-    for (let j = 1; j <= right.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (left[i - 1] === right[j - 1] ? 0 : 1));
+    for (let j = 1; j <= right.length; j++)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (left[i - 1] === right[j - 1] ? 0 : 1),
+      );
     previous = current;
   }
   return previous[right.length]!;

@@ -4,7 +4,9 @@ import { canonicalHookName } from './disabled-hooks.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 
 /** A config given in code: any section may be partial; missing keys take DEFAULT_CONFIG's values. */
-export type PartialConfig = { [K in keyof CtxhostConfig]?: CtxhostConfig[K] extends unknown[] ? CtxhostConfig[K] : Partial<CtxhostConfig[K]> };
+export type PartialConfig = {
+  [K in keyof CtxhostConfig]?: CtxhostConfig[K] extends unknown[] ? CtxhostConfig[K] : Partial<CtxhostConfig[K]>;
+};
 
 /**
  * Fills a partial config from DEFAULT_CONFIG, section by section. The result
@@ -19,7 +21,8 @@ export function withDefaults(partial: PartialConfig = {}): CtxhostConfig {
     merged[key] = isPlainObject(base) && isPlainObject(value) ? { ...base, ...value } : value;
   }
   const config = merged as unknown as CtxhostConfig;
-  if (partial.auxiliary !== undefined) config.auxiliary = { compression: { ...DEFAULT_CONFIG.auxiliary.compression, ...partial.auxiliary.compression } };
+  if (partial.auxiliary !== undefined)
+    config.auxiliary = { compression: { ...DEFAULT_CONFIG.auxiliary.compression, ...partial.auxiliary.compression } };
   return config;
 }
 
@@ -31,7 +34,10 @@ export function withDefaults(partial: PartialConfig = {}): CtxhostConfig {
 export function assertKnownDisabledHooks(config: Pick<CtxhostConfig, 'disabledHooks'>): void {
   const names: unknown = config.disabledHooks;
   if (!Array.isArray(names)) {
-    throw new CtxhostError(CORE_ERROR_CODES.configInvalid, `config disabled_hooks: expected a list of hook names, got ${JSON.stringify(names)}`);
+    throw new CtxhostError(
+      CORE_ERROR_CODES.configInvalid,
+      `config disabled_hooks: expected a list of hook names, got ${JSON.stringify(names)}`,
+    );
   }
   const unknown = names.filter((name) => typeof name !== 'string' || canonicalHookName(name) === undefined);
   if (unknown.length === 0) return;
@@ -43,7 +49,10 @@ export function assertKnownDisabledHooks(config: Pick<CtxhostConfig, 'disabledHo
 
 /** Whether `disabled_hooks` switches off the plugin of this name (only built-in hooks can be). */
 export function isDisabledHook(config: Pick<CtxhostConfig, 'disabledHooks'>, name: string): boolean {
-  return (BUILT_IN_HOOK_NAMES as readonly string[]).includes(name) && (config.disabledHooks as readonly string[]).some((entry) => canonicalHookName(entry) === name);
+  return (
+    (BUILT_IN_HOOK_NAMES as readonly string[]).includes(name) &&
+    (config.disabledHooks as readonly string[]).some((entry) => canonicalHookName(entry) === name)
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -41,11 +41,22 @@ describe('loadConfig', () => {
   it('merges the project file over the user file key by key, lists replacing (disabled_hooks joining)', async () => {
     const userFile = join(userConfigDir, 'config.yaml');
     const projectFile = join(cwd, '.ctxhost', 'config.yaml');
-    await writeFile(userFile, 'compression:\n  threshold: 0.6\n  protect_last_n: 10\ndisabled_hooks: [session-hygiene, preemptive-compaction]\nmodel:\n  name: user-model\n');
+    await writeFile(
+      userFile,
+      'compression:\n  threshold: 0.6\n  protect_last_n: 10\ndisabled_hooks: [session-hygiene, preemptive-compaction]\nmodel:\n  name: user-model\n',
+    );
     await writeFile(projectFile, 'compression:\n  threshold: 0.7\ndisabled_hooks:\n  - tool-output-truncator\n');
     const loaded = await loadConfig({ cwd, userConfigDir });
-    expect(loaded.config.compression).toStrictEqual({ ...DEFAULT_CONFIG.compression, threshold: 0.7, protectLastN: 10 });
-    expect(loaded.config.disabledHooks).toStrictEqual(['session-hygiene', 'preemptive-compaction', 'tool-output-truncator']);
+    expect(loaded.config.compression).toStrictEqual({
+      ...DEFAULT_CONFIG.compression,
+      threshold: 0.7,
+      protectLastN: 10,
+    });
+    expect(loaded.config.disabledHooks).toStrictEqual([
+      'session-hygiene',
+      'preemptive-compaction',
+      'tool-output-truncator',
+    ]);
     expect(loaded.config.model).toStrictEqual({ name: 'user-model' });
     expect(loaded.files).toStrictEqual([userFile, projectFile]);
     expect(loaded.sources).toStrictEqual({
@@ -60,7 +71,14 @@ describe('loadConfig', () => {
     await writeFile(join(cwd, '.ctxhost', 'config.json'), '{\n  "prompt_caching": { "cache_ttl": "2h" }\n}\n');
     const error = await loadError();
     expect(error.issues).toStrictEqual([
-      { file: '.ctxhost/config.json', line: 2, column: 36, path: 'prompt_caching.cache_ttl', expected: '"5m" or "1h"', found: '"2h"' },
+      {
+        file: '.ctxhost/config.json',
+        line: 2,
+        column: 36,
+        path: 'prompt_caching.cache_ttl',
+        expected: '"5m" or "1h"',
+        found: '"2h"',
+      },
     ]);
   });
 
@@ -102,7 +120,10 @@ describe('loadConfig', () => {
   });
 
   it('warns about an unknown hook name with a suggestion, and loads the rest of the file', async () => {
-    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'compression:\n  threshold: 0.6\ndisabled_hooks:\n  - session-hygiene\n  - context-monitor\n  - prompt-caching\n');
+    await writeFile(
+      join(cwd, '.ctxhost', 'config.yaml'),
+      'compression:\n  threshold: 0.6\ndisabled_hooks:\n  - session-hygiene\n  - context-monitor\n  - prompt-caching\n',
+    );
     const loaded = await loadConfig({ cwd, userConfigDir });
     expect(loaded.config.compression.threshold).toBe(0.6);
     expect(loaded.config.disabledHooks).toStrictEqual(['session-hygiene', 'prompt-caching']);
@@ -112,36 +133,60 @@ describe('loadConfig', () => {
         line: 5,
         column: 5,
         path: 'disabled_hooks[1]',
-        message: expect.stringMatching(/^unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\? \(built-in hooks: .*prompt-caching, server-context\)$/),
+        message: expect.stringMatching(
+          /^unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\? \(built-in hooks: .*prompt-caching, server-context\)$/,
+        ),
       },
     ]);
   });
 
   it('takes a renamed hook under its old name, warning once', async () => {
     await writeFile(join(userConfigDir, 'config.yaml'), 'disabled_hooks: [anthropic-context-window-limit-recovery]\n');
-    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'disabled_hooks: [anthropic-context-window-limit-recovery, session-hygiene]\n');
+    await writeFile(
+      join(cwd, '.ctxhost', 'config.yaml'),
+      'disabled_hooks: [anthropic-context-window-limit-recovery, session-hygiene]\n',
+    );
     const loaded = await loadConfig({ cwd, userConfigDir });
     expect(loaded.config.disabledHooks).toStrictEqual(['anthropic-auto-compact', 'session-hygiene']);
-    expect(loaded.warnings.map((warning) => warning.message)).toStrictEqual(['"anthropic-context-window-limit-recovery" is the old name of "anthropic-auto-compact"; it still works, but write "anthropic-auto-compact"']);
+    expect(loaded.warnings.map((warning) => warning.message)).toStrictEqual([
+      '"anthropic-context-window-limit-recovery" is the old name of "anthropic-auto-compact"; it still works, but write "anthropic-auto-compact"',
+    ]);
   });
 
   it('points a YAML error at the line at fault, not the line above it', async () => {
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'compression:\n  threshold: 0.5\n   bad: 1\nmodel: {}\n');
     const error = await loadError();
-    expect(error.issues[0]).toMatchObject({ file: '.ctxhost/config.yaml', line: 3, column: 4, expected: 'valid YAML or JSON' });
+    expect(error.issues[0]).toMatchObject({
+      file: '.ctxhost/config.yaml',
+      line: 3,
+      column: 4,
+      expected: 'valid YAML or JSON',
+    });
   });
 
   it('names the file, line and column of a YAML syntax error', async () => {
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'compression:\n  threshold: [0.5\nmodel: {}\n');
     const error = await loadError();
-    expect(error.issues[0]).toMatchObject({ file: '.ctxhost/config.yaml', line: expect.any(Number), column: expect.any(Number), expected: 'valid YAML or JSON' });
+    expect(error.issues[0]).toMatchObject({
+      file: '.ctxhost/config.yaml',
+      line: expect.any(Number),
+      column: expect.any(Number),
+      expected: 'valid YAML or JSON',
+    });
   });
 
   it('refuses aliases that expand without bound (a "billion laughs" file) with a ConfigError, not the parser\'s ReferenceError', async () => {
-    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdef'.split('').map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdef'[index]}`).join(', ')}]`)];
+    const levels = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdef'
+        .split('')
+        .map((name, index) => `${name}: &${name} [${Array(9).fill(`*${'abcdef'[index]}`).join(', ')}]`),
+    ];
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), `${levels.join('\n')}\n`);
     const error = await loadError();
-    expect(error.message).toContain('config .ctxhost/config.yaml: expected plain YAML or JSON data, got content that cannot be read safely');
+    expect(error.message).toContain(
+      'config .ctxhost/config.yaml: expected plain YAML or JSON data, got content that cannot be read safely',
+    );
   });
 
   it('says a file nested past what the parser can read is nested too deeply', async () => {
@@ -154,7 +199,9 @@ describe('loadConfig', () => {
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), '{}\n');
     await writeFile(join(cwd, '.ctxhost', 'config.json'), '{}\n');
     const error = await loadError();
-    expect(error.message).toContain('config .ctxhost/config.yaml: expected a single config file in this folder, got also .ctxhost/config.json');
+    expect(error.message).toContain(
+      'config .ctxhost/config.yaml: expected a single config file in this folder, got also .ctxhost/config.json',
+    );
   });
 
   it('reports an unreadable file (here a folder in its place) with CTXHOST_CONFIG_UNREADABLE', async () => {
@@ -165,7 +212,10 @@ describe('loadConfig', () => {
   });
 
   it('validates contributed sections strictly and lets the package read its section', async () => {
-    const section = defineConfigSection({ key: 'context-window-monitor', schema: z.strictObject({ warn_at: z.number().default(0.7) }) });
+    const section = defineConfigSection({
+      key: 'context-window-monitor',
+      schema: z.strictObject({ warn_at: z.number().default(0.7) }),
+    });
     await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'hooks:\n  context-window-monitor:\n    warn_at: 0.6\n');
     const loaded = await loadConfig({ cwd, userConfigDir, sections: [section] });
     expect(readHookSection(loaded.config, section.key, section.schema)).toStrictEqual({ warn_at: 0.6 });

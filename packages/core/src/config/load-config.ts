@@ -61,7 +61,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       issues.push(...result.issues);
     } else if (result.status === 'ok') {
       const check = schema.safeParse(result.document.value, { reportInput: true, error: configErrorMap });
-      if (!check.success) issues.push(...byPosition(toConfigIssues(check.error.issues, { file: result.document.displayPath, locate: result.document.locate })));
+      if (!check.success)
+        issues.push(
+          ...byPosition(
+            toConfigIssues(check.error.issues, { file: result.document.displayPath, locate: result.document.locate }),
+          ),
+        );
       documents.push(result.document);
     }
   }
@@ -69,14 +74,26 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const merged = documents.reduce<unknown>((base, document) => mergeConfig(base, document.value), {});
   // disabled_hooks joins across files (a project adds to the user's list) rather than replacing it.
   const hooks = resolveDisabledHooks(documents.flatMap((document) => disabledHooksOf(document)));
-  if (isPlainObject(merged) && documents.some((document) => disabledHooksOf(document).length > 0)) merged.disabled_hooks = hooks.names;
+  if (isPlainObject(merged) && documents.some((document) => disabledHooksOf(document).length > 0))
+    merged.disabled_hooks = hooks.names;
   const sources: Record<string, string> = {};
   for (const document of documents) recordSources(document.value, [], document.path, sources);
-  if (documents.filter((document) => disabledHooksOf(document).length > 0).length > 1) sources.disabled_hooks = documents.filter((document) => disabledHooksOf(document).length > 0).map((document) => document.path).join(', ');
-  return { config: toCtxhostConfig(schema.parse(merged)), sources, files: documents.map((document) => document.path), warnings: hooks.warnings };
+  if (documents.filter((document) => disabledHooksOf(document).length > 0).length > 1)
+    sources.disabled_hooks = documents
+      .filter((document) => disabledHooksOf(document).length > 0)
+      .map((document) => document.path)
+      .join(', ');
+  return {
+    config: toCtxhostConfig(schema.parse(merged)),
+    sources,
+    files: documents.map((document) => document.path),
+    warnings: hooks.warnings,
+  };
 }
 
-function disabledHooksOf(document: ConfigDocument): { names: unknown[]; file: string; locate: ConfigDocument['locate'] }[] {
+function disabledHooksOf(
+  document: ConfigDocument,
+): { names: unknown[]; file: string; locate: ConfigDocument['locate'] }[] {
   const value = isPlainObject(document.value) ? document.value.disabled_hooks : undefined;
   return Array.isArray(value) ? [{ names: value, file: document.displayPath, locate: document.locate }] : [];
 }
@@ -94,7 +111,14 @@ async function findConfigFile(folder: string, cwd: string, issues: ConfigIssue[]
   }
   if (present.length > 1) {
     const names = present.map((path) => displayPath(path, cwd));
-    issues.push({ file: names[0], line: undefined, column: undefined, path: '', expected: 'a single config file in this folder', found: `also ${names.slice(1).join(' and ')}; merge them into one` });
+    issues.push({
+      file: names[0],
+      line: undefined,
+      column: undefined,
+      path: '',
+      expected: 'a single config file in this folder',
+      found: `also ${names.slice(1).join(' and ')}; merge them into one`,
+    });
   }
   return present[0];
 }

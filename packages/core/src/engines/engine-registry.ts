@@ -6,7 +6,10 @@ const registry = new Map<string, ContextEngineFactory>();
 /** Makes an engine available by name to `context.engine`. A name registers once. */
 export function registerContextEngine(name: string, factory: ContextEngineFactory): void {
   if (registry.has(name)) {
-    throw new CtxhostError(CORE_ERROR_CODES.engineDuplicate, `a context engine named "${name}" is already registered; pick another name or unregister the first`);
+    throw new CtxhostError(
+      CORE_ERROR_CODES.engineDuplicate,
+      `a context engine named "${name}" is already registered; pick another name or unregister the first`,
+    );
   }
   registry.set(name, factory);
 }

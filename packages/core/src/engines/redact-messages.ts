@@ -21,7 +21,12 @@ function redactPart(part: Part, redactor: SecretRedactor): Part {
     case 'tool-result':
       return {
         ...part,
-        output: typeof part.output === 'string' ? redactor.redactText(part.output) : part.output.map((block) => (block.type === 'text' ? { ...block, text: redactor.redactText(block.text) } : block)),
+        output:
+          typeof part.output === 'string'
+            ? redactor.redactText(part.output)
+            : part.output.map((block) =>
+                block.type === 'text' ? { ...block, text: redactor.redactText(block.text) } : block,
+              ),
       };
     default:
       return part;
@@ -31,7 +36,8 @@ function redactPart(part: Part, redactor: SecretRedactor): Part {
 function redactJson(value: JsonValue, redactor: SecretRedactor): JsonValue {
   if (typeof value === 'string') return redactor.redactText(value);
   if (Array.isArray(value)) return value.map((item) => redactJson(item, redactor));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactEntry(key, item, redactor)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactEntry(key, item, redactor)]));
   return value;
 }
 

@@ -55,7 +55,10 @@ export function assertEngineName(name: string): void {
 }
 
 /** The plugin directories, in the order they are searched: the user's, then `plugin_dirs`, then the project's when asked for. */
-export function pluginDirectories(config: Pick<CtxhostConfig, 'pluginDirs'>, options: Pick<ResolveContextEngineOptions, 'cwd' | 'userPluginDir' | 'projectPlugins'> = {}): string[] {
+export function pluginDirectories(
+  config: Pick<CtxhostConfig, 'pluginDirs'>,
+  options: Pick<ResolveContextEngineOptions, 'cwd' | 'userPluginDir' | 'projectPlugins'> = {},
+): string[] {
   const cwd = options.cwd ?? process.cwd();
   const user = options.userPluginDir ?? join(envPaths('ctxhost', { suffix: '' }).data, 'plugins');
   const project = options.projectPlugins === true ? [join(cwd, '.ctxhost', 'plugins')] : [];
@@ -70,10 +73,16 @@ export function pluginDirectories(config: Pick<CtxhostConfig, 'pluginDirs'>, opt
  * directory (importing it runs its code); (3) the built-in fallback. A
  * plugin engine is active only when named.
  */
-export async function resolveContextEngine(config: CtxhostConfig, options: ResolveContextEngineOptions = {}): Promise<ResolvedContextEngine> {
+export async function resolveContextEngine(
+  config: CtxhostConfig,
+  options: ResolveContextEngineOptions = {},
+): Promise<ResolvedContextEngine> {
   const name = config.context.engine;
   assertEngineName(name);
-  const factoryOptions: EngineFactoryOptions = { config, ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }) };
+  const factoryOptions: EngineFactoryOptions = {
+    config,
+    ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+  };
   if (isBuiltInName(name, options)) return { ...resolveRegisteredEngine(config, options), searched: [] };
   const searched = pluginDirectories(config, options).map((dir) => join(dir, 'context_engine', name));
   for (const folder of searched) {
@@ -84,14 +93,25 @@ export async function resolveContextEngine(config: CtxhostConfig, options: Resol
     }
   }
   const fallback = resolveFallback(options.fallback, factoryOptions);
-  return { engine: fallback, source: 'fallback', searched, ...(isMissing(name, options.fallback) ? { notFound: name } : {}) };
+  return {
+    engine: fallback,
+    source: 'fallback',
+    searched,
+    ...(isMissing(name, options.fallback) ? { notFound: name } : {}),
+  };
 }
 
 /** The synchronous part of resolution (registry, then fallback), for `createHost`. */
-export function resolveRegisteredEngine(config: CtxhostConfig, options: ResolveContextEngineOptions = {}): Omit<ResolvedContextEngine, 'searched'> {
+export function resolveRegisteredEngine(
+  config: CtxhostConfig,
+  options: ResolveContextEngineOptions = {},
+): Omit<ResolvedContextEngine, 'searched'> {
   const name = config.context.engine;
   assertEngineName(name);
-  const factoryOptions: EngineFactoryOptions = { config, ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }) };
+  const factoryOptions: EngineFactoryOptions = {
+    config,
+    ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+  };
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry' };
   const fallback = resolveFallback(options.fallback, factoryOptions);
@@ -108,14 +128,23 @@ function isMissing(name: string, fallback: ResolveContextEngineOptions['fallback
   return !(fallback === undefined && name === DEFAULT_CONFIG.context.engine);
 }
 
-function resolveFallback(fallback: ResolveContextEngineOptions['fallback'], options: EngineFactoryOptions): ContextEngine {
+function resolveFallback(
+  fallback: ResolveContextEngineOptions['fallback'],
+  options: EngineFactoryOptions,
+): ContextEngine {
   if (fallback !== undefined) return fallback.factory(options);
   return noneEngine();
 }
 
 /** A name the host already has an engine for (the fallback's, `none`, a registered one): never looked up in a plugin folder. */
 function isBuiltInName(name: string, options: ResolveContextEngineOptions): boolean {
-  return options.fallback?.name === name || name === 'none' || name === DEFAULT_CONFIG.context.engine || options.engines?.[name] !== undefined || registeredContextEngine(name) !== undefined;
+  return (
+    options.fallback?.name === name ||
+    name === 'none' ||
+    name === DEFAULT_CONFIG.context.engine ||
+    options.engines?.[name] !== undefined ||
+    registeredContextEngine(name) !== undefined
+  );
 }
 
 async function loadEngineFile(entry: string, name: string, options: EngineFactoryOptions): Promise<ContextEngine> {
@@ -123,11 +152,19 @@ async function loadEngineFile(entry: string, name: string, options: EngineFactor
   try {
     module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
   } catch (cause) {
-    throw new CtxhostError(CORE_ERROR_CODES.engineLoadFailed, `context engine "${name}": could not load ${entry} (is the plugin built?)`, { cause, plugin: name });
+    throw new CtxhostError(
+      CORE_ERROR_CODES.engineLoadFailed,
+      `context engine "${name}": could not load ${entry} (is the plugin built?)`,
+      { cause, plugin: name },
+    );
   }
   const factory = module['default'] ?? module['createContextEngine'];
   if (typeof factory !== 'function') {
-    throw new CtxhostError(CORE_ERROR_CODES.engineLoadFailed, `context engine "${name}": ${entry} must export the engine factory as its default export or as "createContextEngine"`, { plugin: name });
+    throw new CtxhostError(
+      CORE_ERROR_CODES.engineLoadFailed,
+      `context engine "${name}": ${entry} must export the engine factory as its default export or as "createContextEngine"`,
+      { plugin: name },
+    );
   }
   return (factory as ContextEngineFactory)(options);
 }
@@ -139,11 +176,16 @@ function engineEntry(folder: string, name: string): string {
     if (typeof main === 'string') {
       const entry = resolve(folder, main);
       if (!entry.startsWith(folder + sep)) {
-        throw new CtxhostError(CORE_ERROR_CODES.engineLoadFailed, `context engine "${name}": ${manifest} names "main": ${JSON.stringify(main)}, outside its folder; an engine is loaded only from inside its folder`, { plugin: name });
+        throw new CtxhostError(
+          CORE_ERROR_CODES.engineLoadFailed,
+          `context engine "${name}": ${manifest} names "main": ${JSON.stringify(main)}, outside its folder; an engine is loaded only from inside its folder`,
+          { plugin: name },
+        );
       }
       return entry;
     }
   }
-  for (const candidate of ['index.js', 'index.mjs']) if (existsSync(join(folder, candidate))) return join(folder, candidate);
+  for (const candidate of ['index.js', 'index.mjs'])
+    if (existsSync(join(folder, candidate))) return join(folder, candidate);
   return join(folder, 'index.js');
 }

@@ -24,7 +24,11 @@ const SAMPLES: [string, string, string][] = [
   ['password', 'login with password=SECRET please', 'correct-horse-battery'],
   ['password', 'password: SECRET', 'Tr0ub4dor&3x'.replace('&', '')],
   ['password', '{"password": "SECRET"}', 'pa55word!'],
-  ['private-key', 'key:\nSECRET\nrest', '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7\nabcdef==\n-----END RSA PRIVATE KEY-----'],
+  [
+    'private-key',
+    'key:\nSECRET\nrest',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7\nabcdef==\n-----END RSA PRIVATE KEY-----',
+  ],
 ];
 
 describe('secret redactor', () => {
@@ -41,14 +45,26 @@ describe('secret redactor', () => {
   });
 
   it('redacts a private key whose END line was cut off, to the end of the text', () => {
-    expect(redactor.redactText('x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXkt')).toBe('x\n[REDACTED:private-key]');
+    expect(redactor.redactText('x\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXkt')).toBe(
+      'x\n[REDACTED:private-key]',
+    );
   });
 
   it('takes configured patterns and can leave built-ins out', () => {
-    const config = toCtxhostConfig(ConfigFileSchema.parse({ redaction: { disable: ['password'], patterns: [{ type: 'acme-token', regex: 'acme_[a-z0-9]{8,}' }] } }));
+    const config = toCtxhostConfig(
+      ConfigFileSchema.parse({
+        redaction: { disable: ['password'], patterns: [{ type: 'acme-token', regex: 'acme_[a-z0-9]{8,}' }] },
+      }),
+    );
     const custom = secretRedactorFromConfig(config.redaction);
-    expect(custom.redactText('use acme_abcdef123456 with password=hunter22')).toBe('use [REDACTED:acme-token] with password=hunter22');
-    expect(secretRedactorFromConfig({ ...config.redaction, enabled: false }).redactText('sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz')).toContain('sk-ant');
+    expect(custom.redactText('use acme_abcdef123456 with password=hunter22')).toBe(
+      'use [REDACTED:acme-token] with password=hunter22',
+    );
+    expect(
+      secretRedactorFromConfig({ ...config.redaction, enabled: false }).redactText(
+        'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz',
+      ),
+    ).toContain('sk-ant');
   });
 
   it('rejects a pattern that is not a regular expression, naming the key', () => {
@@ -58,14 +74,20 @@ describe('secret redactor', () => {
   });
 
   describe('fuzzed', () => {
-    const noise = fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '0', ' ', '\n', '-', '_', '/', ':', '=', '@', '.', '"', 'k', 's'), maxLength: 60 });
+    const noise = fc.string({
+      unit: fc.constantFrom('a', 'b', 'Z', '0', ' ', '\n', '-', '_', '/', ':', '=', '@', '.', '"', 'k', 's'),
+      maxLength: 60,
+    });
     const sample = fc.constantFrom(...SAMPLES);
     const separator = fc.constantFrom(' ', '\n', '\t', ' , ');
 
     it('never throws, is idempotent, and no planted secret survives', () => {
       fc.assert(
         fc.property(fc.array(fc.tuple(noise, sample, separator), { maxLength: 6 }), noise, (pieces, end) => {
-          const text = pieces.map(([before, [, around, secret], sep]) => `${before}${sep}${around.replace('SECRET', secret)}${sep}`).join('') + end;
+          const text =
+            pieces
+              .map(([before, [, around, secret], sep]) => `${before}${sep}${around.replace('SECRET', secret)}${sep}`)
+              .join('') + end;
           const once = redactor.redactText(text);
           expect(redactor.redactText(once)).toBe(once);
           for (const [, [, , secret]] of pieces) expect(once).not.toContain(secret);

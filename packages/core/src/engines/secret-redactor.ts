@@ -47,16 +47,28 @@ export const DEFAULT_SECRET_PATTERNS: readonly SecretPattern[] = [
   { type: 'openai-key', regex: new RegExp(`\\bsk-(?:proj-|svcacct-|admin-)?${KEY}{20,400}`, 'g') },
   { type: 'github-token', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
   { type: 'aws-access-key', regex: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  { type: 'aws-secret-key', regex: /\b(aws_?secret_?access_?key|secret_?access_?key|AWS_SECRET_ACCESS_KEY)(["']?\s{0,5}[:=]\s{0,5}["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, group: 3 },
+  {
+    type: 'aws-secret-key',
+    regex:
+      /\b(aws_?secret_?access_?key|secret_?access_?key|AWS_SECRET_ACCESS_KEY)(["']?\s{0,5}[:=]\s{0,5}["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    group: 3,
+  },
   { type: 'google-api-key', regex: /\bAIza[0-9A-Za-z_-]{35}/g },
   { type: 'slack-token', regex: /\bxox[baprs]-[A-Za-z0-9-]{10,250}/g },
   { type: 'stripe-key', regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}/g },
   { type: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
   { type: 'bearer-token', regex: /\b(Bearer\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi, group: 2 },
-  { type: 'connection-password', regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"[\]]{1,256}:)([^\s@/'"]{1,256})@/gi, group: 2 },
+  {
+    type: 'connection-password',
+    regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"[\]]{1,256}:)([^\s@/'"]{1,256})@/gi,
+    group: 2,
+  },
   {
     type: 'password',
-    regex: new RegExp(`(?<![A-Za-z0-9])((?:password|passwd|pwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token)["']?\\s{0,5}[:=]\\s{0,5}["']?)(${VALUE_STOP}{4,500})`, 'gi'),
+    regex: new RegExp(
+      `(?<![A-Za-z0-9])((?:password|passwd|pwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token)["']?\\s{0,5}[:=]\\s{0,5}["']?)(${VALUE_STOP}{4,500})`,
+      'gi',
+    ),
     group: 2,
   },
 ];
@@ -119,8 +131,16 @@ function redactPrivateKeys(text: string, count: (type: string) => void): string 
 }
 
 /** Parses a configured pattern (`{ type, regex, flags }` from the config file) into a SecretPattern. */
-export function secretPatternFromConfig(entry: { type: string; regex: string; group?: number | undefined }): SecretPattern {
-  return { type: entry.type, regex: new RegExp(entry.regex, 'g'), ...(entry.group === undefined ? {} : { group: entry.group }) };
+export function secretPatternFromConfig(entry: {
+  type: string;
+  regex: string;
+  group?: number | undefined;
+}): SecretPattern {
+  return {
+    type: entry.type,
+    regex: new RegExp(entry.regex, 'g'),
+    ...(entry.group === undefined ? {} : { group: entry.group }),
+  };
 }
 
 /** What `redaction` in the config file selects: the built-ins minus `disable`, plus the configured `patterns`; nothing at all when not enabled. */
@@ -128,5 +148,8 @@ export type { RedactionConfig };
 
 export function secretRedactorFromConfig(redaction: RedactionConfig): SecretRedactor {
   if (!redaction.enabled) return { redact: (text) => ({ text, found: {} }), redactText: (text) => text };
-  return createSecretRedactor([...DEFAULT_SECRET_PATTERNS.filter((pattern) => !redaction.disable.includes(pattern.type)), ...redaction.patterns.map(secretPatternFromConfig)]);
+  return createSecretRedactor([
+    ...DEFAULT_SECRET_PATTERNS.filter((pattern) => !redaction.disable.includes(pattern.type)),
+    ...redaction.patterns.map(secretPatternFromConfig),
+  ]);
 }

@@ -3,7 +3,11 @@ import { isAppendOnlyView } from './append-only-view.js';
 import { createHost } from './create-host.js';
 import type { Message } from '../model/message.js';
 
-const text = (id: string, role: Message['role'], body: string): Message => ({ id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] });
+const text = (id: string, role: Message['role'], body: string): Message => ({
+  id,
+  role,
+  parts: [{ id: `${id}:0`, type: 'text', text: body }],
+});
 
 describe('session.messages(): an append-only view', () => {
   it('hands out one list while the session only appends, and a new one on any other change', async () => {
@@ -28,12 +32,19 @@ describe('session.messages(): an append-only view', () => {
     expect(session.messages().map((message) => message.id)).toEqual(['a']);
 
     const beforeCompaction = session.messages();
-    await session.applyCompaction([text('s', 'user', 'summary')], { engine: 'test', reason: 'manual', tokensBefore: 2, tokensAfter: 1, messagesBefore: 1, messagesAfter: 1 });
+    await session.applyCompaction([text('s', 'user', 'summary')], {
+      engine: 'test',
+      reason: 'manual',
+      tokensBefore: 2,
+      tokensAfter: 1,
+      messagesBefore: 1,
+      messagesAfter: 1,
+    });
     expect(beforeCompaction.map((message) => message.id)).toEqual(['a']);
     expect(session.messages().map((message) => message.id)).toEqual(['s']);
   });
 
-  it('is not claimed for a copy or a caller\'s own list', async () => {
+  it("is not claimed for a copy or a caller's own list", async () => {
     const session = await createHost().session('s');
     await session.append(text('a', 'user', 'one'));
     expect(isAppendOnlyView(session.messages().slice())).toBe(false);

@@ -15,9 +15,18 @@ describe('measureContextUsage', () => {
   });
 
   it('finds the window from the model name in the registry, with the config models: section over it', () => {
-    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5-20250929' } })).toBe(200_000);
-    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'gpt-4o' }, models: { 'gpt-4o': { contextWindow: 64_000 } } })).toBe(64_000);
-    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5', contextLength: 5000 } })).toBe(5000);
+    expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5-20250929' } })).toBe(
+      200_000,
+    );
+    expect(
+      contextWindowOf(
+        { contextWindow: undefined },
+        { model: { name: 'gpt-4o' }, models: { 'gpt-4o': { contextWindow: 64_000 } } },
+      ),
+    ).toBe(64_000);
+    expect(
+      contextWindowOf({ contextWindow: undefined }, { model: { name: 'claude-sonnet-4-5', contextLength: 5000 } }),
+    ).toBe(5000);
     expect(contextWindowOf({ contextWindow: undefined }, { model: { name: 'my-local-model' } })).toBeUndefined();
   });
 
@@ -28,11 +37,21 @@ describe('measureContextUsage', () => {
   });
 
   it('reports the ratio of tokens to window', () => {
-    expect(measureContextUsage(sessionWith(700, 1000), { model: {} })).toEqual({ known: true, tokens: 700, window: 1000, ratio: 0.7, source: 'reported' });
+    expect(measureContextUsage(sessionWith(700, 1000), { model: {} })).toEqual({
+      known: true,
+      tokens: 700,
+      window: 1000,
+      ratio: 0.7,
+      source: 'reported',
+    });
   });
 
   it('says when the window is unknown rather than guessing', () => {
-    expect(measureContextUsage(sessionWith(700, undefined), { model: {} })).toEqual({ known: false, tokens: 700, source: 'reported' });
+    expect(measureContextUsage(sessionWith(700, undefined), { model: {} })).toEqual({
+      known: false,
+      tokens: 700,
+      source: 'reported',
+    });
   });
 
   it('formats percentages down and tokens with separators', () => {

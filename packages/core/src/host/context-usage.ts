@@ -13,7 +13,10 @@ export type ContextUsage =
  * model registry's window for `model` (default: `model.name`), with the
  * config's `models:` entries over the registry's. Undefined when neither knows it.
  */
-export function resolveContextWindow(config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>, model?: string): number | undefined {
+export function resolveContextWindow(
+  config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>,
+  model?: string,
+): number | undefined {
   if (config.model.contextLength !== undefined) return config.model.contextLength;
   const name = model ?? config.model.name;
   return name === undefined ? undefined : getModelInfo(name, config.models)?.contextWindow;
@@ -24,7 +27,10 @@ export function resolveContextWindow(config: Pick<CtxhostConfig, 'model'> & Part
  * (set from its model client, or learned from an overflow), else the config's
  * (`model.context_length`, else the registry's window for `model.name`).
  */
-export function contextWindowOf(session: Pick<Session, 'contextWindow'>, config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>): number | undefined {
+export function contextWindowOf(
+  session: Pick<Session, 'contextWindow'>,
+  config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>,
+): number | undefined {
   return session.contextWindow ?? resolveContextWindow(config);
 }
 
@@ -32,7 +38,10 @@ export function contextWindowOf(session: Pick<Session, 'contextWindow'>, config:
  * The session's current usage: the last API-reported prompt size plus an
  * estimate of what was added since (never a re-count of the whole history).
  */
-export function measureContextUsage(session: Pick<Session, 'contextWindow' | 'promptSize'>, config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>): ContextUsage {
+export function measureContextUsage(
+  session: Pick<Session, 'contextWindow' | 'promptSize'>,
+  config: Pick<CtxhostConfig, 'model'> & Partial<Pick<CtxhostConfig, 'models'>>,
+): ContextUsage {
   const size = session.promptSize();
   const window = contextWindowOf(session, config);
   if (window === undefined || window <= 0) return { known: false, tokens: size.tokens, source: size.source };

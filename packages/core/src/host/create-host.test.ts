@@ -9,7 +9,11 @@ import type { Message } from '../model/message.js';
 import type { Plugin } from './plugin.js';
 import type { ContextEngine } from '../engines/context-engine.js';
 
-const text = (id: string, role: Message['role'], body: string): Message => ({ id, role, parts: [{ id: `${id}:0`, type: 'text', text: body }] });
+const text = (id: string, role: Message['role'], body: string): Message => ({
+  id,
+  role,
+  parts: [{ id: `${id}:0`, type: 'text', text: body }],
+});
 const plugin = (name: string, apply: Plugin['apply']): Plugin => ({ name, apply });
 
 describe('createHost: hooks', () => {
@@ -18,11 +22,24 @@ describe('createHost: hooks', () => {
     const host = createHost({
       enginePlugin: false,
       plugins: [
-        plugin('late', (h) => h.hooks.beforeRequest.tapPromise({ name: 'late', stage: 100 }, async (request) => (order.push('late'), request))),
-        plugin('early', (h) => h.hooks.beforeRequest.tapPromise({ name: 'early', stage: 0 }, async (request) => (order.push('early'), request))),
+        plugin('late', (h) =>
+          h.hooks.beforeRequest.tapPromise(
+            { name: 'late', stage: 100 },
+            async (request) => (order.push('late'), request),
+          ),
+        ),
+        plugin('early', (h) =>
+          h.hooks.beforeRequest.tapPromise(
+            { name: 'early', stage: 0 },
+            async (request) => (order.push('early'), request),
+          ),
+        ),
       ],
     });
-    await host.hooks.beforeRequest.promise({ sessionId: 's', model: 'm', messages: [], maxTokens: 1 }, { sessionId: 's', contextWindow: undefined });
+    await host.hooks.beforeRequest.promise(
+      { sessionId: 's', model: 'm', messages: [], maxTokens: 1 },
+      { sessionId: 's', contextWindow: undefined },
+    );
     expect(order).toEqual(['early', 'late']);
   });
 
@@ -41,25 +58,45 @@ describe('createHost: hooks', () => {
     const seen: string[] = [];
     const host = createHost({
       plugins: [
-        plugin('broken', (h) => h.hooks.messageUpdated.tapPromise('broken', async () => { throw new Error('boom'); })),
-        plugin('after', (h) => h.hooks.messageUpdated.tapPromise('after', async ({ message }) => { seen.push(message.id); })),
-        plugin('broken-transform', (h) => h.hooks.toolResult.tapPromise('broken-transform', async () => { throw new Error('bad'); })),
+        plugin('broken', (h) =>
+          h.hooks.messageUpdated.tapPromise('broken', async () => {
+            throw new Error('boom');
+          }),
+        ),
+        plugin('after', (h) =>
+          h.hooks.messageUpdated.tapPromise('after', async ({ message }) => {
+            seen.push(message.id);
+          }),
+        ),
+        plugin('broken-transform', (h) =>
+          h.hooks.toolResult.tapPromise('broken-transform', async () => {
+            throw new Error('bad');
+          }),
+        ),
       ],
     });
-    host.hooks.hookFailed.tap('collect', (failure) => { failures.push(failure); });
+    host.hooks.hookFailed.tap('collect', (failure) => {
+      failures.push(failure);
+    });
     const session = await host.session('s1');
     await session.append(text('m1', 'user', 'hi'));
     expect(seen).toEqual(['m1']);
     expect(failures).toMatchObject([{ hook: 'messageUpdated', plugin: 'broken', sessionId: 's1' }]);
     const part = { id: 'p', type: 'tool-result' as const, callId: 'c', output: 'kept' };
-    await expect(host.hooks.toolResult.promise(part, { sessionId: 's1', toolName: 't', messageId: 'm' })).resolves.toBe(part);
+    await expect(host.hooks.toolResult.promise(part, { sessionId: 's1', toolName: 't', messageId: 'm' })).resolves.toBe(
+      part,
+    );
     expect(failures.map((failure) => failure.plugin)).toEqual(['broken', 'broken-transform']);
   });
 
   it('skips exactly the built-in hooks listed in disabled_hooks', () => {
     const host = createHost({
       config: { disabledHooks: ['session-hygiene'] },
-      plugins: [plugin('session-hygiene', () => undefined), plugin('tool-output-truncator', () => undefined), plugin('mine', () => undefined)],
+      plugins: [
+        plugin('session-hygiene', () => undefined),
+        plugin('tool-output-truncator', () => undefined),
+        plugin('mine', () => undefined),
+      ],
     });
     expect(host.plugins).toEqual(['context-engine', 'tool-output-truncator', 'mine']);
   });
@@ -77,7 +114,11 @@ describe('createHost: sessions', () => {
     const host = createHost();
     const session = await host.session('s1');
     await session.append(text('m1', 'user', 'read the file'));
-    await session.append({ id: 'm2', role: 'tool', parts: [{ id: 'm2:0', type: 'tool-result', callId: 'c1', output: 'x'.repeat(1000) }] });
+    await session.append({
+      id: 'm2',
+      role: 'tool',
+      parts: [{ id: 'm2:0', type: 'tool-result', callId: 'c1', output: 'x'.repeat(1000) }],
+    });
     await session.update('m2:0', { output: '[cleared]' }, 'test');
     expect(session.messages()[1]?.parts[0]).toMatchObject({ output: '[cleared]' });
     expect(session.history()[1]?.parts[0]).toMatchObject({ output: 'x'.repeat(1000) });
@@ -99,7 +140,14 @@ describe('createHost: sessions', () => {
     const host = createHost();
     const first = await host.session('s1');
     await first.append(text('m1', 'user', 'hello'));
-    await first.applyCompaction([text('sum', 'user', 'summary')], { engine: 'test', reason: 'manual', tokensBefore: 9, tokensAfter: 3, messagesBefore: 1, messagesAfter: 1 });
+    await first.applyCompaction([text('sum', 'user', 'summary')], {
+      engine: 'test',
+      reason: 'manual',
+      tokensBefore: 9,
+      tokensAfter: 3,
+      messagesBefore: 1,
+      messagesAfter: 1,
+    });
     const again = createHost({ store: host.store });
     const reopened = await again.session('s1');
     expect(reopened.messages().map((message) => message.id)).toEqual(['sum']);
@@ -110,7 +158,9 @@ describe('createHost: sessions', () => {
     const host = createHost();
     const session = await host.session('s1');
     await session.append(text('m1', 'user', 'hello'));
-    await session.append(text('m2', 'assistant', 'hi there'), { usage: { inputTokens: 100, outputTokens: 5, cacheCreationInputTokens: 0, cacheReadInputTokens: 900 } });
+    await session.append(text('m2', 'assistant', 'hi there'), {
+      usage: { inputTokens: 100, outputTokens: 5, cacheCreationInputTokens: 0, cacheReadInputTokens: 900 },
+    });
     const size = session.promptSize();
     expect(size.source).toBe('reported+estimated');
     expect(size.reportedTokens).toBe(1000);
@@ -119,14 +169,20 @@ describe('createHost: sessions', () => {
 
   it('rejects an invalid message with a message that says what is wrong', async () => {
     const session = await createHost().session('s1');
-    await expect(session.append({ id: 'm1', role: 'user', parts: [{ id: 'p', type: 'text', text: 42 }] } as unknown as Message)).rejects.toThrow(/message m1 .*parts\.0\.text/);
+    await expect(
+      session.append({ id: 'm1', role: 'user', parts: [{ id: 'p', type: 'text', text: 42 }] } as unknown as Message),
+    ).rejects.toThrow(/message m1 .*parts\.0\.text/);
   });
 
   it('emits session.created once, and session.deleted dropping the session', async () => {
     const events: string[] = [];
     const host = createHost();
-    host.hooks.sessionCreated.tapPromise('t', async ({ sessionId }) => { events.push(`created ${sessionId}`); });
-    host.hooks.sessionDeleted.tapPromise('t', async ({ sessionId }) => { events.push(`deleted ${sessionId}`); });
+    host.hooks.sessionCreated.tapPromise('t', async ({ sessionId }) => {
+      events.push(`created ${sessionId}`);
+    });
+    host.hooks.sessionDeleted.tapPromise('t', async ({ sessionId }) => {
+      events.push(`deleted ${sessionId}`);
+    });
     const session = await host.session('s1');
     await session.append(text('m1', 'user', 'x'));
     await host.session('s1');
@@ -145,7 +201,9 @@ describe('createHost: sessions', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
         trace.push('turn:out');
       }),
-      session.exclusive(async () => { trace.push('recovery'); }),
+      session.exclusive(async () => {
+        trace.push('recovery');
+      }),
     ]);
     expect(trace).toEqual(['turn:in', 'turn:out', 'recovery']);
   });
@@ -182,12 +240,21 @@ describe('createHost: sessions', () => {
   });
 
   it('rejects a misspelt disabled_hooks name given in code', () => {
-    expect(() => createHost({ config: { disabledHooks: ['context-window-montor' as never] } })).toThrow(/unknown hook "context-window-montor"/);
+    expect(() => createHost({ config: { disabledHooks: ['context-window-montor' as never] } })).toThrow(
+      /unknown hook "context-window-montor"/,
+    );
   });
 });
 
 describe('createHost: context engines', () => {
-  const fakeEngine = (name: string): ContextEngine => ({ name, shouldCompress: () => false, compress: async (messages) => ({ messages: [...messages], report: { engine: name, reason: 'manual', tokensBefore: 0, tokensAfter: 0, messagesBefore: 0, messagesAfter: 0 } }) });
+  const fakeEngine = (name: string): ContextEngine => ({
+    name,
+    shouldCompress: () => false,
+    compress: async (messages) => ({
+      messages: [...messages],
+      report: { engine: name, reason: 'manual', tokensBefore: 0, tokensAfter: 0, messagesBefore: 0, messagesAfter: 0 },
+    }),
+  });
 
   it('uses the registry, then the fallback, and says when a named engine is missing', async () => {
     registerContextEngine('test-registered', () => fakeEngine('test-registered'));
@@ -198,8 +265,13 @@ describe('createHost: context engines', () => {
       unregisterContextEngine('test-registered');
     }
     const toasts: ToastEvent[] = [];
-    const host = createHost({ config: { context: { engine: 'missing' } }, fallbackEngine: { name: 'compressor', factory: () => fakeEngine('compressor') } });
-    host.hooks.toast.tapPromise('t', async (toast) => { toasts.push(toast); });
+    const host = createHost({
+      config: { context: { engine: 'missing' } },
+      fallbackEngine: { name: 'compressor', factory: () => fakeEngine('compressor') },
+    });
+    host.hooks.toast.tapPromise('t', async (toast) => {
+      toasts.push(toast);
+    });
     expect(host.engine.name).toBe('compressor');
     await host.session('s');
     expect(toasts).toMatchObject([{ level: 'warning', title: 'Context engine not found' }]);
@@ -209,8 +281,14 @@ describe('createHost: context engines', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxhost-engines-'));
     const folder = join(dir, 'context_engine', 'folder-engine');
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'index.js'), `export default () => ({ name: 'folder-engine', shouldCompress: () => false, compress: async (m) => ({ messages: m, report: {} }) });\n`);
-    const named = await createHostAsync({ cwd: dir, config: { context: { engine: 'folder-engine' }, pluginDirs: [dir] } });
+    writeFileSync(
+      join(folder, 'index.js'),
+      `export default () => ({ name: 'folder-engine', shouldCompress: () => false, compress: async (m) => ({ messages: m, report: {} }) });\n`,
+    );
+    const named = await createHostAsync({
+      cwd: dir,
+      config: { context: { engine: 'folder-engine' }, pluginDirs: [dir] },
+    });
     expect(named.engine.name).toBe('folder-engine');
     const unnamed = await createHostAsync({ cwd: dir, config: { pluginDirs: [dir] } });
     expect(unnamed.engine.name).toBe('none');

@@ -3,7 +3,14 @@ import { createEnginePlugin } from './engine-plugin.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import { guardHooks } from './guard-hooks.js';
 import { assertKnownDisabledHooks, isDisabledHook, withDefaults, type PartialConfig } from '../config/host-config.js';
-import { createHostHooks, WIRE_EVENTS, type HookFailedEvent, type ToastEvent, type WireEventName, type WireEventPayload } from './host-hooks.js';
+import {
+  createHostHooks,
+  WIRE_EVENTS,
+  type HookFailedEvent,
+  type ToastEvent,
+  type WireEventName,
+  type WireEventPayload,
+} from './host-hooks.js';
 import { createHostSession, type HostSession } from './host-session.js';
 import { createHostTasks } from './host-tasks.js';
 import { createIdleSessions, SESSION_RELEASE_DEFAULTS } from './idle-sessions.js';
@@ -11,7 +18,11 @@ import { runCompaction } from './run-compaction.js';
 import type { Host, HostLogger } from './host.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import type { Plugin } from './plugin.js';
-import { resolveContextEngine, resolveRegisteredEngine, type ResolveContextEngineOptions } from '../engines/resolve-context-engine.js';
+import {
+  resolveContextEngine,
+  resolveRegisteredEngine,
+  type ResolveContextEngineOptions,
+} from '../engines/resolve-context-engine.js';
 import { createSessionMutex } from './session-mutex.js';
 import type { SessionStore } from '../stores/session-store.js';
 import type { Summarizer } from '../model/summarizer.js';
@@ -63,8 +74,14 @@ export function createHost(options: CreateHostOptions = {}): Host {
 export async function createHostAsync(options: CreateHostOptions = {}): Promise<Host> {
   if (options.engine !== undefined) return createHost(options);
   const resolved = await resolveContextEngine(withDefaults(options.config), engineOptions(options));
-  if (resolved.file !== undefined) options.logger?.info(`context engine "${resolved.engine.name}" loaded from ${resolved.file} (plugin folders run code)`);
-  const notices = resolved.notFound === undefined ? [] : [missingEngineNotice(resolved.notFound, resolved.engine.name, resolved.searched)];
+  if (resolved.file !== undefined)
+    options.logger?.info(
+      `context engine "${resolved.engine.name}" loaded from ${resolved.file} (plugin folders run code)`,
+    );
+  const notices =
+    resolved.notFound === undefined
+      ? []
+      : [missingEngineNotice(resolved.notFound, resolved.engine.name, resolved.searched)];
   return buildHost({ ...options, engine: resolved.engine }, notices);
 }
 
@@ -95,18 +112,23 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   for (const notice of pendingToasts) logger.warn(notice.text);
 
   function reportFailure(failure: HookFailedEvent): void {
-    logger.error(`hook ${failure.hook} failed in plugin ${failure.plugin}`, { error: String(failure.error), sessionId: failure.sessionId });
+    logger.error(`hook ${failure.hook} failed in plugin ${failure.plugin}`, {
+      error: String(failure.error),
+      sessionId: failure.sessionId,
+    });
     hooks.hookFailed.call(failure);
   }
 
   function resolveEngineNow(): ContextEngine {
     const resolved = resolveRegisteredEngine(config, engineOptions(options));
-    if (resolved.notFound !== undefined) pendingToasts.push(missingEngineNotice(resolved.notFound, resolved.engine.name, []));
+    if (resolved.notFound !== undefined)
+      pendingToasts.push(missingEngineNotice(resolved.notFound, resolved.engine.name, []));
     return resolved.engine;
   }
 
   function assertLive(what: string): void {
-    if (disposed) throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot ${what}: the host was disposed; create a new host`);
+    if (disposed)
+      throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot ${what}: the host was disposed; create a new host`);
   }
 
   async function markStarted(): Promise<void> {
@@ -128,7 +150,8 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
       mutex: createSessionMutex(),
       contextWindow: resolveContextWindow(config),
       assertLive,
-      onMessageUpdated: (message, usage) => announce('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
+      onMessageUpdated: (message, usage) =>
+        announce('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
       onCompaction: (report) => announce('compaction.completed', { sessionId: id, report }),
       onDelete: async () => {
         forgetSession(id);
@@ -208,7 +231,8 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
       const key = WIRE_EVENTS[name];
       if (key === 'hookFailed') hooks.hookFailed.call(payload as HookFailedEvent);
       else await (hooks[key] as { promise(event: typeof payload): Promise<void> }).promise(payload);
-      if (name === 'session.idle' && config.store.releaseOnSessionIdle === true) await releaseSession((payload as WireEventPayload<'session.idle'>).sessionId);
+      if (name === 'session.idle' && config.store.releaseOnSessionIdle === true)
+        await releaseSession((payload as WireEventPayload<'session.idle'>).sessionId);
     },
     releaseSession,
     toast: (toast) => host.emit('toast', toast),
@@ -219,10 +243,18 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     use(plugin) {
       assertLive(`add plugin "${plugin.name}"`);
       if (started) {
-        throw new CtxhostError(CORE_ERROR_CODES.pluginLate, `plugin "${plugin.name}" was added after the host started; add every plugin before the first session or event`, { plugin: plugin.name });
+        throw new CtxhostError(
+          CORE_ERROR_CODES.pluginLate,
+          `plugin "${plugin.name}" was added after the host started; add every plugin before the first session or event`,
+          { plugin: plugin.name },
+        );
       }
       if (plugins.includes(plugin.name)) {
-        throw new CtxhostError(CORE_ERROR_CODES.pluginDuplicate, `a plugin named "${plugin.name}" is already applied; give each plugin its own name`, { plugin: plugin.name });
+        throw new CtxhostError(
+          CORE_ERROR_CODES.pluginDuplicate,
+          `a plugin named "${plugin.name}" is already applied; give each plugin its own name`,
+          { plugin: plugin.name },
+        );
       }
       if (isDisabledHook(config, plugin.name)) {
         logger.debug(`plugin ${plugin.name} skipped: listed in disabled_hooks`);
@@ -247,8 +279,16 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
 }
 
 function missingEngineNotice(name: string, using: string, searched: string[]): ToastEvent {
-  const where = searched.length > 0 ? ` Searched: ${searched.join(', ')}, and the engine registry.` : ' It is not in the engine registry.';
-  return { level: 'warning', title: 'Context engine not found', text: `context.engine "${name}" was not found, so the "${using}" engine is used.${where}`, source: 'context-engine' };
+  const where =
+    searched.length > 0
+      ? ` Searched: ${searched.join(', ')}, and the engine registry.`
+      : ' It is not in the engine registry.';
+  return {
+    level: 'warning',
+    title: 'Context engine not found',
+    text: `context.engine "${name}" was not found, so the "${using}" engine is used.${where}`,
+    source: 'context-engine',
+  };
 }
 
 function engineOptions(options: CreateHostOptions): ResolveContextEngineOptions {

@@ -31,7 +31,8 @@ export function guardHooks(hooks: HostHooks, report: Report): void {
 function guardTap(hook: HostHookKey, tap: GuardedTap, passThrough: boolean, report: Report): AnyFunction {
   const failed = (args: unknown[], error: unknown): unknown => {
     const sessionId = sessionIdOf(args[0]);
-    if (hook !== 'hookFailed') report({ hook, plugin: tap.name, error, ...(sessionId === undefined ? {} : { sessionId }) });
+    if (hook !== 'hookFailed')
+      report({ hook, plugin: tap.name, error, ...(sessionId === undefined ? {} : { sessionId }) });
     return passThrough ? args[0] : undefined;
   };
   const fn = tap.fn;
@@ -48,7 +49,9 @@ function guardTap(hook: HostHookKey, tap: GuardedTap, passThrough: boolean, repo
     return (...args: unknown[]) => {
       const callback = args.pop() as (error: unknown, result?: unknown) => void;
       try {
-        fn(...args, (error: unknown, result?: unknown) => (error ? callback(null, failed(args, error)) : callback(null, result)));
+        fn(...args, (error: unknown, result?: unknown) =>
+          error ? callback(null, failed(args, error)) : callback(null, result),
+        );
       } catch (error) {
         callback(null, failed(args, error));
       }

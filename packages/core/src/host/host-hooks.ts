@@ -188,5 +188,7 @@ export const WIRE_EVENTS = {
 export type WireEventName = keyof typeof WIRE_EVENTS;
 
 /** The payload type of a wire event. */
-export type WireEventPayload<N extends WireEventName> =
-  HostHooks[(typeof WIRE_EVENTS)[N]] extends AsyncSeriesHook<[infer P]> | SyncHook<[infer P]> | AsyncSeriesWaterfallHook<[infer P]> ? P : never;
+export type WireEventPayload<N extends WireEventName> = HostHooks[(typeof WIRE_EVENTS)[N]] extends
+  AsyncSeriesHook<[infer P]> | SyncHook<[infer P]> | AsyncSeriesWaterfallHook<[infer P]>
+  ? P
+  : never;

@@ -57,7 +57,9 @@ export function createHostSession(context: HostSessionContext): HostSession {
         projection.push(event.message);
         return;
       case 'part.updated':
-        projection = markAppendOnlyView(projection.map((message) => (message.id === event.messageId ? replacePart(message, event.part) : message)));
+        projection = markAppendOnlyView(
+          projection.map((message) => (message.id === event.messageId ? replacePart(message, event.part) : message)),
+        );
         return;
       case 'reverted':
         projection = markAppendOnlyView(projection.slice(0, indexOrThrow(projection, event.toMessageId) + 1));
@@ -76,8 +78,16 @@ export function createHostSession(context: HostSessionContext): HostSession {
   let released = false;
   const assertLive = (what: string): void => {
     context.assertLive?.(`${what} in session ${context.id}`);
-    if (deleted) throw new CtxhostError(CORE_ERROR_CODES.sessionNotFound, `cannot ${what}: session ${context.id} was deleted; open it again with host.session(id) to start a new one`);
-    if (released) throw new CtxhostError(CORE_ERROR_CODES.sessionReleased, `cannot ${what}: session ${context.id} was released after sitting idle; get it again with host.session(id) (nothing was lost)`);
+    if (deleted)
+      throw new CtxhostError(
+        CORE_ERROR_CODES.sessionNotFound,
+        `cannot ${what}: session ${context.id} was deleted; open it again with host.session(id) to start a new one`,
+      );
+    if (released)
+      throw new CtxhostError(
+        CORE_ERROR_CODES.sessionReleased,
+        `cannot ${what}: session ${context.id} was released after sitting idle; get it again with host.session(id) (nothing was lost)`,
+      );
   };
   /** The id of the last event this session knows is stored: each event id is chained from it. */
   let lastEventId: string | undefined;
@@ -111,8 +121,13 @@ export function createHostSession(context: HostSessionContext): HostSession {
       assertLive('append a message');
       const valid = validated(MessageSchema, message, `message ${message?.id ?? '(no id)'}`);
       await context.mutex.run(async () => {
-        if (options.usage !== undefined) await record({ type: 'usage.reported', usage: options.usage, afterMessageId: projection.at(-1)?.id });
-        await record({ type: 'message.appended', message: valid, ...(options.originals === undefined ? {} : { originals: options.originals }) });
+        if (options.usage !== undefined)
+          await record({ type: 'usage.reported', usage: options.usage, afterMessageId: projection.at(-1)?.id });
+        await record({
+          type: 'message.appended',
+          message: valid,
+          ...(options.originals === undefined ? {} : { originals: options.originals }),
+        });
       });
       await context.onMessageUpdated(valid, options.usage);
     },
@@ -121,7 +136,11 @@ export function createHostSession(context: HostSessionContext): HostSession {
       const updated = await context.mutex.run(async () => {
         const message = projection.find((candidate) => candidate.parts.some((part) => part.id === partId));
         const part = message?.parts.find((candidate) => candidate.id === partId);
-        if (message === undefined || part === undefined) throw new CtxhostError(CORE_ERROR_CODES.partNotFound, `session ${context.id}: no part ${partId} in what the model sees; it may have been compacted or reverted`);
+        if (message === undefined || part === undefined)
+          throw new CtxhostError(
+            CORE_ERROR_CODES.partNotFound,
+            `session ${context.id}: no part ${partId} in what the model sees; it may have been compacted or reverted`,
+          );
         const next = validated(PartSchema, { ...part, ...change, id: part.id, type: part.type }, `part ${partId}`);
         await record({ type: 'part.updated', messageId: message.id, partId, part: next, reason });
         return replacePart(message, next);
@@ -138,7 +157,9 @@ export function createHostSession(context: HostSessionContext): HostSession {
     },
     async applyCompaction(messages, report) {
       assertLive('apply a compaction');
-      const valid = messages.map((message) => validated(MessageSchema, message, `compacted message ${message?.id ?? '(no id)'}`));
+      const valid = messages.map((message) =>
+        validated(MessageSchema, message, `compacted message ${message?.id ?? '(no id)'}`),
+      );
       await context.mutex.run(() => record({ type: 'compaction.applied', projection: valid, report }));
       await context.onCompaction(report);
     },
@@ -147,7 +168,10 @@ export function createHostSession(context: HostSessionContext): HostSession {
       await context.mutex.run(() => record({ type: 'usage.reported', usage, afterMessageId: projection.at(-1)?.id }));
     },
     reportCount(tokens) {
-      tracker.report({ inputTokens: tokens, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, projection);
+      tracker.report(
+        { inputTokens: tokens, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+        projection,
+      );
     },
     messages: () => projection,
     history: () => history.slice(),
@@ -180,7 +204,12 @@ export function createHostSession(context: HostSessionContext): HostSession {
  * predecessor, so it gets another id and is stored again, as asked.
  */
 export function chainedEventId(previous: string | undefined, event: StoreEvent): string {
-  return `h-${createHash('sha256').update(previous ?? '').update('\n').update(JSON.stringify(event)).digest('hex').slice(0, 40)}`;
+  return `h-${createHash('sha256')
+    .update(previous ?? '')
+    .update('\n')
+    .update(JSON.stringify(event))
+    .digest('hex')
+    .slice(0, 40)}`;
 }
 
 function replacePart(message: Message, part: Part): Message {
@@ -189,15 +218,26 @@ function replacePart(message: Message, part: Part): Message {
 
 function indexOrThrow(messages: readonly Message[], messageId: string): number {
   const index = messages.findIndex((message) => message.id === messageId);
-  if (index < 0) throw new CtxhostError(CORE_ERROR_CODES.messageNotFound, `no message ${messageId} in what the model sees`);
+  if (index < 0)
+    throw new CtxhostError(CORE_ERROR_CODES.messageNotFound, `no message ${messageId} in what the model sees`);
   return index;
 }
 
-function validated<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+function validated<T>(
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+  what: string,
+): T {
   const tooDeep = findTooDeep(value);
   if (tooDeep !== undefined) throw new CtxhostError(CORE_ERROR_CODES.messageInvalid, tooDeepMessage(what, tooDeep));
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ');
+  const problems = result.error.issues
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`)
+    .join('; ');
   throw new CtxhostError(CORE_ERROR_CODES.messageInvalid, `${what} is not a valid ctxhost message: ${problems}`);
 }

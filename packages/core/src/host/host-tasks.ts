@@ -30,7 +30,8 @@ export function createHostTasks(): TrackedHostTasks {
       return [...tasks].map((task) => task.name);
     },
     run(name, sessionId, fn) {
-      if (disposed) throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot start task "${name}": the host was disposed`);
+      if (disposed)
+        throw new CtxhostError(CORE_ERROR_CODES.hostDisposed, `cannot start task "${name}": the host was disposed`);
       const controller = new AbortController();
       const promise = runOutsideLocks(() => fn(controller.signal));
       const task: TrackedTask = { name, sessionId, controller, done: promise };
@@ -58,7 +59,8 @@ export function createHostTasks(): TrackedHostTasks {
       return false;
     },
     abortSession(sessionId) {
-      for (const task of tasks) if (task.sessionId === sessionId) task.controller.abort(new Error(`session ${sessionId} was deleted`));
+      for (const task of tasks)
+        if (task.sessionId === sessionId) task.controller.abort(new Error(`session ${sessionId} was deleted`));
     },
     async dispose() {
       disposed = true;

@@ -42,7 +42,9 @@ export function createIdleSessions(options: IdleSessionsOptions): IdleSessions {
       lastUsed.delete(sessionId);
     },
     async sweep(now = Date.now()) {
-      const due = [...lastUsed].filter(([, at]) => options.idleMs > 0 && now - at >= options.idleMs).map(([sessionId]) => sessionId);
+      const due = [...lastUsed]
+        .filter(([, at]) => options.idleMs > 0 && now - at >= options.idleMs)
+        .map(([sessionId]) => sessionId);
       const released: string[] = [];
       for (const sessionId of due) {
         if (now - (lastUsed.get(sessionId) ?? now) < options.idleMs) continue;

@@ -6,13 +6,25 @@ import { ORIGINAL_TOOL, readOriginal } from './original-tool.js';
 async function session() {
   const host = createHost();
   const current = await host.session('s');
-  const call = createMessage('assistant', [{ type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'cat log' } }]);
+  const call = createMessage('assistant', [
+    { type: 'tool-call', callId: 'c1', name: 'bash', input: { command: 'cat log' } },
+  ]);
   const result = createMessage('tool', [{ type: 'tool-result', callId: 'c1', output: 'one\ntwo\nthree\nfour' }]);
   await current.append(createMessage('user', [{ type: 'text', text: 'show the log' }]));
   await current.append(call);
   await current.append(result);
-  const summary = createMessage('user', [{ type: 'text', text: 'summary' }], { id: 'sum-1', meta: { summary: { covers: [call.id, result.id], engine: 'test', source: 'extractive', iteration: 1 } } });
-  await current.applyCompaction([summary, ...current.messages().slice(0, 1)], { engine: 'test', reason: 'manual', tokensBefore: 10, tokensAfter: 5, messagesBefore: 3, messagesAfter: 2 });
+  const summary = createMessage('user', [{ type: 'text', text: 'summary' }], {
+    id: 'sum-1',
+    meta: { summary: { covers: [call.id, result.id], engine: 'test', source: 'extractive', iteration: 1 } },
+  });
+  await current.applyCompaction([summary, ...current.messages().slice(0, 1)], {
+    engine: 'test',
+    reason: 'manual',
+    tokensBefore: 10,
+    tokensAfter: 5,
+    messagesBefore: 3,
+    messagesAfter: 2,
+  });
   return { current, result };
 }
 
@@ -20,10 +32,16 @@ describe('readOriginal (ctxhost_original)', () => {
   it('reads a part by its id, a line range of it, a message by its id, and the n-th message a summary covers', async () => {
     const { current, result } = await session();
     const partId = result.parts[0]!.id;
-    expect(await readOriginal(current, { handle: partId, fromLine: 2, toLine: 3 })).toEqual({ output: `Lines 2-3 of 4 of the original output of part ${partId}:\ntwo\nthree` });
+    expect(await readOriginal(current, { handle: partId, fromLine: 2, toLine: 3 })).toEqual({
+      output: `Lines 2-3 of 4 of the original output of part ${partId}:\ntwo\nthree`,
+    });
     expect((await readOriginal(current, { partId })).output).toContain('one\ntwo\nthree\nfour');
-    expect((await readOriginal(current, { handle: 'sum-1#1' })).output).toContain('[tool call bash] {"command":"cat log"}');
-    expect((await readOriginal(current, { handle: 'sum-1#2' })).output).toContain(`of the original message ${result.id}:\ntool:\none`);
+    expect((await readOriginal(current, { handle: 'sum-1#1' })).output).toContain(
+      '[tool call bash] {"command":"cat log"}',
+    );
+    expect((await readOriginal(current, { handle: 'sum-1#2' })).output).toContain(
+      `of the original message ${result.id}:\ntool:\none`,
+    );
   });
 
   it.each([

@@ -18,7 +18,8 @@ export function originalHandleNote(handle: string): string {
 /** The definition an engine or agent offers the model. */
 export const ORIGINAL_TOOL: ToolDefinition = {
   name: ORIGINAL_TOOL_NAME,
-  description: 'Read the original of a tool output or message ctxhost shortened or summarized, by the handle its marker names.',
+  description:
+    'Read the original of a tool output or message ctxhost shortened or summarized, by the handle its marker names.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -43,18 +44,30 @@ const DEFAULT_LINES = 200;
  * appended and every message): never from anything else, so what redaction
  * kept out of summaries is only reachable here, by its handle, in its own session.
  */
-export async function readOriginal(session: Pick<Session, 'original' | 'history' | 'messages'>, input: JsonValue): Promise<EngineToolResult> {
+export async function readOriginal(
+  session: Pick<Session, 'original' | 'history' | 'messages'>,
+  input: JsonValue,
+): Promise<EngineToolResult> {
   const parsed = parseInput(input);
   if (typeof parsed === 'string') return { output: parsed, isError: true };
   const found = await originalText(session, parsed.handle);
-  if (found === undefined) return { output: `No original with handle ${parsed.handle} in this session; check the handle in the marker or the summary.`, isError: true };
+  if (found === undefined)
+    return {
+      output: `No original with handle ${parsed.handle} in this session; check the handle in the marker or the summary.`,
+      isError: true,
+    };
   const lines = found.text.split('\n');
   const from = Math.min(parsed.fromLine ?? 1, lines.length);
   const to = Math.min(Math.max(parsed.toLine ?? from + DEFAULT_LINES - 1, from), lines.length);
-  return { output: `Lines ${from}-${to} of ${lines.length} of the original ${found.what}:\n${lines.slice(from - 1, to).join('\n')}` };
+  return {
+    output: `Lines ${from}-${to} of ${lines.length} of the original ${found.what}:\n${lines.slice(from - 1, to).join('\n')}`,
+  };
 }
 
-async function originalText(session: Pick<Session, 'original' | 'history' | 'messages'>, handle: string): Promise<{ text: string; what: string } | undefined> {
+async function originalText(
+  session: Pick<Session, 'original' | 'history' | 'messages'>,
+  handle: string,
+): Promise<{ text: string; what: string } | undefined> {
   const covered = /^(.+)#(\d+)$/.exec(handle);
   if (covered !== null) {
     const summary = [...session.messages(), ...session.history()].find((message) => message.id === covered[1]);
@@ -62,13 +75,17 @@ async function originalText(session: Pick<Session, 'original' | 'history' | 'mes
     return id === undefined ? undefined : originalText(session, id);
   }
   const part = await session.original(handle).catch(() => undefined);
-  if (part !== undefined) return { text: partText(part), what: `${part.type === 'tool-result' ? 'output' : 'text'} of part ${handle}` };
+  if (part !== undefined)
+    return { text: partText(part), what: `${part.type === 'tool-result' ? 'output' : 'text'} of part ${handle}` };
   const message = session.history().find((candidate) => candidate.id === handle);
   return message === undefined ? undefined : { text: messageText(message), what: `message ${handle}` };
 }
 
 function messageText(message: Message): string {
-  return `${message.role}:\n${message.parts.map(partText).filter((text) => text.length > 0).join('\n')}`;
+  return `${message.role}:\n${message.parts
+    .map(partText)
+    .filter((text) => text.length > 0)
+    .join('\n')}`;
 }
 
 function partText(part: Part): string {
@@ -78,7 +95,9 @@ function partText(part: Part): string {
     case 'tool-call':
       return `[tool call ${part.name}] ${JSON.stringify(part.input)}`;
     case 'tool-result':
-      return typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+      return typeof part.output === 'string'
+        ? part.output
+        : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
     case 'reasoning':
       return '';
     default:
@@ -87,14 +106,18 @@ function partText(part: Part): string {
 }
 
 function parseInput(input: JsonValue): OriginalToolInput | string {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return `${ORIGINAL_TOOL_NAME}: expected an object with a "handle", got ${JSON.stringify(input)}`;
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return `${ORIGINAL_TOOL_NAME}: expected an object with a "handle", got ${JSON.stringify(input)}`;
   // `partId` is the name opencode's first version of the tool used.
   const handle = input['handle'] ?? input['partId'];
-  if (typeof handle !== 'string' || handle.length === 0) return `${ORIGINAL_TOOL_NAME}: "handle" must be a non-empty string`;
+  if (typeof handle !== 'string' || handle.length === 0)
+    return `${ORIGINAL_TOOL_NAME}: "handle" must be a non-empty string`;
   const line = (key: string): number | undefined | string => {
     const value = input[key];
     if (value === undefined || value === null) return undefined;
-    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : `${ORIGINAL_TOOL_NAME}: "${key}" must be a whole number ≥ 1, got ${JSON.stringify(value)}`;
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1
+      ? value
+      : `${ORIGINAL_TOOL_NAME}: "${key}" must be a whole number ≥ 1, got ${JSON.stringify(value)}`;
   };
   const fromLine = line('fromLine');
   const toLine = line('toLine');

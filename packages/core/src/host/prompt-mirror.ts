@@ -4,10 +4,14 @@ import { createPromptOriginals, type PromptOriginals } from './prompt-originals.
 import type { Session } from './session.js';
 
 /** One framework prompt item as a ctxhost message (with the given id), or the type that kept it from being mapped. */
-export type MappedPromptItem<P> = { ok: true; message: Message; sourceParts: readonly P[] } | { ok: false; unmappedType: string };
+export type MappedPromptItem<P> =
+  { ok: true; message: Message; sourceParts: readonly P[] } | { ok: false; unmappedType: string };
 
 /** `restart`: the prompt shares nothing with the session's messages (another conversation under the same id). */
-export type PromptSyncResult = { ok: true; appended: number; diverged: boolean } | { ok: false; unmappedType: string } | { ok: false; restart: true };
+export type PromptSyncResult =
+  | { ok: true; appended: number; diverged: boolean }
+  | { ok: false; unmappedType: string }
+  | { ok: false; restart: true };
 
 export interface PromptMirror<S, P> {
   /**
@@ -40,7 +44,10 @@ export function createPromptMirror<S, P>(map: (source: S, id: string) => MappedP
     let state = states.get(session.id);
     if (state === undefined) {
       // A session stored by an earlier process: its caller-side messages are the history minus what hooks added.
-      const view = session.history().filter((message) => message.meta?.summary === undefined && message.meta?.notice === undefined).map((message) => ({ id: message.id, key: alignmentKey(message) }));
+      const view = session
+        .history()
+        .filter((message) => message.meta?.summary === undefined && message.meta?.notice === undefined)
+        .map((message) => ({ id: message.id, key: alignmentKey(message) }));
       state = { view, originals: createPromptOriginals() };
       states.set(session.id, state);
     }
@@ -67,7 +74,12 @@ export function createPromptMirror<S, P>(map: (source: S, id: string) => MappedP
         await session.append(message);
         state.view.push({ id: message.id, key: keys[index]! });
       }
-      for (const [index, source] of prompt.entries()) state.originals.remember(withId(mapped[index]!.message, state.view[index]!.id), source, mapped[index]!.sourceParts);
+      for (const [index, source] of prompt.entries())
+        state.originals.remember(
+          withId(mapped[index]!.message, state.view[index]!.id),
+          source,
+          mapped[index]!.sourceParts,
+        );
       return { ok: true, appended: prompt.length - common, diverged };
     },
     async appendReply(session, message, options) {

@@ -38,7 +38,11 @@ export type CompactOutcome =
  * `compaction.failed` with the reason. Started and failed are kept in the
  * store beside `compaction.applied`. An abort is rethrown, never reported as a failure.
  */
-export async function runCompaction(host: Host, session: Session, options: CompactOptions = {}): Promise<CompactOutcome> {
+export async function runCompaction(
+  host: Host,
+  session: Session,
+  options: CompactOptions = {},
+): Promise<CompactOutcome> {
   const reason = options.reason ?? 'manual';
   const engine = host.engine.name;
   const contextWindow = options.contextWindow ?? contextWindowOf(session, host.config);
@@ -48,13 +52,30 @@ export async function runCompaction(host: Host, session: Session, options: Compa
   if (plan.veto !== undefined) {
     const error = `vetoed by ${plan.veto.by}: ${plan.veto.why}`;
     await record({ type: 'compaction.failed', reason, engine, durationMs: 0, error, vetoed: true });
-    await host.hooks.compactionFailed.promise({ sessionId: session.id, reason, engine, durationMs: 0, error, vetoed: true });
+    await host.hooks.compactionFailed.promise({
+      sessionId: session.id,
+      reason,
+      engine,
+      durationMs: 0,
+      error,
+      vetoed: true,
+    });
     return { status: 'vetoed', by: plan.veto.by, why: plan.veto.why };
   }
   const messages = options.messages ?? session.messages().slice();
   const tokensBefore = host.counter.countAll(messages);
-  const started = { reason, engine, ...(plan.focus === undefined ? {} : { focus: plan.focus }), tokensBefore, messagesBefore: messages.length };
-  await record({ type: 'compaction.started', ...started, ...(plan.instructions.length === 0 ? {} : { instructions: plan.instructions }) });
+  const started = {
+    reason,
+    engine,
+    ...(plan.focus === undefined ? {} : { focus: plan.focus }),
+    tokensBefore,
+    messagesBefore: messages.length,
+  };
+  await record({
+    type: 'compaction.started',
+    ...started,
+    ...(plan.instructions.length === 0 ? {} : { instructions: plan.instructions }),
+  });
   await host.hooks.compactionStarted.promise({ sessionId: session.id, ...started });
   const startedAt = performance.now();
   const fail = async (error: string): Promise<void> => {
@@ -85,7 +106,9 @@ export async function runCompaction(host: Host, session: Session, options: Compa
   const report: CompactionReport = { ...result.report, durationMs: Math.round(performance.now() - startedAt) };
   // Nothing to gain (a session too short for the engine's protected head and tail): the session is left as it was.
   if (report.tokensAfter >= report.tokensBefore) {
-    await fail(`saved nothing (${report.tokensBefore} → ${report.tokensAfter} tokens)${report.notes?.length ? `: ${report.notes.join('; ')}` : ''}`);
+    await fail(
+      `saved nothing (${report.tokensBefore} → ${report.tokensAfter} tokens)${report.notes?.length ? `: ${report.notes.join('; ')}` : ''}`,
+    );
     return { status: 'unchanged', report };
   }
   await session.applyCompaction(result.messages, report);

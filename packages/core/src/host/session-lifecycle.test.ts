@@ -9,7 +9,11 @@ import { createMemoryStore } from '../stores/memory-store.js';
 import type { SessionStore } from '../stores/session-store.js';
 import { createHost } from './create-host.js';
 
-const message = (id: string): Message => ({ id, role: 'user', parts: [{ id: `${id}:0`, type: 'text', text: `text of ${id}` }] });
+const message = (id: string): Message => ({
+  id,
+  role: 'user',
+  parts: [{ id: `${id}:0`, type: 'text', text: `text of ${id}` }],
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const openFiles = async () => (await readdir('/proc/self/fd')).length;
 
@@ -45,7 +49,10 @@ describe('event ids on every append', () => {
     await expect(session.append(message('m1'))).rejects.toThrow('connection lost');
     await session.append(message('m1'));
     const stored = (await inner.read('s')).filter((event) => event.type === 'message.appended');
-    expect(stored.map((event) => (event.type === 'message.appended' ? event.message.id : ''))).toStrictEqual(['m0', 'm1']);
+    expect(stored.map((event) => (event.type === 'message.appended' ? event.message.id : ''))).toStrictEqual([
+      'm0',
+      'm1',
+    ]);
     expect(session.messages().map((entry) => entry.id)).toStrictEqual(['m0', 'm1']);
     // The same message appended again on purpose, after it was acknowledged, is stored again.
     await session.append(message('m1'));
@@ -76,7 +83,10 @@ describe('releasing idle sessions', () => {
 
   it('keeps file handles bounded over many sessions, and releases on session.idle when asked', async () => {
     const store = createFileStore({ directory });
-    const host = createHost({ store, config: { store: { kind: 'file', releaseIdleAfterSeconds: 0.05, releaseOnSessionIdle: true } } });
+    const host = createHost({
+      store,
+      config: { store: { kind: 'file', releaseIdleAfterSeconds: 0.05, releaseOnSessionIdle: true } },
+    });
     const before = await openFiles();
     for (let index = 0; index < 150; index += 1) {
       const session = await host.session(`s${index}`);

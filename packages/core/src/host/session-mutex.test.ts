@@ -8,11 +8,12 @@ describe('createSessionMutex', () => {
   it('serializes sections', async () => {
     const mutex = createSessionMutex();
     const trace: string[] = [];
-    const section = (name: string) => mutex.run(async () => {
-      trace.push(`${name}:in`);
-      await tick();
-      trace.push(`${name}:out`);
-    });
+    const section = (name: string) =>
+      mutex.run(async () => {
+        trace.push(`${name}:in`);
+        await tick();
+        trace.push(`${name}:out`);
+      });
     await Promise.all([section('a'), section('b'), section('c')]);
     expect(trace).toEqual(['a:in', 'a:out', 'b:in', 'b:out', 'c:in', 'c:out']);
   });
@@ -27,8 +28,16 @@ describe('createSessionMutex', () => {
     const [one, two] = [createSessionMutex(), createSessionMutex()];
     const trace: string[] = [];
     await Promise.all([
-      one.run(async () => { trace.push('one:in'); await tick(); trace.push('one:out'); }),
-      two.run(async () => { trace.push('two:in'); await tick(); trace.push('two:out'); }),
+      one.run(async () => {
+        trace.push('one:in');
+        await tick();
+        trace.push('one:out');
+      }),
+      two.run(async () => {
+        trace.push('two:in');
+        await tick();
+        trace.push('two:out');
+      }),
     ]);
     expect(trace.slice(0, 2).sort()).toEqual(['one:in', 'two:in']);
   });
@@ -38,7 +47,11 @@ describe('createSessionMutex', () => {
     const trace: string[] = [];
     let background: Promise<void> | undefined;
     await mutex.run(async () => {
-      background = runOutsideLocks(() => mutex.run(async () => { trace.push('background'); }));
+      background = runOutsideLocks(() =>
+        mutex.run(async () => {
+          trace.push('background');
+        }),
+      );
       await tick();
       trace.push('holder done');
     });
@@ -48,7 +61,11 @@ describe('createSessionMutex', () => {
 
   it('releases the lock when a section throws', async () => {
     const mutex = createSessionMutex();
-    await expect(mutex.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      mutex.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(mutex.run(async () => 'next')).resolves.toBe('next');
   });
 });

@@ -21,7 +21,10 @@ export const PROVIDER_ALIASES: Readonly<Record<string, string>> = Object.freeze(
 
 /** The key two spellings of one id share: lower case, dots between digits as dashes (`claude-sonnet-4.5` = `claude-sonnet-4-5`). */
 export function canonicalModelId(id: string): string {
-  return id.trim().toLowerCase().replace(/(\d)\.(\d)/g, '$1-$2');
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/(\d)\.(\d)/g, '$1-$2');
 }
 
 const DECORATIONS: readonly RegExp[] = [

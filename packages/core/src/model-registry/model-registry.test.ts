@@ -30,7 +30,10 @@ describe('getModelInfo', () => {
   });
 
   it('gives prices, output limit and, for OpenAI models, the encoding', () => {
-    expect(getModelInfo('claude-sonnet-4-5')).toMatchObject({ maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } });
+    expect(getModelInfo('claude-sonnet-4-5')).toMatchObject({
+      maxOutputTokens: 64_000,
+      pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    });
     expect(getModelInfo('gpt-4o')?.tokenizer).toBe('o200k_base');
     expect(getModelInfo('gpt-4')?.tokenizer).toBe('cl100k_base');
     expect(getModelInfo('claude-sonnet-4-5')?.tokenizer).toBeUndefined();
@@ -39,8 +42,14 @@ describe('getModelInfo', () => {
   it('models long-context variants: [1m] for the window, a price tier above 200k', () => {
     expect(getModelInfo('claude-sonnet-4-5')?.contextWindow).toBe(200_000);
     const long = getModelInfo('claude-sonnet-4-5-20250929[1m]');
-    expect(long).toMatchObject({ contextWindow: 1_000_000, longContext: { aboveTokens: 200_000, beta: 'context-1m-2025-08-07', pricing: { input: 6, output: 22.5 } } });
-    expect(getModelInfo('gemini-2.5-pro')?.longContext).toMatchObject({ aboveTokens: 200_000, pricing: { input: 2.5, output: 15 } });
+    expect(long).toMatchObject({
+      contextWindow: 1_000_000,
+      longContext: { aboveTokens: 200_000, beta: 'context-1m-2025-08-07', pricing: { input: 6, output: 22.5 } },
+    });
+    expect(getModelInfo('gemini-2.5-pro')?.longContext).toMatchObject({
+      aboveTokens: 200_000,
+      pricing: { input: 2.5, output: 15 },
+    });
     expect(getModelInfo('gpt-4o')?.longContext).toBeUndefined();
   });
 
@@ -51,7 +60,8 @@ describe('getModelInfo', () => {
 
   it('covers the providers the issue names, with hundreds of models', () => {
     const registry = defaultModelRegistry();
-    for (const provider of ['anthropic', 'openai', 'google', 'mistral', 'deepseek', 'xai', 'openrouter']) expect(registry.providers).toContain(provider);
+    for (const provider of ['anthropic', 'openai', 'google', 'mistral', 'deepseek', 'xai', 'openrouter'])
+      expect(registry.providers).toContain(provider);
     expect(registry.list().length).toBeGreaterThan(500);
   });
 });
@@ -67,7 +77,12 @@ describe('createModelRegistry with overrides', () => {
     expect(registry.get('claude-sonnet-4-5-20250929')).toMatchObject({ contextWindow: 150_000, pricing: { input: 3 } });
     expect(registry.get('anthropic/claude-sonnet-4-5')?.contextWindow).toBe(150_000);
     expect(registry.get('claude-opus-4-6')?.contextWindow).toBe(1_000_000);
-    expect(registry.get('my-local-model')).toEqual({ id: 'my-local-model', provider: 'vllm', contextWindow: 32_768, maxOutputTokens: 2048 });
+    expect(registry.get('my-local-model')).toEqual({
+      id: 'my-local-model',
+      provider: 'vllm',
+      contextWindow: 32_768,
+      maxOutputTokens: 2048,
+    });
   });
 
   it('reads the same through getModelInfo with the config section', () => {

@@ -12,8 +12,31 @@ export interface ModelRegistry {
 }
 
 /** Bare ids resolve to the model's own provider first, gateways and resellers last. */
-const PROVIDER_PRIORITY = ['anthropic', 'openai', 'google', 'mistral', 'deepseek', 'xai', 'moonshotai', 'zai', 'groq', 'cerebras'];
-const GATEWAYS = new Set(['openrouter', 'vercel-ai-gateway', 'cloudflare-ai-gateway', 'github-copilot', 'opencode', 'opencode-go', 'openai-codex', 'azure-openai-responses', 'amazon-bedrock', 'google-vertex', 'google-vertex-anthropic']);
+const PROVIDER_PRIORITY = [
+  'anthropic',
+  'openai',
+  'google',
+  'mistral',
+  'deepseek',
+  'xai',
+  'moonshotai',
+  'zai',
+  'groq',
+  'cerebras',
+];
+const GATEWAYS = new Set([
+  'openrouter',
+  'vercel-ai-gateway',
+  'cloudflare-ai-gateway',
+  'github-copilot',
+  'opencode',
+  'opencode-go',
+  'openai-codex',
+  'azure-openai-responses',
+  'amazon-bedrock',
+  'google-vertex',
+  'google-vertex-anthropic',
+]);
 
 function rank(provider: string): number {
   const index = PROVIDER_PRIORITY.indexOf(provider);
@@ -119,7 +142,10 @@ function toInfo(model: SnapshotModel, variant: SnapshotVariant | undefined, long
 function applyOverride(base: ModelInfo | undefined, id: string, override: ModelOverride): ModelInfo | undefined {
   const contextWindow = override.contextWindow ?? base?.contextWindow;
   if (contextWindow === undefined) return base;
-  const merged: ModelInfo = { ...(base ?? { id, provider: override.provider ?? 'custom', maxOutputTokens: override.maxOutputTokens ?? 4096 }), contextWindow };
+  const merged: ModelInfo = {
+    ...(base ?? { id, provider: override.provider ?? 'custom', maxOutputTokens: override.maxOutputTokens ?? 4096 }),
+    contextWindow,
+  };
   if (override.provider !== undefined) merged.provider = override.provider;
   if (override.maxOutputTokens !== undefined) merged.maxOutputTokens = override.maxOutputTokens;
   if (override.pricing !== undefined) merged.pricing = override.pricing;

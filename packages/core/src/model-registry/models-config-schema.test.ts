@@ -40,14 +40,28 @@ describe('config models: section', () => {
         '',
       ].join('\n'),
     );
-    expect(config.models['qwen3-coder-local']).toStrictEqual({ provider: 'vllm', contextWindow: 65536, pricing: { input: 0, output: 0 } });
+    expect(config.models['qwen3-coder-local']).toStrictEqual({
+      provider: 'vllm',
+      contextWindow: 65536,
+      pricing: { input: 0, output: 0 },
+    });
     expect(resolveContextWindow(config)).toBe(65536);
     expect(resolveContextWindow(config, 'claude-sonnet-4-5-20250929')).toBe(180_000);
     expect(getModelInfo('claude-sonnet-4-5', config.models)?.pricing?.input).toBe(3);
   });
 
   it('reports a malformed entry with file, line and key, all problems at once', async () => {
-    const error = await load(['models:', '  my-model:', '    max_output_tokens: 1000', '  gpt-4o:', '    context_windw: 1', '    pricing: { input: cheap, output: 1 }', ''].join('\n')).then(
+    const error = await load(
+      [
+        'models:',
+        '  my-model:',
+        '    max_output_tokens: 1000',
+        '  gpt-4o:',
+        '    context_windw: 1',
+        '    pricing: { input: cheap, output: 1 }',
+        '',
+      ].join('\n'),
+    ).then(
       () => undefined,
       (caught: unknown) => caught,
     );

@@ -37,7 +37,9 @@ export const ModelEntrySchema = z.strictObject({
 });
 
 export const ModelsSectionSchema = z
-  .record(z.string().min(1, { error: 'a model name' }), ModelEntrySchema, { error: 'a mapping of model names to entries' })
+  .record(z.string().min(1, { error: 'a model name' }), ModelEntrySchema, {
+    error: 'a mapping of model names to entries',
+  })
   // `when`: run even when some entry failed, so every problem is reported at once.
   .superRefine(
     (section, context) => {
@@ -55,7 +57,9 @@ export const ModelsSectionSchema = z
   .default({});
 
 function isEntryWithoutWindow(entry: unknown): boolean {
-  return typeof entry === 'object' && entry !== null && (entry as { context_window?: unknown }).context_window === undefined;
+  return (
+    typeof entry === 'object' && entry !== null && (entry as { context_window?: unknown }).context_window === undefined
+  );
 }
 
 export type ModelsSection = z.output<typeof ModelsSectionSchema>;
@@ -71,7 +75,12 @@ export function toModelOverrides(section: ModelsSection): Record<string, ModelOv
     if (entry.tokenizer !== undefined) override.tokenizer = entry.tokenizer;
     if (entry.pricing !== undefined) {
       const { input, output, cache_read: cacheRead, cache_write: cacheWrite } = entry.pricing;
-      override.pricing = { input, output, ...(cacheRead === undefined ? {} : { cacheRead }), ...(cacheWrite === undefined ? {} : { cacheWrite }) };
+      override.pricing = {
+        input,
+        output,
+        ...(cacheRead === undefined ? {} : { cacheRead }),
+        ...(cacheWrite === undefined ? {} : { cacheWrite }),
+      };
     }
     overrides[name] = override;
   }

@@ -21,7 +21,11 @@ export function findTooDeep(value: unknown, limit = MAX_JSON_DEPTH): string | un
     if (entry.depth >= limit) return describePath(entry.path);
     seen.add(entry.value);
     for (const key of Object.keys(entry.value)) {
-      stack.push({ value: (entry.value as Record<string, unknown>)[key], depth: entry.depth + 1, path: entry.path.length < 8 ? [...entry.path, key] : entry.path });
+      stack.push({
+        value: (entry.value as Record<string, unknown>)[key],
+        depth: entry.depth + 1,
+        path: entry.path.length < 8 ? [...entry.path, key] : entry.path,
+      });
     }
   }
   return undefined;

@@ -11,7 +11,14 @@ import { z } from 'zod';
 /** JSON values, for tool inputs and provider extras that ctxhost carries but does not interpret. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+  z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(JsonValueSchema),
+    z.record(z.string(), JsonValueSchema),
+  ]),
 );
 
 /** An Anthropic prompt-cache breakpoint carried on a part (rendered as `cache_control`). */
@@ -71,9 +78,22 @@ export type FilePart = z.infer<typeof FilePartSchema>;
 
 /** Content inside a tool result when it is not plain text. */
 export const ToolResultContentSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string(), extra: z.record(z.string(), JsonValueSchema).optional() }),
-  z.strictObject({ type: z.literal('image'), source: MediaSourceSchema, extra: z.record(z.string(), JsonValueSchema).optional() }),
-  z.strictObject({ type: z.literal('file'), source: MediaSourceSchema, title: z.string().optional(), extra: z.record(z.string(), JsonValueSchema).optional() }),
+  z.strictObject({
+    type: z.literal('text'),
+    text: z.string(),
+    extra: z.record(z.string(), JsonValueSchema).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('image'),
+    source: MediaSourceSchema,
+    extra: z.record(z.string(), JsonValueSchema).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('file'),
+    source: MediaSourceSchema,
+    title: z.string().optional(),
+    extra: z.record(z.string(), JsonValueSchema).optional(),
+  }),
 ]);
 export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;
 

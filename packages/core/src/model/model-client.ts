@@ -24,13 +24,7 @@ export interface ModelRequest {
 }
 
 export type StopReason =
-  | 'end_turn'
-  | 'tool_use'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'pause_turn'
-  | 'refusal'
-  | 'model_context_window_exceeded';
+  'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 export interface ModelResponse {
   /** The assistant message, parts with fresh ids. */

@@ -17,7 +17,12 @@ export function normalizeProviderError(error: unknown): ProviderError {
   const parsed = parseTokenLimitError(error);
   const base = { message, cause: error, ...(status === undefined ? {} : { status }) };
   if (parsed !== null) {
-    const kind: ProviderErrorKind = parsed.kind === 'request_too_large' ? 'request_too_large' : parsed.kind === 'non_empty_content' ? 'empty_content' : 'context_overflow';
+    const kind: ProviderErrorKind =
+      parsed.kind === 'request_too_large'
+        ? 'request_too_large'
+        : parsed.kind === 'non_empty_content'
+          ? 'empty_content'
+          : 'context_overflow';
     return { ...base, kind, ...pick(parsed) };
   }
   return { ...base, kind: kindOfStatus(status) };

@@ -7,10 +7,24 @@ const shapes: [string, (text: string) => unknown][] = [
   ['bare string', (text) => text],
   ['Error', (text) => new Error(text)],
   ['API body', (text) => ({ type: 'error', error: { type: 'invalid_request_error', message: text } })],
-  ['SDK-like error.error.error.message', (text) => Object.assign(new Error('400'), { status: 400, error: { type: 'error', error: { message: text } } })],
-  ['data.responseBody as JSON', (text) => ({ name: 'AI_APICallError', data: { responseBody: JSON.stringify({ error: { message: text } }) } })],
-  ['SSE stream', (text) => ({ data: { responseBody: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { message: text } })}\n\n` } })],
-  ['cause chain', (text) => new Error('request failed', { cause: new Error('upstream', { cause: { message: text } }) })],
+  [
+    'SDK-like error.error.error.message',
+    (text) => Object.assign(new Error('400'), { status: 400, error: { type: 'error', error: { message: text } } }),
+  ],
+  [
+    'data.responseBody as JSON',
+    (text) => ({ name: 'AI_APICallError', data: { responseBody: JSON.stringify({ error: { message: text } }) } }),
+  ],
+  [
+    'SSE stream',
+    (text) => ({
+      data: { responseBody: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { message: text } })}\n\n` },
+    }),
+  ],
+  [
+    'cause chain',
+    (text) => new Error('request failed', { cause: new Error('upstream', { cause: { message: text } }) }),
+  ],
 ];
 
 describe('parseTokenLimitError', () => {
@@ -23,17 +37,35 @@ describe('parseTokenLimitError', () => {
   }
 
   it('reads a normalised provider error by its kind', () => {
-    expect(parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: 10, maxTokens: 5 })).toMatchObject({ kind: 'token_limit_exceeded', currentTokens: 10, maxTokens: 5 });
-    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 3 })).toMatchObject({ kind: 'non_empty_content', messageIndex: 3 });
-    expect(parseTokenLimitError({ kind: 'rate_limited', message: 'prompt is too long: 5 tokens > 4 maximum' })).toMatchObject({ kind: 'token_limit_exceeded' });
+    expect(
+      parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: 10, maxTokens: 5 }),
+    ).toMatchObject({ kind: 'token_limit_exceeded', currentTokens: 10, maxTokens: 5 });
+    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 3 })).toMatchObject({
+      kind: 'non_empty_content',
+      messageIndex: 3,
+    });
+    expect(
+      parseTokenLimitError({ kind: 'rate_limited', message: 'prompt is too long: 5 tokens > 4 maximum' }),
+    ).toMatchObject({ kind: 'token_limit_exceeded' });
     expect(parseTokenLimitError({ kind: 'overloaded', message: 'Overloaded' })).toBeNull();
   });
 
   it('drops numbers that are not counts: NaN, zero, negative, beyond Infinity (found by fuzzing)', () => {
-    expect(parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: Number.NaN, maxTokens: -5 })).toEqual({ kind: 'token_limit_exceeded' });
-    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 1.5 })).toEqual({ kind: 'non_empty_content' });
-    expect(parseTokenLimitError(`prompt is too long: ${'9'.repeat(400)} tokens > 0 maximum`)).toEqual({ kind: 'token_limit_exceeded', provider: 'anthropic' });
-    expect(parseTokenLimitError('prompt is too long: , tokens > 200,000 maximum')).toEqual({ kind: 'token_limit_exceeded', provider: 'anthropic', maxTokens: 200000 });
+    expect(
+      parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: Number.NaN, maxTokens: -5 }),
+    ).toEqual({ kind: 'token_limit_exceeded' });
+    expect(parseTokenLimitError({ kind: 'empty_content', message: 'x', messageIndex: 1.5 })).toEqual({
+      kind: 'non_empty_content',
+    });
+    expect(parseTokenLimitError(`prompt is too long: ${'9'.repeat(400)} tokens > 0 maximum`)).toEqual({
+      kind: 'token_limit_exceeded',
+      provider: 'anthropic',
+    });
+    expect(parseTokenLimitError('prompt is too long: , tokens > 200,000 maximum')).toEqual({
+      kind: 'token_limit_exceeded',
+      provider: 'anthropic',
+      maxTokens: 200000,
+    });
   });
 
   it('survives cycles, depth and junk', () => {
@@ -43,6 +75,7 @@ describe('parseTokenLimitError', () => {
     let deep: unknown = 'prompt is too long: 2 tokens > 1 maximum';
     for (let i = 0; i < 100; i++) deep = { error: deep };
     expect(parseTokenLimitError(deep)).toBeNull();
-    for (const junk of [undefined, null, 42, Symbol('x'), () => 1, [], '{broken json']) expect(parseTokenLimitError(junk)).toBeNull();
+    for (const junk of [undefined, null, 42, Symbol('x'), () => 1, [], '{broken json'])
+      expect(parseTokenLimitError(junk)).toBeNull();
   });
 });

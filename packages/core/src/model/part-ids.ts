@@ -16,7 +16,11 @@ export function newMessageId(): string {
 }
 
 /** A message with ids filled in: `createMessage('user', [{ type: 'text', text: 'hi' }])`. */
-export function createMessage(role: Message['role'], parts: readonly PartInput[], options: { id?: string; meta?: MessageMeta } = {}): Message {
+export function createMessage(
+  role: Message['role'],
+  parts: readonly PartInput[],
+  options: { id?: string; meta?: MessageMeta } = {},
+): Message {
   const id = options.id ?? newMessageId();
   return {
     id,

@@ -10,7 +10,8 @@ export function renderTranscript(messages: readonly Message[]): string {
         .map((part) => {
           if (part.type === 'text') return part.text;
           if (part.type === 'tool-call') return `[tool call ${part.name}] ${JSON.stringify(part.input)}`;
-          if (part.type === 'tool-result') return `[tool result${part.isError ? ' (error)' : ''}] ${shorten(typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n'))}`;
+          if (part.type === 'tool-result')
+            return `[tool result${part.isError ? ' (error)' : ''}] ${shorten(typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n'))}`;
           if (part.type === 'reasoning') return '';
           return `[${part.type}]`;
         })

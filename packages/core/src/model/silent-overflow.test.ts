@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { detectSilentOverflow } from './silent-overflow.js';
 
-const usage = (input: number, output: number) => ({ inputTokens: input, outputTokens: output, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+const usage = (input: number, output: number) => ({
+  inputTokens: input,
+  outputTokens: output,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0,
+});
 
 describe('detectSilentOverflow', () => {
   it.each([
@@ -16,6 +21,8 @@ describe('detectSilentOverflow', () => {
   });
 
   it('gives an empty reply at the window the numbers a recovery needs', () => {
-    expect(detectSilentOverflow({ usage: usage(19_950, 0), contextWindow: 20_000, empty: true })).toMatchObject({ error: { kind: 'context_overflow', currentTokens: 19_950, maxTokens: 20_000 } });
+    expect(detectSilentOverflow({ usage: usage(19_950, 0), contextWindow: 20_000, empty: true })).toMatchObject({
+      error: { kind: 'context_overflow', currentTokens: 19_950, maxTokens: 20_000 },
+    });
   });
 });

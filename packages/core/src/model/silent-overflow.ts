@@ -27,8 +27,17 @@ export function detectSilentOverflow(input: SilentOverflowInput): SilentOverflow
   if (input.usage === undefined || input.contextWindow === undefined || input.contextWindow <= 0) return undefined;
   const prompt = promptTokens(input.usage);
   if ((input.empty || input.usage.outputTokens === 0) && prompt >= input.contextWindow * SILENT_OVERFLOW_FILL) {
-    return { kind: 'empty_at_window', error: { kind: 'context_overflow', message: `the model answered nothing with a prompt of ${prompt} tokens at its window of ${input.contextWindow}: a silent overflow`, currentTokens: prompt, maxTokens: input.contextWindow } };
+    return {
+      kind: 'empty_at_window',
+      error: {
+        kind: 'context_overflow',
+        message: `the model answered nothing with a prompt of ${prompt} tokens at its window of ${input.contextWindow}: a silent overflow`,
+        currentTokens: prompt,
+        maxTokens: input.contextWindow,
+      },
+    };
   }
-  if (prompt > input.contextWindow) return { kind: 'over_window', promptTokens: prompt, contextWindow: input.contextWindow };
+  if (prompt > input.contextWindow)
+    return { kind: 'over_window', promptTokens: prompt, contextWindow: input.contextWindow };
   return undefined;
 }

@@ -11,9 +11,18 @@ describe('validateMessages', () => {
   });
 
   it.each([
-    [{ id: 'm1', role: 'user', parts: [{ id: 'p', type: 'video' }] }, 'messages[1].parts[0].type: expected a known type, got "video"'],
-    [{ id: 'm1', role: 'assistant', parts: [{ id: 'p', type: 'tool-call', name: 'ls', input: {} }] }, 'messages[1].parts[0].callId: expected a string, got nothing'],
-    [{ id: 'm1', role: 'user', parts: [{ id: 'p', type: 'text', text: 42 }] }, 'messages[1].parts[0].text: expected a string, got 42'],
+    [
+      { id: 'm1', role: 'user', parts: [{ id: 'p', type: 'video' }] },
+      'messages[1].parts[0].type: expected a known type, got "video"',
+    ],
+    [
+      { id: 'm1', role: 'assistant', parts: [{ id: 'p', type: 'tool-call', name: 'ls', input: {} }] },
+      'messages[1].parts[0].callId: expected a string, got nothing',
+    ],
+    [
+      { id: 'm1', role: 'user', parts: [{ id: 'p', type: 'text', text: 42 }] },
+      'messages[1].parts[0].text: expected a string, got 42',
+    ],
     [{ id: '', role: 'user', parts: [] }, 'messages[1].id: expected a non-empty string, got ""'],
   ])('names the message index and the field: %j', (bad, problem) => {
     try {
@@ -40,8 +49,14 @@ describe('validateMessages', () => {
   it('refuses a tool input nested past MAX_JSON_DEPTH with a message naming where, instead of overflowing the stack', () => {
     let input: JsonValue = 1;
     for (let level = 0; level < 100_000; level++) input = { a: input };
-    const message = { id: 'm1', role: 'assistant', parts: [{ id: 'p1', type: 'tool-call', callId: 'c1', name: 'deep', input }] };
-    expect(() => validateMessages([message])).toThrow(/messages\[0\] nests more than 256 levels deep at parts\.0\.input\.a\.a/);
+    const message = {
+      id: 'm1',
+      role: 'assistant',
+      parts: [{ id: 'p1', type: 'tool-call', callId: 'c1', name: 'deep', input }],
+    };
+    expect(() => validateMessages([message])).toThrow(
+      /messages\[0\] nests more than 256 levels deep at parts\.0\.input\.a\.a/,
+    );
     expect(() => validateMessage(message)).toThrow(MessageValidationError);
     expect(findTooDeep({ a: [{ b: 1 }] }, 3)).toBeUndefined();
     expect(findTooDeep({ a: [{ b: {} }] }, 3)).toBe('a.0.b');

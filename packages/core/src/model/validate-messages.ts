@@ -8,7 +8,10 @@ export class MessageValidationError extends CtxhostError {
   readonly problems: string[];
 
   constructor(where: string, problems: string[]) {
-    super(CORE_ERROR_CODES.messageInvalid, `${where}: ${problems.length} invalid field${problems.length === 1 ? '' : 's'}\n  ${problems.join('\n  ')}`);
+    super(
+      CORE_ERROR_CODES.messageInvalid,
+      `${where}: ${problems.length} invalid field${problems.length === 1 ? '' : 's'}\n  ${problems.join('\n  ')}`,
+    );
     this.problems = problems;
   }
 }
@@ -19,7 +22,8 @@ export class MessageValidationError extends CtxhostError {
  * expected and what was found.
  */
 export function validateMessages(input: unknown, where = 'messages'): Message[] {
-  if (!Array.isArray(input)) throw new MessageValidationError(where, [`${where}: expected a list of messages, got ${describe(input)}`]);
+  if (!Array.isArray(input))
+    throw new MessageValidationError(where, [`${where}: expected a list of messages, got ${describe(input)}`]);
   const problems: string[] = [];
   const messages = input.map((value, index) => {
     const tooDeep = findTooDeep(value);
@@ -42,20 +46,28 @@ export function validateMessage(input: unknown, where = 'message'): Message {
   if (tooDeep !== undefined) throw new MessageValidationError(where, [tooDeepMessage(where, tooDeep)]);
   const result = MessageSchema.safeParse(input);
   if (result.success) return result.data;
-  throw new MessageValidationError(where, result.error.issues.map((issue) => formatIssue(where, issue, input)));
+  throw new MessageValidationError(
+    where,
+    result.error.issues.map((issue) => formatIssue(where, issue, input)),
+  );
 }
 
 function formatIssue(base: string, issue: z.core.$ZodIssue, root: unknown): string {
-  const path = issue.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`), base);
+  const path = issue.path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+    base,
+  );
   const found = valueAt(root, issue.path);
   return `${path}: ${expectation(issue)}, got ${describe(found)}`;
 }
 
 function expectation(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_union' && 'discriminator' in issue) return `expected a known ${String(issue.discriminator)}`;
+  if (issue.code === 'invalid_union' && 'discriminator' in issue)
+    return `expected a known ${String(issue.discriminator)}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected === 'string' ? 'a string' : issue.expected}`;
   if (issue.code === 'too_small' && issue.origin === 'string') return 'expected a non-empty string';
-  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
   return issue.message;
 }
 

@@ -33,12 +33,20 @@ interface Acknowledged {
 }
 
 /** Runs the child until it has acknowledged `killAfter` appends, then SIGKILLs it `killDelayMs` later, mid-burst. */
-async function runAndKill(scriptPath: string, directory: string, run: { payloadSize: number; killAfter: number; killDelayMs: number }): Promise<Acknowledged[]> {
+async function runAndKill(
+  scriptPath: string,
+  directory: string,
+  run: { payloadSize: number; killAfter: number; killDelayMs: number },
+): Promise<Acknowledged[]> {
   const { payloadSize, killAfter, killDelayMs } = run;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxhost/source', scriptPath, directory, String(payloadSize)], {
-    cwd: repositoryRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@ctxhost/source', scriptPath, directory, String(payloadSize)],
+    {
+      cwd: repositoryRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -49,7 +57,8 @@ async function runAndKill(scriptPath: string, directory: string, run: { payloadS
     if (acknowledged.length === killAfter) setTimeout(() => child.kill('SIGKILL'), killDelayMs);
   }
   await exited;
-  if (acknowledged.length < killAfter) throw new Error(`the child stopped before ${killAfter} acknowledgements: ${errors}`);
+  if (acknowledged.length < killAfter)
+    throw new Error(`the child stopped before ${killAfter} acknowledgements: ${errors}`);
   return acknowledged;
 }
 
@@ -79,7 +88,10 @@ describe('file store under SIGKILL', () => {
       const events = await store.read('crash');
       await store.close();
       const context = `run ${JSON.stringify(run)}: ${acknowledged.length} acknowledged, ${events.length} stored`;
-      expect(events.map((event) => event.seq), context).toStrictEqual(events.map((_, position) => position + 1));
+      expect(
+        events.map((event) => event.seq),
+        context,
+      ).toStrictEqual(events.map((_, position) => position + 1));
       expect(events.length, context).toBeGreaterThanOrEqual(acknowledged.length);
       for (const { seq, messageId } of acknowledged) {
         const event = events[seq - 1];

@@ -63,7 +63,16 @@ beforeAll(async () => {
   const entry = join(workDirectory, 'child.mts');
   childPath = join(workDirectory, 'child.mjs');
   await writeFile(entry, childSource);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: childPath, conditions: ['@ctxhost/source'], logLevel: 'silent' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: childPath,
+    conditions: ['@ctxhost/source'],
+    logLevel: 'silent',
+  });
 });
 afterAll(async () => {
   await rm(workDirectory, { recursive: true, force: true });
@@ -75,11 +84,21 @@ interface Acknowledged {
 }
 
 /** Runs one append child until it has acknowledged `killAfter` appends, then SIGKILLs it `killDelayMs` later. */
-async function appendUntilKilled(directory: string, round: number, seed: number, killAfter: number, killDelayMs: number): Promise<Acknowledged[]> {
-  const child = spawn(process.execPath, [childPath, 'append', directory, String(round), String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function appendUntilKilled(
+  directory: string,
+  round: number,
+  seed: number,
+  killAfter: number,
+  killDelayMs: number,
+): Promise<Acknowledged[]> {
+  const child = spawn(process.execPath, [childPath, 'append', directory, String(round), String(seed)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, signal) => resolve(signal)),
+  );
   const acknowledged: Acknowledged[] = [];
   for await (const line of createInterface({ input: child.stdout })) {
     const [seq, messageId] = line.split(' ');
@@ -87,7 +106,10 @@ async function appendUntilKilled(directory: string, round: number, seed: number,
     if (acknowledged.length === killAfter) setTimeout(() => child.kill('SIGKILL'), killDelayMs);
   }
   const signal = await exited;
-  if (signal !== 'SIGKILL') throw new Error(`round ${round}: the child exited by itself (${String(signal)}) after ${acknowledged.length} acknowledgements: ${errors}`);
+  if (signal !== 'SIGKILL')
+    throw new Error(
+      `round ${round}: the child exited by itself (${String(signal)}) after ${acknowledged.length} acknowledgements: ${errors}`,
+    );
   return acknowledged;
 }
 
@@ -100,57 +122,86 @@ async function readSession(directory: string): Promise<StoredEvent[]> {
   }
 }
 
-const messageIdOf = (event: StoredEvent | undefined) => (event?.type === 'message.appended' ? event.message.id : undefined);
+const messageIdOf = (event: StoredEvent | undefined) =>
+  event?.type === 'message.appended' ? event.message.id : undefined;
 
 describe('file store: SIGKILL at random points, round after round, on one session', () => {
-  it('reopens after every kill with every acknowledged event, in order, and appends on top', { timeout: 120_000 }, async () => {
-    const directory = join(workDirectory, 'kill-rounds');
-    // Seeded, so a failing round can be replayed: when to kill, and the child's own seed for its append sizes.
-    const roundPlan = fc.record({ killAfter: fc.integer({ min: 1, max: 12 }), killDelayMs: fc.integer({ min: 0, max: 11 }), childSeed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) });
-    const rounds = fc.sample(roundPlan, { seed: 20_261_122, numRuns: testSize(20, 6) });
-    const everAcknowledged: Acknowledged[] = [];
-    for (const [index, { killAfter, killDelayMs, childSeed }] of rounds.entries()) {
-      const acknowledged = await appendUntilKilled(directory, index, childSeed, killAfter, killDelayMs);
-      everAcknowledged.push(...acknowledged);
-      const events = await readSession(directory);
-      const context = `round ${index} (kill after ${killAfter} acks + ${killDelayMs} ms): ${acknowledged.length} acknowledged this round, ${events.length} stored`;
-      expect(events.map((event) => event.seq), context).toStrictEqual(events.map((_, position) => position + 1));
-      for (const { seq, messageId } of everAcknowledged) expect(messageIdOf(events[seq - 1]), `${context}, seq ${seq}`).toBe(messageId);
-    }
-    expect(everAcknowledged.length).toBeGreaterThan(20);
-  });
+  it(
+    'reopens after every kill with every acknowledged event, in order, and appends on top',
+    { timeout: 120_000 },
+    async () => {
+      const directory = join(workDirectory, 'kill-rounds');
+      // Seeded, so a failing round can be replayed: when to kill, and the child's own seed for its append sizes.
+      const roundPlan = fc.record({
+        killAfter: fc.integer({ min: 1, max: 12 }),
+        killDelayMs: fc.integer({ min: 0, max: 11 }),
+        childSeed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      });
+      const rounds = fc.sample(roundPlan, { seed: 20_261_122, numRuns: testSize(20, 6) });
+      const everAcknowledged: Acknowledged[] = [];
+      for (const [index, { killAfter, killDelayMs, childSeed }] of rounds.entries()) {
+        const acknowledged = await appendUntilKilled(directory, index, childSeed, killAfter, killDelayMs);
+        everAcknowledged.push(...acknowledged);
+        const events = await readSession(directory);
+        const context = `round ${index} (kill after ${killAfter} acks + ${killDelayMs} ms): ${acknowledged.length} acknowledged this round, ${events.length} stored`;
+        expect(
+          events.map((event) => event.seq),
+          context,
+        ).toStrictEqual(events.map((_, position) => position + 1));
+        for (const { seq, messageId } of everAcknowledged)
+          expect(messageIdOf(events[seq - 1]), `${context}, seq ${seq}`).toBe(messageId);
+      }
+      expect(everAcknowledged.length).toBeGreaterThan(20);
+    },
+  );
 });
 
 describe('file store: two processes on one session', () => {
-  it('refuses the second process with CTXHOST_STORE_IN_USE naming the owner, and the log holds only the owner’s events', { timeout: 60_000 }, async () => {
-    const directory = join(workDirectory, 'contended');
-    const owner = createFileStore({ directory });
-    await owner.append(SESSION, { type: 'message.appended', message: { id: 'owner-0', role: 'user', parts: [{ id: 'owner-0:0', type: 'text', text: 'first' }] } });
-    const child = spawn(process.execPath, [childPath, 'contend', directory, '20'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let appended = 1;
-    let childDone = false;
-    void exited.then(() => (childDone = true));
-    while (!childDone || appended < 30) {
-      await owner.append(SESSION, { type: 'message.appended', message: { id: `owner-${appended}`, role: 'user', parts: [{ id: `owner-${appended}:0`, type: 'text', text: `append ${appended} `.repeat(50) }] } });
-      appended++;
-    }
-    expect(await exited, errors).toBe(0);
-    const contender = JSON.parse(output) as { acknowledged: number; errors: { code: string; message: string }[] };
-    expect(contender.acknowledged).toBe(0);
-    expect(contender.errors).toHaveLength(20);
-    for (const error of contender.errors) {
-      expect(error.code).toBe(CORE_ERROR_CODES.storeInUse);
-      expect(error.message).toContain(`session "${SESSION}" is open for writing by process ${process.pid}`);
-    }
-    await owner.close();
-    const events = await readSession(directory);
-    expect(events.map(messageIdOf)).toEqual(Array.from({ length: appended }, (_, index) => `owner-${index}`));
-    const raw = await readFile(join(directory, `${SESSION}.jsonl`), 'utf8');
-    expect(raw).not.toContain('intruder');
-  });
+  it(
+    'refuses the second process with CTXHOST_STORE_IN_USE naming the owner, and the log holds only the owner’s events',
+    { timeout: 60_000 },
+    async () => {
+      const directory = join(workDirectory, 'contended');
+      const owner = createFileStore({ directory });
+      await owner.append(SESSION, {
+        type: 'message.appended',
+        message: { id: 'owner-0', role: 'user', parts: [{ id: 'owner-0:0', type: 'text', text: 'first' }] },
+      });
+      const child = spawn(process.execPath, [childPath, 'contend', directory, '20'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let errors = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      let appended = 1;
+      let childDone = false;
+      void exited.then(() => (childDone = true));
+      while (!childDone || appended < 30) {
+        await owner.append(SESSION, {
+          type: 'message.appended',
+          message: {
+            id: `owner-${appended}`,
+            role: 'user',
+            parts: [{ id: `owner-${appended}:0`, type: 'text', text: `append ${appended} `.repeat(50) }],
+          },
+        });
+        appended++;
+      }
+      expect(await exited, errors).toBe(0);
+      const contender = JSON.parse(output) as { acknowledged: number; errors: { code: string; message: string }[] };
+      expect(contender.acknowledged).toBe(0);
+      expect(contender.errors).toHaveLength(20);
+      for (const error of contender.errors) {
+        expect(error.code).toBe(CORE_ERROR_CODES.storeInUse);
+        expect(error.message).toContain(`session "${SESSION}" is open for writing by process ${process.pid}`);
+      }
+      await owner.close();
+      const events = await readSession(directory);
+      expect(events.map(messageIdOf)).toEqual(Array.from({ length: appended }, (_, index) => `owner-${index}`));
+      const raw = await readFile(join(directory, `${SESSION}.jsonl`), 'utf8');
+      expect(raw).not.toContain('intruder');
+    },
+  );
 });

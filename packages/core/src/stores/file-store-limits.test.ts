@@ -61,16 +61,31 @@ beforeAll(async () => {
   const source = join(workDirectory, 'child-source.mjs');
   await writeFile(source, childSource);
   childPath = join(workDirectory, 'child.mjs');
-  await build({ entryPoints: [source], outfile: childPath, bundle: true, platform: 'node', format: 'esm', conditions: ['@ctxhost/source'], logLevel: 'error', banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
+  await build({
+    entryPoints: [source],
+    outfile: childPath,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    conditions: ['@ctxhost/source'],
+    logLevel: 'error',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
 }, 30_000);
 afterAll(async () => {
   await rm(workDirectory, { recursive: true, force: true });
 });
 
 /** Runs the child in a shell with `ulimit -f <kib>` when given (Node ignores SIGXFSZ, so writes past it get short counts, then EFBIG). */
-function runChild(args: string[], fileLimitKib?: number, holding?: { done: Promise<void>; tried(): void }): Promise<string[]> {
+function runChild(
+  args: string[],
+  fileLimitKib?: number,
+  holding?: { done: Promise<void>; tried(): void },
+): Promise<string[]> {
   const command = `${fileLimitKib === undefined ? '' : `ulimit -f ${fileLimitKib}; `}exec "$0" "$@"`;
-  const child = spawn('bash', ['-c', command, process.execPath, childPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', command, process.execPath, childPath, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   let errors = '';
   let tried = false;
@@ -85,7 +100,16 @@ function runChild(args: string[], fileLimitKib?: number, holding?: { done: Promi
   if (holding === undefined) child.stdin.end();
   else void holding.done.then(() => child.stdin.end());
   return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve(output.trim().split('\n').filter((line) => line !== '' && line !== 'done')) : reject(new Error(`child exited ${code}: ${errors}`)))),
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(
+            output
+              .trim()
+              .split('\n')
+              .filter((line) => line !== '' && line !== 'done'),
+          )
+        : reject(new Error(`child exited ${code}: ${errors}`)),
+    ),
   );
 }
 
@@ -98,55 +122,82 @@ function holdUntilAllTried(count: number): { done: Promise<void>; tried(): void 
 }
 
 const messageIdOf = (event: StoredEvent) => (event.type === 'message.appended' ? event.message.id : event.type);
-const acknowledgedIds = (lines: string[]) => lines.filter((line) => line.startsWith('ok ')).map((line) => line.split(' ')[2]!);
+const acknowledgedIds = (lines: string[]) =>
+  lines.filter((line) => line.startsWith('ok ')).map((line) => line.split(' ')[2]!);
 
 describe('file store at a file-size limit', () => {
-  it('never acknowledges a half-written append: each failure is cut back, and the log reopens with exactly what was acknowledged', { timeout: 30_000 }, async () => {
-    const directory = join(workDirectory, 'fsize');
-    const lines = await runChild(['fill', directory, '4'], 64);
-    const acknowledged = acknowledgedIds(lines);
-    expect(acknowledged.length).toBeGreaterThan(5);
-    expect(lines.filter((line) => line.startsWith('err ')).length).toBe(4);
+  it(
+    'never acknowledges a half-written append: each failure is cut back, and the log reopens with exactly what was acknowledged',
+    { timeout: 30_000 },
+    async () => {
+      const directory = join(workDirectory, 'fsize');
+      const lines = await runChild(['fill', directory, '4'], 64);
+      const acknowledged = acknowledgedIds(lines);
+      expect(acknowledged.length).toBeGreaterThan(5);
+      expect(lines.filter((line) => line.startsWith('err ')).length).toBe(4);
 
-    const store = createFileStore({ directory });
-    expect((await store.read('full')).map(messageIdOf)).toStrictEqual(acknowledged);
-    // With room again, appends land after the last complete line and the log still opens.
-    await store.append('full', { type: 'message.appended', message: { id: 'after', role: 'user', parts: [{ id: 'after:0', type: 'text', text: 'room again' }] } });
-    await store.close();
-    const reopened = createFileStore({ directory });
-    expect((await reopened.read('full')).map(messageIdOf)).toStrictEqual([...acknowledged, 'after']);
-    await reopened.close();
-  });
+      const store = createFileStore({ directory });
+      expect((await store.read('full')).map(messageIdOf)).toStrictEqual(acknowledged);
+      // With room again, appends land after the last complete line and the log still opens.
+      await store.append('full', {
+        type: 'message.appended',
+        message: { id: 'after', role: 'user', parts: [{ id: 'after:0', type: 'text', text: 'room again' }] },
+      });
+      await store.close();
+      const reopened = createFileStore({ directory });
+      expect((await reopened.read('full')).map(messageIdOf)).toStrictEqual([...acknowledged, 'after']);
+      await reopened.close();
+    },
+  );
 });
 
 describe('file store lock takeover', () => {
-  const deadOwner = (extra: Record<string, unknown> = {}) => JSON.stringify({ pid: 2 ** 22 + 4321, hostname: hostname(), token: '0000dead-0000-0000-0000-000000000000', ...extra });
+  const deadOwner = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      pid: 2 ** 22 + 4321,
+      hostname: hostname(),
+      token: '0000dead-0000-0000-0000-000000000000',
+      ...extra,
+    });
 
-  it('lets exactly one of several processes take over a dead lock at the same instant', { timeout: 60_000 }, async () => {
-    for (let round = 0; round < 2; round += 1) {
-      const directory = join(workDirectory, `race-${round}`);
-      const seeded = createFileStore({ directory });
-      await seeded.append('raced', { type: 'message.appended', message: { id: 'seed', role: 'user', parts: [{ id: 'seed:0', type: 'text', text: 'seed' }] } });
-      await seeded.close();
-      await writeFile(join(directory, `${sessionFileStem('raced')}.jsonl.lock`), deadOwner());
-      const startAt = Date.now() + 900;
-      const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-      const holding = holdUntilAllTried(names.length);
-      const outputs = await Promise.all(names.map((name) => runChild(['race', directory, String(startAt), name], undefined, holding)));
-      const winners = outputs.filter((lines) => acknowledgedIds(lines).length > 0);
-      expect(winners, `round ${round}: ${JSON.stringify(outputs)}`).toHaveLength(1);
-      for (const lines of outputs) if (acknowledgedIds(lines).length === 0) expect(lines).toStrictEqual([`err ${CORE_ERROR_CODES.storeInUse}`]);
-      const store = createFileStore({ directory });
-      expect((await store.read('raced')).map(messageIdOf)).toStrictEqual(['seed', ...acknowledgedIds(winners[0]!)]);
-      await store.close();
-    }
-  });
+  it(
+    'lets exactly one of several processes take over a dead lock at the same instant',
+    { timeout: 60_000 },
+    async () => {
+      for (let round = 0; round < 2; round += 1) {
+        const directory = join(workDirectory, `race-${round}`);
+        const seeded = createFileStore({ directory });
+        await seeded.append('raced', {
+          type: 'message.appended',
+          message: { id: 'seed', role: 'user', parts: [{ id: 'seed:0', type: 'text', text: 'seed' }] },
+        });
+        await seeded.close();
+        await writeFile(join(directory, `${sessionFileStem('raced')}.jsonl.lock`), deadOwner());
+        const startAt = Date.now() + 900;
+        const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+        const holding = holdUntilAllTried(names.length);
+        const outputs = await Promise.all(
+          names.map((name) => runChild(['race', directory, String(startAt), name], undefined, holding)),
+        );
+        const winners = outputs.filter((lines) => acknowledgedIds(lines).length > 0);
+        expect(winners, `round ${round}: ${JSON.stringify(outputs)}`).toHaveLength(1);
+        for (const lines of outputs)
+          if (acknowledgedIds(lines).length === 0) expect(lines).toStrictEqual([`err ${CORE_ERROR_CODES.storeInUse}`]);
+        const store = createFileStore({ directory });
+        expect((await store.read('raced')).map(messageIdOf)).toStrictEqual(['seed', ...acknowledgedIds(winners[0]!)]);
+        await store.close();
+      }
+    },
+  );
 
   it('takes over a live pid that is not the owner (pid reuse), another boot, and another host’s lock once its heartbeat stopped', async () => {
     const directory = join(workDirectory, 'owners');
     const lock = join(directory, `${sessionFileStem('s')}.jsonl.lock`);
     const store = createFileStore({ directory });
-    await store.append('s', { type: 'message.appended', message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] } });
+    await store.append('s', {
+      type: 'message.appended',
+      message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] },
+    });
     await store.close();
     const cases = [
       deadOwner({ pid: process.pid, startTime: String(Number(processStartTime(process.pid)) + 1) }),
@@ -155,14 +206,17 @@ describe('file store lock takeover', () => {
     ];
     for (const content of cases) {
       await writeFile(lock, content);
-      if (content.includes('another-host')) await utimes(lock, new Date(Date.now() - 10 * 60_000), new Date(Date.now() - 10 * 60_000));
+      if (content.includes('another-host'))
+        await utimes(lock, new Date(Date.now() - 10 * 60_000), new Date(Date.now() - 10 * 60_000));
       const opened = createFileStore({ directory });
       expect(await opened.read('s'), content).toHaveLength(1);
       await opened.close();
     }
     // Another host's lock with a fresh heartbeat is a live owner.
     await writeFile(lock, deadOwner({ pid: 1, hostname: 'another-host' }));
-    const refused = await createFileStore({ directory }).read('s').catch((caught: unknown) => caught);
+    const refused = await createFileStore({ directory })
+      .read('s')
+      .catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(refused, CORE_ERROR_CODES.storeInUse)).toBe(true);
   });
 });
@@ -171,7 +225,10 @@ describe('file store housekeeping', () => {
   it('removes a log rewrite’s leftover draft when the session is opened', async () => {
     const directory = join(workDirectory, 'drafts');
     const store = createFileStore({ directory });
-    await store.append('d', { type: 'message.appended', message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] } });
+    await store.append('d', {
+      type: 'message.appended',
+      message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] },
+    });
     await store.close();
     const draft = join(directory, `${sessionFileStem('d')}.jsonl.0b6d7a3e-5f7e-4c1b-9a43-3f6a2f6b1c2d.tmp`);
     await writeFile(draft, 'x'.repeat(10_000));
@@ -186,7 +243,10 @@ describe('file store housekeeping', () => {
     const store = createFileStore({ directory });
     await store.list();
     const longId = 'L'.repeat(70_000);
-    await writeFile(join(directory, 'long.jsonl'), `${JSON.stringify({ format: 'ctxhost-session-log', version: 1, sessionId: longId })}\n`);
+    await writeFile(
+      join(directory, 'long.jsonl'),
+      `${JSON.stringify({ format: 'ctxhost-session-log', version: 1, sessionId: longId })}\n`,
+    );
     expect(await store.list()).toStrictEqual([longId]);
     await store.close();
   });
@@ -194,7 +254,12 @@ describe('file store housekeeping', () => {
   it('refuses ids with lone surrogates, NUL or over 1,024 bytes, like the PostgreSQL store', async () => {
     const store = createFileStore({ directory: join(workDirectory, 'ids') });
     for (const id of ['a\ud800', 'nul\u0000', 'x'.repeat(1025)]) {
-      const error = await store.append(id, { type: 'message.appended', message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] } }).catch((caught: unknown) => caught);
+      const error = await store
+        .append(id, {
+          type: 'message.appended',
+          message: { id: 'm', role: 'user', parts: [{ id: 'm:0', type: 'text', text: 'x' }] },
+        })
+        .catch((caught: unknown) => caught);
       expect(CtxhostError.hasCode(error, CORE_ERROR_CODES.storeIdInvalid)).toBe(true);
     }
     await store.close();

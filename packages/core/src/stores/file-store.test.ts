@@ -27,7 +27,13 @@ describe('createFileStore', () => {
   it('round-trips every event and original through a reopen', async () => {
     const store = createFileStore({ directory });
     await store.append('s1', appended(textMessage('m1', 'first')), { eventId: 'e1' });
-    await store.append('s1', { type: 'part.updated', messageId: 'm1', partId: 'm1-p', part: textPart('m1-p', 'short'), reason: 'truncated' });
+    await store.append('s1', {
+      type: 'part.updated',
+      messageId: 'm1',
+      partId: 'm1-p',
+      part: textPart('m1-p', 'short'),
+      reason: 'truncated',
+    });
     const written = await store.read('s1');
     await store.close();
 
@@ -44,7 +50,11 @@ describe('createFileStore', () => {
     await store.append('s1', appended(textMessage('m1', 'x')));
     await store.close();
     const lines = (await readFile(await onlyLogFile(), 'utf8')).trimEnd().split('\n');
-    expect(JSON.parse(lines[0] ?? '')).toStrictEqual({ format: 'ctxhost-session-log', version: SESSION_LOG_FORMAT_VERSION, sessionId: 's1' });
+    expect(JSON.parse(lines[0] ?? '')).toStrictEqual({
+      format: 'ctxhost-session-log',
+      version: SESSION_LOG_FORMAT_VERSION,
+      sessionId: 's1',
+    });
     expect(lines).toHaveLength(2);
   });
 
@@ -94,15 +104,20 @@ describe('createFileStore', () => {
     await store.close();
     const file = await onlyLogFile();
     const content = await readFile(file, 'utf8');
-    await writeFile(file, content.replace(`"version":${SESSION_LOG_FORMAT_VERSION}`, `"version":${SESSION_LOG_FORMAT_VERSION + 1}`));
+    await writeFile(
+      file,
+      content.replace(`"version":${SESSION_LOG_FORMAT_VERSION}`, `"version":${SESSION_LOG_FORMAT_VERSION + 1}`),
+    );
     const reopened = createFileStore({ directory });
     const error = await reopened.read('s1').catch((caught: unknown) => caught);
     expect(CtxhostError.hasCode(error, 'CTXHOST_STORE_VERSION')).toBe(true);
-    expect((error as Error).message).toMatch(/format version 2, but this @ctxhost\/core reads versions up to 1; upgrade/);
+    expect((error as Error).message).toMatch(
+      /format version 2, but this @ctxhost\/core reads versions up to 1; upgrade/,
+    );
     await reopened.close();
   });
 
-  it('refuses a session another live owner holds with CTXHOST_STORE_IN_USE, and takes over a dead owner\'s lock', async () => {
+  it("refuses a session another live owner holds with CTXHOST_STORE_IN_USE, and takes over a dead owner's lock", async () => {
     const first = createFileStore({ directory });
     await first.append('s1', appended(textMessage('m1', 'a')));
     const second = createFileStore({ directory });
@@ -114,7 +129,10 @@ describe('createFileStore', () => {
     await second.close();
 
     const file = await onlyLogFile();
-    await writeFile(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), token: 'dead' }));
+    await writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), token: 'dead' }),
+    );
     const third = createFileStore({ directory });
     expect(await third.read('s1')).toHaveLength(2);
     await third.close();
@@ -122,7 +140,8 @@ describe('createFileStore', () => {
 
   it('compacts a log by rewriting it atomically, dropping nothing', async () => {
     const store = createFileStore({ directory });
-    for (let index = 0; index < 5; index += 1) await store.append('s1', appended(textMessage(`m${index}`, `t${index}`)));
+    for (let index = 0; index < 5; index += 1)
+      await store.append('s1', appended(textMessage(`m${index}`, `t${index}`)));
     const before = await store.read('s1');
     await store.compactLog('s1');
     expect(await store.read('s1')).toStrictEqual(before);

@@ -45,7 +45,8 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
     const { bytesWritten } = await handle.write(data, offset, data.length - offset);
-    if (bytesWritten <= 0) throw new Error(`the file system took no bytes of ${data.length - offset} (disk full or file size limit?)`);
+    if (bytesWritten <= 0)
+      throw new Error(`the file system took no bytes of ${data.length - offset} (disk full or file size limit?)`);
     offset += bytesWritten;
   }
 }
@@ -114,7 +115,17 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
       const events = log?.events ?? [];
       const originals = createPartOriginals();
       events.forEach((event) => originals.record(event));
-      return { sessionId, path, lock, events, byEventId: new Map(events.map((event) => [event.eventId, event])), originals, handle: undefined, size: 0, broken: undefined };
+      return {
+        sessionId,
+        path,
+        lock,
+        events,
+        byEventId: new Map(events.map((event) => [event.eventId, event])),
+        originals,
+        handle: undefined,
+        size: 0,
+        broken: undefined,
+      };
     } catch (error) {
       await lock.release();
       throw error;
@@ -181,7 +192,11 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
   function startHeartbeat(): void {
     if (heartbeat !== undefined) return;
     heartbeat = setInterval(() => {
-      for (const opening of sessions.values()) void opening.then((session) => session.lock.touch(), () => undefined);
+      for (const opening of sessions.values())
+        void opening.then(
+          (session) => session.lock.touch(),
+          () => undefined,
+        );
     }, LOCK_HEARTBEAT_MS);
     heartbeat.unref();
   }
@@ -213,7 +228,12 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
         const eventId = appendOptions?.eventId ?? randomUUID();
         const existing = session.byEventId.get(eventId);
         if (existing !== undefined) return structuredClone(existing);
-        const stored = { ...structuredClone(event), seq: session.events.length + 1, at: new Date().toISOString(), eventId };
+        const stored = {
+          ...structuredClone(event),
+          seq: session.events.length + 1,
+          at: new Date().toISOString(),
+          eventId,
+        };
         await appendLine(session, stored);
         session.events.push(stored);
         session.byEventId.set(eventId, stored);
@@ -230,7 +250,9 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
     async list() {
       await ensureDirectory();
       const names = (await readdir(directory)).filter((name) => name.endsWith('.jsonl'));
-      const headers = await Promise.all(names.map((name) => readLogHeader(join(directory, name)).catch(() => undefined)));
+      const headers = await Promise.all(
+        names.map((name) => readLogHeader(join(directory, name)).catch(() => undefined)),
+      );
       return headers.flatMap((header) => (header === undefined ? [] : [header.sessionId])).sort();
     },
     delete(sessionId) {

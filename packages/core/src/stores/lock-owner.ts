@@ -17,7 +17,13 @@ export const LOCK_HEARTBEAT_MS = 10_000;
 export const FOREIGN_LOCK_STALE_MS = 6 * LOCK_HEARTBEAT_MS;
 
 export function currentOwner(token: string): LockOwner {
-  return { pid: process.pid, hostname: hostname(), bootId: readBootId(), startTime: processStartTime(process.pid), token };
+  return {
+    pid: process.pid,
+    hostname: hostname(),
+    bootId: readBootId(),
+    startTime: processStartTime(process.pid),
+    token,
+  };
 }
 
 /**

@@ -32,7 +32,12 @@ export function createMemoryStore(): SessionStore {
       const session = sessionOf(sessionId);
       const existing = options.eventId === undefined ? undefined : session.byEventId.get(options.eventId);
       if (existing !== undefined) return structuredClone(existing);
-      const stored = { ...structuredClone(event), seq: session.events.length + 1, at: new Date().toISOString(), eventId: options.eventId ?? randomUUID() };
+      const stored = {
+        ...structuredClone(event),
+        seq: session.events.length + 1,
+        at: new Date().toISOString(),
+        eventId: options.eventId ?? randomUUID(),
+      };
       session.events.push(stored);
       session.byEventId.set(stored.eventId, stored);
       session.originals.record(stored);

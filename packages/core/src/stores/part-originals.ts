@@ -22,9 +22,9 @@ export function createPartOriginals(): PartOriginals {
       if (event.type === 'message.appended') {
         event.originals?.forEach(remember);
         event.message.parts.forEach(remember);
-      }
-      else if (event.type === 'part.updated') remember({ ...event.part, id: event.partId });
-      else if (event.type === 'compaction.applied') event.projection.forEach((message) => message.parts.forEach(remember));
+      } else if (event.type === 'part.updated') remember({ ...event.part, id: event.partId });
+      else if (event.type === 'compaction.applied')
+        event.projection.forEach((message) => message.parts.forEach(remember));
     },
     get(partId) {
       const part = originals.get(partId);

@@ -16,7 +16,8 @@ let next = 0;
 vi.mock('node:fs/promises', async (importOriginal) => {
   const original = await importOriginal<typeof FsPromises>();
   const unlink: typeof original.unlink = async (path) => {
-    if (String(path).endsWith('.lock')) await new Promise((resolve) => setTimeout(resolve, delays[next++ % delays.length]));
+    if (String(path).endsWith('.lock'))
+      await new Promise((resolve) => setTimeout(resolve, delays[next++ % delays.length]));
     return original.unlink(path);
   };
   return { ...original, unlink, default: { ...original, unlink } };
@@ -36,11 +37,16 @@ describe('taking over a dead session lock', () => {
     for (let round = 0; round < 30; round += 1) {
       const directory = join(workDirectory, `round-${round}`);
       await createFileStore({ directory }).list();
-      await writeFile(join(directory, `${sessionFileStem('raced')}.jsonl.lock`), JSON.stringify({ pid: 2 ** 22 + 4321, hostname: hostname(), token: '0000dead-0000-0000-0000-000000000000' }));
+      await writeFile(
+        join(directory, `${sessionFileStem('raced')}.jsonl.lock`),
+        JSON.stringify({ pid: 2 ** 22 + 4321, hostname: hostname(), token: '0000dead-0000-0000-0000-000000000000' }),
+      );
       const stores = Array.from({ length: 8 }, () => createFileStore({ directory }));
       const results = await Promise.allSettled(stores.map((store) => store.read('raced')));
       if (results.filter((result) => result.status === 'fulfilled').length !== 1) doubleTakeovers.push(round);
-      for (const result of results) if (result.status === 'rejected') expect(CtxhostError.hasCode(result.reason, CORE_ERROR_CODES.storeInUse)).toBe(true);
+      for (const result of results)
+        if (result.status === 'rejected')
+          expect(CtxhostError.hasCode(result.reason, CORE_ERROR_CODES.storeInUse)).toBe(true);
       await Promise.all(stores.map((store) => store.close()));
     }
     expect(doubleTakeovers).toStrictEqual([]);

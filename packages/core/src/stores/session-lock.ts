@@ -37,11 +37,15 @@ export async function acquireSessionLock(path: string, sessionId: string): Promi
     if (await createWithContent(path, owner)) return heldLock(path, owner.token);
     const found = await readLock(path);
     if (found === undefined) continue; // released in between: try again
-    if (found.owner !== undefined && !isOwnerGone(found.owner, found.mtimeMs)) throw inUse(sessionId, path, found.owner);
+    if (found.owner !== undefined && !isOwnerGone(found.owner, found.mtimeMs))
+      throw inUse(sessionId, path, found.owner);
     await removeAbandoned(path, found, 0);
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
   }
-  throw new CtxhostError(CORE_ERROR_CODES.storeInUse, `session "${sessionId}": other processes keep taking the lock ${path}; retry later`);
+  throw new CtxhostError(
+    CORE_ERROR_CODES.storeInUse,
+    `session "${sessionId}": other processes keep taking the lock ${path}; retry later`,
+  );
 }
 
 function inUse(sessionId: string, path: string, owner: LockOwner): CtxhostError {
@@ -72,7 +76,8 @@ async function removeAbandoned(path: string, judged: FoundLock, depth: number): 
   }
   const claimed = await readLock(claim);
   if (claimed === undefined || depth >= 2) return;
-  if (claimed.owner === undefined || isOwnerGone(claimed.owner, claimed.mtimeMs)) await removeAbandoned(claim, claimed, depth + 1);
+  if (claimed.owner === undefined || isOwnerGone(claimed.owner, claimed.mtimeMs))
+    await removeAbandoned(claim, claimed, depth + 1);
 }
 
 function heldLock(path: string, token: string): SessionLock {
@@ -123,7 +128,8 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
 function parseOwner(text: string): LockOwner | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.token !== 'string' || !/^[0-9a-f-]{1,64}$/.test(parsed.token)) return undefined;
+    if (typeof parsed.pid !== 'number' || typeof parsed.token !== 'string' || !/^[0-9a-f-]{1,64}$/.test(parsed.token))
+      return undefined;
     return {
       pid: parsed.pid,
       hostname: String(parsed.hostname),

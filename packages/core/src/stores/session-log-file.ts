@@ -86,7 +86,11 @@ export async function readLogHeader(path: string): Promise<{ sessionId: string }
 const HEADER_READ_LIMIT = 16 * 1024 * 1024;
 
 /** Writes a complete log (header and events) to a temporary file and renames it over `path`: all or nothing. */
-export async function writeLogAtomically(path: string, sessionId: string, events: readonly StoredEvent[]): Promise<void> {
+export async function writeLogAtomically(
+  path: string,
+  sessionId: string,
+  events: readonly StoredEvent[],
+): Promise<void> {
   const header: LogHeader = { format: FORMAT_NAME, version: SESSION_LOG_FORMAT_VERSION, sessionId };
   const lines = [JSON.stringify(header), ...events.map((event) => JSON.stringify(event))];
   const draft = `${path}.${randomUUID()}.tmp`;
@@ -136,7 +140,12 @@ function parseHeader(path: string, text: string): LogHeader {
 function parseEvent(text: string, expectedSeq: number): StoredEvent | undefined {
   try {
     const event = JSON.parse(text) as Partial<StoredEvent>;
-    const valid = typeof event === 'object' && event !== null && event.seq === expectedSeq && typeof event.type === 'string' && typeof event.eventId === 'string';
+    const valid =
+      typeof event === 'object' &&
+      event !== null &&
+      event.seq === expectedSeq &&
+      typeof event.type === 'string' &&
+      typeof event.eventId === 'string';
     return valid ? (event as StoredEvent) : undefined;
   } catch {
     return undefined;

@@ -10,9 +10,24 @@ export type StoreEvent =
   | { type: 'reverted'; toMessageId: string; removedMessageIds: string[] }
   | { type: 'compaction.applied'; projection: Message[]; report: CompactionReport }
   /** A compaction started (observability only: replaying it changes nothing). */
-  | { type: 'compaction.started'; reason: CompactionReason; engine: string; focus?: string; instructions?: string[]; tokensBefore: number; messagesBefore: number }
+  | {
+      type: 'compaction.started';
+      reason: CompactionReason;
+      engine: string;
+      focus?: string;
+      instructions?: string[];
+      tokensBefore: number;
+      messagesBefore: number;
+    }
   /** A compaction was vetoed, threw, or saved nothing (observability only). */
-  | { type: 'compaction.failed'; reason: CompactionReason; engine: string; durationMs: number; error: string; vetoed?: boolean }
+  | {
+      type: 'compaction.failed';
+      reason: CompactionReason;
+      engine: string;
+      durationMs: number;
+      error: string;
+      vetoed?: boolean;
+    }
   | { type: 'usage.reported'; usage: Usage; afterMessageId: string | undefined };
 
 export type StoredEvent = StoreEvent & { seq: number; at: string; eventId: string };

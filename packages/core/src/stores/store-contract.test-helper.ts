@@ -7,7 +7,10 @@ import type { SessionStore, StoreEvent } from './session-store.js';
  * implementation with `describeSessionStoreContract('file store', () => createFileStore({ directory }))`.
  * `createStore` is called once per test, and the store is closed after it.
  */
-export function describeSessionStoreContract(name: string, createStore: () => SessionStore | Promise<SessionStore>): void {
+export function describeSessionStoreContract(
+  name: string,
+  createStore: () => SessionStore | Promise<SessionStore>,
+): void {
   describe(`SessionStore contract: ${name}`, () => {
     let store: SessionStore;
     beforeEach(async () => {
@@ -30,8 +33,23 @@ export function describeSessionStoreContract(name: string, createStore: () => Se
       const events: StoreEvent[] = [
         appended(textMessage('m1', 'a')),
         { type: 'part.updated', messageId: 'm1', partId: 'm1-p', part: textPart('m1-p', 'A'), reason: 'test' },
-        { type: 'usage.reported', usage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 3, cacheReadInputTokens: 4 }, afterMessageId: 'm1' },
-        { type: 'compaction.applied', projection: [textMessage('sum', 'summary')], report: { engine: 'test', reason: 'manual', tokensBefore: 10, tokensAfter: 2, messagesBefore: 1, messagesAfter: 1 } },
+        {
+          type: 'usage.reported',
+          usage: { inputTokens: 1, outputTokens: 2, cacheCreationInputTokens: 3, cacheReadInputTokens: 4 },
+          afterMessageId: 'm1',
+        },
+        {
+          type: 'compaction.applied',
+          projection: [textMessage('sum', 'summary')],
+          report: {
+            engine: 'test',
+            reason: 'manual',
+            tokensBefore: 10,
+            tokensAfter: 2,
+            messagesBefore: 1,
+            messagesAfter: 1,
+          },
+        },
         { type: 'reverted', toMessageId: 'm1', removedMessageIds: ['sum'] },
       ];
       for (const event of events) await store.append('s1', event);
@@ -57,8 +75,20 @@ export function describeSessionStoreContract(name: string, createStore: () => Se
 
     it('returns a part as first appended, whatever updates came later', async () => {
       await store.append('s1', appended(textMessage('m1', 'the full tool output')));
-      await store.append('s1', { type: 'part.updated', messageId: 'm1', partId: 'm1-p', part: textPart('m1-p', '[truncated]'), reason: 'truncated' });
-      await store.append('s1', { type: 'part.updated', messageId: 'm1', partId: 'new-part', part: textPart('new-part', 'first seen in an update'), reason: 'added' });
+      await store.append('s1', {
+        type: 'part.updated',
+        messageId: 'm1',
+        partId: 'm1-p',
+        part: textPart('m1-p', '[truncated]'),
+        reason: 'truncated',
+      });
+      await store.append('s1', {
+        type: 'part.updated',
+        messageId: 'm1',
+        partId: 'new-part',
+        part: textPart('new-part', 'first seen in an update'),
+        reason: 'added',
+      });
       expect(await store.original('s1', 'm1-p')).toStrictEqual(textPart('m1-p', 'the full tool output'));
       expect(await store.original('s1', 'new-part')).toStrictEqual(textPart('new-part', 'first seen in an update'));
       expect(await store.original('s1', 'missing')).toBeUndefined();
@@ -79,8 +109,14 @@ export function describeSessionStoreContract(name: string, createStore: () => Se
     });
 
     it('serializes concurrent appends to one session: contiguous seqs, nothing lost', async () => {
-      const results = await Promise.all(Array.from({ length: 25 }, (_, index) => store.append('s1', appended(textMessage(`m${index}`, `text ${index}`)))));
-      expect(results.map((event) => event.seq).sort((left, right) => left - right)).toStrictEqual(Array.from({ length: 25 }, (_, index) => index + 1));
+      const results = await Promise.all(
+        Array.from({ length: 25 }, (_, index) =>
+          store.append('s1', appended(textMessage(`m${index}`, `text ${index}`))),
+        ),
+      );
+      expect(results.map((event) => event.seq).sort((left, right) => left - right)).toStrictEqual(
+        Array.from({ length: 25 }, (_, index) => index + 1),
+      );
       const read = await store.read('s1');
       expect(read.map((event) => event.seq)).toStrictEqual(Array.from({ length: 25 }, (_, index) => index + 1));
       expect(new Set(read.map(messageText)).size).toBe(25);

@@ -13,7 +13,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function assertStoreId(what: 'session id' | 'event id', value: unknown): asserts value is string {
   const problem = storeIdProblem(value);
-  if (problem !== undefined) throw new CtxhostError(CORE_ERROR_CODES.storeIdInvalid, `${what} ${preview(value)} is not usable: ${problem}`);
+  if (problem !== undefined)
+    throw new CtxhostError(CORE_ERROR_CODES.storeIdInvalid, `${what} ${preview(value)} is not usable: ${problem}`);
 }
 
 function storeIdProblem(value: unknown): string | undefined {

@@ -52,10 +52,25 @@ describe('createTokenCounter', () => {
   });
 
   const changes: { name: string; change: (message: Message) => Message }[] = [
-    { name: 'a new message object with other text', change: (message) => textMessage(message.id, 'a much longer text than before, so more tokens') },
+    {
+      name: 'a new message object with other text',
+      change: (message) => textMessage(message.id, 'a much longer text than before, so more tokens'),
+    },
     { name: 'same-length text in a new object', change: (message) => textMessage(message.id, 'tiny text') },
-    { name: 'a part replaced in place by a longer one', change: (message) => { message.parts[0] = { id: 'x', type: 'text', text: 'replaced by something far longer' }; return message; } },
-    { name: 'a part appended in place', change: (message) => { message.parts.push({ id: 'y', type: 'text', text: 'more' }); return message; } },
+    {
+      name: 'a part replaced in place by a longer one',
+      change: (message) => {
+        message.parts[0] = { id: 'x', type: 'text', text: 'replaced by something far longer' };
+        return message;
+      },
+    },
+    {
+      name: 'a part appended in place',
+      change: (message) => {
+        message.parts.push({ id: 'y', type: 'text', text: 'more' });
+        return message;
+      },
+    },
   ];
 
   it.each(changes)('invalidates on $name', ({ change }) => {

@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addTextFeatures, emptyTokenFeatures, estimateTextTokens, estimateTokens, ESTIMATOR_WEIGHTS, textFeaturesCache, type TokenFeatures } from './estimate-tokens.js';
+import {
+  addTextFeatures,
+  emptyTokenFeatures,
+  estimateTextTokens,
+  estimateTokens,
+  ESTIMATOR_WEIGHTS,
+  textFeaturesCache,
+  type TokenFeatures,
+} from './estimate-tokens.js';
 import { CACHED_TEXT_MIN_LENGTH } from './text-features-cache.js';
 import type { Message, Part } from '../model/message.js';
 
 const prose = 'The quick brown fox jumps over the lazy dog while the farmer watches from the porch. ';
-const json = JSON.stringify({ items: [{ id: 1, name: 'a', tags: ['x', 'y'] }, { id: 2, name: 'b', tags: [] }], total: 2, ok: true });
+const json = JSON.stringify({
+  items: [
+    { id: 1, name: 'a', tags: ['x', 'y'] },
+    { id: 2, name: 'b', tags: [] },
+  ],
+  total: 2,
+  ok: true,
+});
 const code = 'for (let i = 0; i < n; i++) { if (a[i] !== b[i]) return false; }\n';
 
 describe('addTextFeatures', () => {
@@ -25,7 +40,27 @@ describe('addTextFeatures', () => {
   });
 
   it('counts exactly as the plain character-by-character definition, short and long texts, cached or not', () => {
-    const alphabet = fc.constantFrom('a', 'Z', 'q', ' ', '\t', '\n', '\r', '0', '7', '{', '~', '\u007f', '\u0001', 'é', '日', '한', '→', '├', '😀');
+    const alphabet = fc.constantFrom(
+      'a',
+      'Z',
+      'q',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '0',
+      '7',
+      '{',
+      '~',
+      '\u007f',
+      '\u0001',
+      'é',
+      '日',
+      '한',
+      '→',
+      '├',
+      '😀',
+    );
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 40 }), fc.integer({ min: 1, max: 12 }), (characters, repeat) => {
         const text = characters.join('').repeat(repeat * 8);
@@ -72,8 +107,15 @@ function referenceFeatures(text: string): TokenFeatures {
       previous = 0;
       if (code >= 48 && code <= 57) features.digits++;
       else if (code === 10) features.newlines++;
-      else if (code < 128) { if (code > 32) features.punctuation++; }
-      else if ((code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff)) features.cjk++;
+      else if (code < 128) {
+        if (code > 32) features.punctuation++;
+      } else if (
+        (code >= 0x3040 && code <= 0x30ff) ||
+        (code >= 0x3400 && code <= 0x9fff) ||
+        (code >= 0xac00 && code <= 0xd7af) ||
+        (code >= 0xf900 && code <= 0xfaff)
+      )
+        features.cjk++;
       else if (code >= 0x2000 && code <= 0x27bf) features.symbols++;
       else features.otherNonAscii++;
     }
@@ -110,7 +152,9 @@ describe('estimateTokens', () => {
   const text = (value: string): Part => ({ id: 't', type: 'text', text: value });
 
   it('adds a per-message overhead to the text', () => {
-    expect(estimateTokens(message([text(prose)]))).toBe(Math.round(estimateTextTokens(prose) + ESTIMATOR_WEIGHTS.messages + ESTIMATOR_WEIGHTS.parts));
+    expect(estimateTokens(message([text(prose)]))).toBe(
+      Math.round(estimateTextTokens(prose) + ESTIMATOR_WEIGHTS.messages + ESTIMATOR_WEIGHTS.parts),
+    );
   });
 
   it('sums a list of messages', () => {
@@ -122,24 +166,38 @@ describe('estimateTokens', () => {
   it('counts tool calls with their JSON input and a call overhead', () => {
     const input = { command: 'ls -la /tmp', timeout: 1000 };
     const call = message([{ id: 'c', type: 'tool-call', callId: 'x', name: 'bash', input }], 'assistant');
-    const expected = estimateTextTokens('bash') + estimateTextTokens(JSON.stringify(input)) + ESTIMATOR_WEIGHTS.messages + ESTIMATOR_WEIGHTS.parts + ESTIMATOR_WEIGHTS.toolCalls;
+    const expected =
+      estimateTextTokens('bash') +
+      estimateTextTokens(JSON.stringify(input)) +
+      ESTIMATOR_WEIGHTS.messages +
+      ESTIMATOR_WEIGHTS.parts +
+      ESTIMATOR_WEIGHTS.toolCalls;
     expect(estimateTokens(call)).toBeCloseTo(expected, -1);
   });
 
   it('counts tool results given as text or as content blocks alike', () => {
     const asText = message([{ id: 'r', type: 'tool-result', callId: 'x', output: json }], 'tool');
-    const asBlocks = message([{ id: 'r', type: 'tool-result', callId: 'x', output: [{ type: 'text', text: json }] }], 'tool');
+    const asBlocks = message(
+      [{ id: 'r', type: 'tool-result', callId: 'x', output: [{ type: 'text', text: json }] }],
+      'tool',
+    );
     expect(estimateTokens(asBlocks)).toBe(estimateTokens(asText));
   });
 
   it('gives an image a fixed cost whatever its data size', () => {
-    const image = (data: string) => message([{ id: 'i', type: 'image', source: { kind: 'base64', mediaType: 'image/png', data } }]);
+    const image = (data: string) =>
+      message([{ id: 'i', type: 'image', source: { kind: 'base64', mediaType: 'image/png', data } }]);
     expect(estimateTokens(image('a'.repeat(10)))).toBe(estimateTokens(image('a'.repeat(100_000))));
     expect(estimateTokens(image(''))).toBeGreaterThanOrEqual(ESTIMATOR_WEIGHTS.media);
   });
 
   it('counts reasoning text with its message', () => {
-    const withReasoning = message([{ id: 'r', type: 'reasoning', text: prose, signature: 's' }, text('done')], 'assistant');
-    expect(estimateTokens(withReasoning)).toBeGreaterThan(estimateTokens(message([text('done')], 'assistant')) + estimateTextTokens(prose) - 1);
+    const withReasoning = message(
+      [{ id: 'r', type: 'reasoning', text: prose, signature: 's' }, text('done')],
+      'assistant',
+    );
+    expect(estimateTokens(withReasoning)).toBeGreaterThan(
+      estimateTokens(message([text('done')], 'assistant')) + estimateTextTokens(prose) - 1,
+    );
   });
 });

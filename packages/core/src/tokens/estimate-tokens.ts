@@ -63,8 +63,20 @@ export const ESTIMATOR_WEIGHTS: TokenWeights = Object.freeze({
 
 export function emptyTokenFeatures(): TokenFeatures {
   return {
-    words: 0, longWordLetters: 0, digits: 0, punctuation: 0, newlines: 0, extraSpaces: 0, cjk: 0, symbols: 0, otherNonAscii: 0,
-    messages: 0, parts: 0, toolCalls: 0, toolResults: 0, media: 0,
+    words: 0,
+    longWordLetters: 0,
+    digits: 0,
+    punctuation: 0,
+    newlines: 0,
+    extraSpaces: 0,
+    cjk: 0,
+    symbols: 0,
+    otherNonAscii: 0,
+    messages: 0,
+    parts: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    media: 0,
   };
 }
 
@@ -84,7 +96,18 @@ export function addTextFeatures(features: TokenFeatures, text: string): TokenFea
 }
 
 /** The character classes of one text (the text-only fields of TokenFeatures). */
-export type TextFeatures = Pick<TokenFeatures, 'words' | 'longWordLetters' | 'digits' | 'punctuation' | 'newlines' | 'extraSpaces' | 'cjk' | 'symbols' | 'otherNonAscii'>;
+export type TextFeatures = Pick<
+  TokenFeatures,
+  | 'words'
+  | 'longWordLetters'
+  | 'digits'
+  | 'punctuation'
+  | 'newlines'
+  | 'extraSpaces'
+  | 'cjk'
+  | 'symbols'
+  | 'otherNonAscii'
+>;
 
 const LETTER = 1;
 const SPACE = 2;
@@ -119,7 +142,15 @@ function textFeatures(text: string): TextFeatures {
 
 /** One pass over `text`, counting in locals (a table lookup per ASCII character). */
 function scanText(text: string): TextFeatures {
-  let words = 0, longWordLetters = 0, digits = 0, punctuation = 0, newlines = 0, extraSpaces = 0, cjk = 0, symbols = 0, otherNonAscii = 0;
+  let words = 0,
+    longWordLetters = 0,
+    digits = 0,
+    punctuation = 0,
+    newlines = 0,
+    extraSpaces = 0,
+    cjk = 0,
+    symbols = 0,
+    otherNonAscii = 0;
   let previous = 0; // LETTER, SPACE, or 0 for anything else
   let runLength = 0;
   for (let index = 0; index < text.length; index++) {
@@ -156,7 +187,12 @@ function scanText(text: string): TextFeatures {
 }
 
 function isCjk(code: number): boolean {
-  return (code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff);
+  return (
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0xf900 && code <= 0xfaff)
+  );
 }
 
 /** Adds one message's features (text of every part plus its structure). */

@@ -79,7 +79,13 @@ function linkMessages(messages: readonly Message[], duplicateCallIds: ReadonlySe
   return links;
 }
 
-function registerCalls(message: Message, index: number, links: Links, ownerOfCall: Map<string, number>, duplicateCallIds: ReadonlySet<string>): void {
+function registerCalls(
+  message: Message,
+  index: number,
+  links: Links,
+  ownerOfCall: Map<string, number>,
+  duplicateCallIds: ReadonlySet<string>,
+): void {
   for (const part of message.parts) {
     if (part.type !== 'tool-call') continue;
     links.callIds[index]!.push(part.callId);
@@ -88,7 +94,13 @@ function registerCalls(message: Message, index: number, links: Links, ownerOfCal
   }
 }
 
-function linkResults(message: Message, index: number, links: Links, ownerOfCall: ReadonlyMap<string, number>, answered: Set<string>): void {
+function linkResults(
+  message: Message,
+  index: number,
+  links: Links,
+  ownerOfCall: ReadonlyMap<string, number>,
+  answered: Set<string>,
+): void {
   let linked = false;
   let hasResults = false;
   for (const part of message.parts) {
@@ -129,13 +141,17 @@ function union(links: Links, left: number, right: number): void {
 
 /** Only thinking (reasoning parts, empty text at most): no content the API counts as an answer. */
 export function isReasoningOnly(message: Message): boolean {
-  return message.parts.some((part) => part.type === 'reasoning') && message.parts.every((part) => part.type === 'reasoning' || (part.type === 'text' && part.text.trim() === ''));
+  return (
+    message.parts.some((part) => part.type === 'reasoning') &&
+    message.parts.every((part) => part.type === 'reasoning' || (part.type === 'text' && part.text.trim() === ''))
+  );
 }
 
 function kindOf(message: Message): MessageGroupKind {
   if (isSummaryMessage(message)) return 'summary';
   if (message.role === 'system') return 'system';
-  if (message.role === 'assistant') return message.parts.some((part) => part.type === 'tool-call') ? 'tool_call' : 'assistant_text';
+  if (message.role === 'assistant')
+    return message.parts.some((part) => part.type === 'tool-call') ? 'tool_call' : 'assistant_text';
   return 'user';
 }
 
@@ -162,5 +178,15 @@ function buildGroups(messages: readonly Message[], links: Links, counter: TokenC
 }
 
 function emptyGroup(kind: MessageGroupKind, index: number): MessageGroup {
-  return { kind, index, messageIndices: [], messages: [], messageCount: 0, chars: 0, tokens: 0, callIds: [], orphan: false };
+  return {
+    kind,
+    index,
+    messageIndices: [],
+    messages: [],
+    messageCount: 0,
+    chars: 0,
+    tokens: 0,
+    callIds: [],
+    orphan: false,
+  };
 }

@@ -44,4 +44,3 @@ export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CA
     },
   };
 }
-

@@ -8,20 +8,59 @@ function textMessage(id: string, text: string, role: Message['role'] = 'user'): 
   return { id, role, parts: [{ id: `${id}-p`, type: 'text', text }] };
 }
 
-const usage = (input: number, cacheCreation = 0, cacheRead = 0): Usage => ({ inputTokens: input, outputTokens: 50, cacheCreationInputTokens: cacheCreation, cacheReadInputTokens: cacheRead });
+const usage = (input: number, cacheCreation = 0, cacheRead = 0): Usage => ({
+  inputTokens: input,
+  outputTokens: 50,
+  cacheCreationInputTokens: cacheCreation,
+  cacheReadInputTokens: cacheRead,
+});
 /** One token per character, so expected figures are easy to read. */
-const counter = () => createTokenCounter({ estimate: (message) => (message.parts[0]?.type === 'text' ? message.parts[0].text.length : 0) });
+const counter = () =>
+  createTokenCounter({ estimate: (message) => (message.parts[0]?.type === 'text' ? message.parts[0].text.length : 0) });
 
-const projection = [textMessage('s', 'system prompt', 'system'), textMessage('u1', 'hello'), textMessage('a1', 'hi there', 'assistant')];
+const projection = [
+  textMessage('s', 'system prompt', 'system'),
+  textMessage('u1', 'hello'),
+  textMessage('a1', 'hi there', 'assistant'),
+];
 
 describe('createUsageTracker', () => {
   const cases: { name: string; after: (reported: Message[]) => Message[]; expected: object }[] = [
-    { name: 'unchanged projection: the reported size', after: (reported) => reported, expected: { tokens: 1000, source: 'reported', reportedTokens: 1000, estimatedTokens: 0 } },
-    { name: 'appended messages: reported plus their estimate', after: (reported) => [...reported, textMessage('u2', 'four'), textMessage('t1', 'tool output')], expected: { tokens: 1015, source: 'reported+estimated', reportedTokens: 1000, estimatedTokens: 15 } },
-    { name: 'equal copies of the reported messages still extend it', after: (reported) => [...structuredClone(reported), textMessage('u2', 'abc')], expected: { tokens: 1003, source: 'reported+estimated' } },
-    { name: 'compacted (shorter): estimate everything', after: (reported) => [reported[0]!, textMessage('sum', 'summary')], expected: { tokens: 20, source: 'estimated', estimatedTokens: 20 } },
-    { name: 'replaced then grown past the reported length: estimate everything', after: (reported) => [reported[0]!, textMessage('sum', 'summary'), textMessage('u2', 'a'), textMessage('u3', 'b')], expected: { tokens: 22, source: 'estimated' } },
-    { name: 'a reported message edited under its id: estimate everything', after: (reported) => [reported[0]!, textMessage('u1', 'hello, edited'), reported[2]!], expected: { tokens: 34, source: 'estimated' } },
+    {
+      name: 'unchanged projection: the reported size',
+      after: (reported) => reported,
+      expected: { tokens: 1000, source: 'reported', reportedTokens: 1000, estimatedTokens: 0 },
+    },
+    {
+      name: 'appended messages: reported plus their estimate',
+      after: (reported) => [...reported, textMessage('u2', 'four'), textMessage('t1', 'tool output')],
+      expected: { tokens: 1015, source: 'reported+estimated', reportedTokens: 1000, estimatedTokens: 15 },
+    },
+    {
+      name: 'equal copies of the reported messages still extend it',
+      after: (reported) => [...structuredClone(reported), textMessage('u2', 'abc')],
+      expected: { tokens: 1003, source: 'reported+estimated' },
+    },
+    {
+      name: 'compacted (shorter): estimate everything',
+      after: (reported) => [reported[0]!, textMessage('sum', 'summary')],
+      expected: { tokens: 20, source: 'estimated', estimatedTokens: 20 },
+    },
+    {
+      name: 'replaced then grown past the reported length: estimate everything',
+      after: (reported) => [
+        reported[0]!,
+        textMessage('sum', 'summary'),
+        textMessage('u2', 'a'),
+        textMessage('u3', 'b'),
+      ],
+      expected: { tokens: 22, source: 'estimated' },
+    },
+    {
+      name: 'a reported message edited under its id: estimate everything',
+      after: (reported) => [reported[0]!, textMessage('u1', 'hello, edited'), reported[2]!],
+      expected: { tokens: 34, source: 'estimated' },
+    },
   ];
 
   it.each(cases)('$name', ({ after, expected }) => {
@@ -43,7 +82,11 @@ describe('createUsageTracker', () => {
     tracker.report(usage(1000), projection);
     const longer = [...projection, textMessage('u2', 'next')];
     tracker.report(usage(1200), longer);
-    expect(tracker.promptSize([...longer, textMessage('u3', 'xy')])).toMatchObject({ tokens: 1202, reportedTokens: 1200, estimatedTokens: 2 });
+    expect(tracker.promptSize([...longer, textMessage('u3', 'xy')])).toMatchObject({
+      tokens: 1202,
+      reportedTokens: 1200,
+      estimatedTokens: 2,
+    });
   });
 
   it('counts only the appended messages, not the reported history', () => {
@@ -61,6 +104,9 @@ describe('createUsageTracker', () => {
     tracker.report(usage(1000), messages);
     messages.push(textMessage('u2', 'ab'));
     expect(tracker.promptSize(messages)).toMatchObject({ tokens: 1002, source: 'reported+estimated' });
-    expect(tracker.promptSize([...projection, textMessage('u3', 'ab')])).toMatchObject({ tokens: 1002, source: 'reported+estimated' });
+    expect(tracker.promptSize([...projection, textMessage('u3', 'ab')])).toMatchObject({
+      tokens: 1002,
+      source: 'reported+estimated',
+    });
   });
 });

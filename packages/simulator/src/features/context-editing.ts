@@ -46,7 +46,9 @@ export function createContextEditingFeature(): SimulatorFeature {
     prepareRequest(received, context) {
       // What a compaction block replaced is no longer in the context: edits count and clear only what follows it.
       const request = context.betas.has(COMPACTION_BETA) ? fromLastCompaction(received) : received;
-      const edits = ((request['context_management'] as { edits?: ContextEdit[] } | undefined)?.edits ?? []).filter((edit) => edit.type === CLEAR_TOOL_USES || edit.type === CLEAR_THINKING);
+      const edits = ((request['context_management'] as { edits?: ContextEdit[] } | undefined)?.edits ?? []).filter(
+        (edit) => edit.type === CLEAR_TOOL_USES || edit.type === CLEAR_THINKING,
+      );
       const applied: AppliedEdit[] = [];
       let current = request;
       for (const edit of edits) {
@@ -66,12 +68,18 @@ function validateEdit(edit: ContextEdit, where: string): ApiError | undefined {
     if (edit['keep'] === 'all' || (edit['keep'] as { type?: unknown } | undefined)?.type === 'all') return undefined;
     return checkAmount(edit, 'keep', ['thinking_turns'], 0, where);
   }
-  const problem = checkAmount(edit, 'trigger', ['input_tokens', 'tool_uses'], 1, where) ?? checkAmount(edit, 'keep', ['tool_uses'], 0, where) ?? checkAmount(edit, 'clear_at_least', ['input_tokens'], 0, where);
+  const problem =
+    checkAmount(edit, 'trigger', ['input_tokens', 'tool_uses'], 1, where) ??
+    checkAmount(edit, 'keep', ['tool_uses'], 0, where) ??
+    checkAmount(edit, 'clear_at_least', ['input_tokens'], 0, where);
   if (problem) return problem;
   const exclude = edit['exclude_tools'];
-  if (exclude !== undefined && (!Array.isArray(exclude) || exclude.some((name) => typeof name !== 'string'))) return invalid(`${where}.exclude_tools: Input should be a valid list of tool names`, false);
+  if (exclude !== undefined && (!Array.isArray(exclude) || exclude.some((name) => typeof name !== 'string')))
+    return invalid(`${where}.exclude_tools: Input should be a valid list of tool names`, false);
   const inputs = edit['clear_tool_inputs'];
-  return inputs !== undefined && typeof inputs !== 'boolean' ? invalid(`${where}.clear_tool_inputs: Input should be a valid boolean`, false) : undefined;
+  return inputs !== undefined && typeof inputs !== 'boolean'
+    ? invalid(`${where}.clear_tool_inputs: Input should be a valid boolean`, false)
+    : undefined;
 }
 
 interface ToolUse {
@@ -79,28 +87,53 @@ interface ToolUse {
   name: string;
 }
 
-function clearToolUses(request: MessagesRequest, edit: ContextEdit): { request: MessagesRequest; applied: AppliedEdit } | undefined {
-  const uses = request.messages.filter((message) => message.role === 'assistant').flatMap((message) => messageBlocks(message).filter((block) => block.type === 'tool_use').map((block): ToolUse => ({ id: String(block['id']), name: String(block['name']) })));
+function clearToolUses(
+  request: MessagesRequest,
+  edit: ContextEdit,
+): { request: MessagesRequest; applied: AppliedEdit } | undefined {
+  const uses = request.messages
+    .filter((message) => message.role === 'assistant')
+    .flatMap((message) =>
+      messageBlocks(message)
+        .filter((block) => block.type === 'tool_use')
+        .map((block): ToolUse => ({ id: String(block['id']), name: String(block['name']) })),
+    );
   const before = countTokens(request);
   const trigger = amountOf(edit, 'trigger', CONTEXT_EDITING_DEFAULTS.trigger);
   if ((trigger.type === 'tool_uses' ? uses.length : before) <= trigger.value) return undefined;
   const keep = amountOf(edit, 'keep', CONTEXT_EDITING_DEFAULTS.keep).value;
   const excluded = new Set((edit['exclude_tools'] as string[] | undefined) ?? []);
-  const clearable = uses.slice(0, Math.max(0, uses.length - keep)).filter((use) => !excluded.has(use.name)).map((use) => use.id);
+  const clearable = uses
+    .slice(0, Math.max(0, uses.length - keep))
+    .filter((use) => !excluded.has(use.name))
+    .map((use) => use.id);
   const done = alreadyCleared(request);
   const cleared = new Set(clearable.filter((id) => !done.has(id)));
   if (cleared.size === 0) return undefined;
   const clearInputs = edit['clear_tool_inputs'] === true;
-  const edited: MessagesRequest = { ...request, messages: request.messages.map((message) => clearMessage(message, cleared, clearInputs)) };
+  const edited: MessagesRequest = {
+    ...request,
+    messages: request.messages.map((message) => clearMessage(message, cleared, clearInputs)),
+  };
   const freed = before - countTokens(edited);
-  const atLeast = edit['clear_at_least'] === undefined ? 0 : amountOf(edit, 'clear_at_least', { type: 'input_tokens', value: 0 }).value;
+  const atLeast =
+    edit['clear_at_least'] === undefined
+      ? 0
+      : amountOf(edit, 'clear_at_least', { type: 'input_tokens', value: 0 }).value;
   if (freed < atLeast) return undefined;
-  return { request: edited, applied: { type: CLEAR_TOOL_USES, cleared_tool_uses: cleared.size, cleared_input_tokens: freed } };
+  return {
+    request: edited,
+    applied: { type: CLEAR_TOOL_USES, cleared_tool_uses: cleared.size, cleared_input_tokens: freed },
+  };
 }
 
 /** Tool uses whose result a client sent back already cleared (it kept the server's placeholder). */
 function alreadyCleared(request: MessagesRequest): Set<string> {
-  const ids = request.messages.flatMap((message) => messageBlocks(message).filter((block) => block.type === 'tool_result' && block['content'] === CLEARED_TOOL_RESULT_TEXT).map((block) => String(block['tool_use_id'])));
+  const ids = request.messages.flatMap((message) =>
+    messageBlocks(message)
+      .filter((block) => block.type === 'tool_result' && block['content'] === CLEARED_TOOL_RESULT_TEXT)
+      .map((block) => String(block['tool_use_id'])),
+  );
   return new Set(ids);
 }
 
@@ -123,15 +156,38 @@ function clearMessage(message: WireMessage, cleared: ReadonlySet<string>, clearI
 
 const THINKING_TYPES = new Set(['thinking', 'redacted_thinking']);
 
-function clearThinking(request: MessagesRequest, edit: ContextEdit): { request: MessagesRequest; applied: AppliedEdit } | undefined {
+function clearThinking(
+  request: MessagesRequest,
+  edit: ContextEdit,
+): { request: MessagesRequest; applied: AppliedEdit } | undefined {
   const keepOption = edit['keep'];
   if (keepOption === 'all' || (keepOption as { type?: unknown } | undefined)?.type === 'all') return undefined;
-  const keep = keepOption === undefined ? CONTEXT_EDITING_DEFAULTS.keepThinkingTurns : (keepOption as { value: number }).value;
-  const withThinking = request.messages.flatMap((message, index) => (message.role === 'assistant' && messageBlocks(message).some((block) => THINKING_TYPES.has(block.type)) ? [index] : []));
+  const keep =
+    keepOption === undefined ? CONTEXT_EDITING_DEFAULTS.keepThinkingTurns : (keepOption as { value: number }).value;
+  const withThinking = request.messages.flatMap((message, index) =>
+    message.role === 'assistant' && messageBlocks(message).some((block) => THINKING_TYPES.has(block.type))
+      ? [index]
+      : [],
+  );
   // A turn of thinking only would become empty, which the API refuses: it keeps its thinking.
-  const targets = new Set(withThinking.slice(0, Math.max(0, withThinking.length - keep)).filter((index) => messageBlocks(request.messages[index]!).some((block) => !THINKING_TYPES.has(block.type))));
+  const targets = new Set(
+    withThinking
+      .slice(0, Math.max(0, withThinking.length - keep))
+      .filter((index) => messageBlocks(request.messages[index]!).some((block) => !THINKING_TYPES.has(block.type))),
+  );
   if (targets.size === 0) return undefined;
-  const messages = request.messages.map((message, index) => (targets.has(index) ? { ...message, content: messageBlocks(message).filter((block) => !THINKING_TYPES.has(block.type)) } : message));
+  const messages = request.messages.map((message, index) =>
+    targets.has(index)
+      ? { ...message, content: messageBlocks(message).filter((block) => !THINKING_TYPES.has(block.type)) }
+      : message,
+  );
   const edited = { ...request, messages };
-  return { request: edited, applied: { type: CLEAR_THINKING, cleared_thinking_turns: targets.size, cleared_input_tokens: countTokens(request) - countTokens(edited) } };
+  return {
+    request: edited,
+    applied: {
+      type: CLEAR_THINKING,
+      cleared_thinking_turns: targets.size,
+      cleared_input_tokens: countTokens(request) - countTokens(edited),
+    },
+  };
 }

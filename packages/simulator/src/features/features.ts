@@ -46,7 +46,12 @@ export interface SimulatorFeature {
 /** The betas of an `anthropic-beta` header (comma-separated, possibly repeated). */
 export function parseBetas(header: string | string[] | undefined): Set<string> {
   const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
-  return new Set(values.flatMap((value) => value.split(',')).map((beta) => beta.trim()).filter((beta) => beta.length > 0));
+  return new Set(
+    values
+      .flatMap((value) => value.split(','))
+      .map((beta) => beta.trim())
+      .filter((beta) => beta.length > 0),
+  );
 }
 
 /** The features a request switches on, in their configured order. */

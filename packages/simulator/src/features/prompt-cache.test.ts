@@ -4,8 +4,17 @@ import { countTokens } from '../wire/tokenizer.js';
 import type { ContentBlock, MessagesRequest } from '../wire/wire.js';
 
 const long = 'cacheable context words '.repeat(200);
-const marked = (text: string, ttl?: '5m' | '1h'): ContentBlock => ({ type: 'text', text, cache_control: ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl } });
-const request = (system: ContentBlock[], messages: MessagesRequest['messages'], model = 'm'): MessagesRequest => ({ model, max_tokens: 10, system, messages });
+const marked = (text: string, ttl?: '5m' | '1h'): ContentBlock => ({
+  type: 'text',
+  text,
+  cache_control: ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl },
+});
+const request = (system: ContentBlock[], messages: MessagesRequest['messages'], model = 'm'): MessagesRequest => ({
+  model,
+  max_tokens: 10,
+  system,
+  messages,
+});
 
 describe('the prompt cache', () => {
   it('writes at a breakpoint, then reads the same prefix', () => {
@@ -65,7 +74,14 @@ describe('the prompt cache', () => {
     const cache = createPromptCache(() => 0);
     const turn1 = request([], [{ role: 'user', content: [marked(long)] }]);
     const written = cache.apply(turn1, 100).creation5m;
-    const turn2 = request([], [{ role: 'user', content: [{ type: 'text', text: long }] }, { role: 'assistant', content: 'answer' }, { role: 'user', content: [marked('next')] }]);
+    const turn2 = request(
+      [],
+      [
+        { role: 'user', content: [{ type: 'text', text: long }] },
+        { role: 'assistant', content: 'answer' },
+        { role: 'user', content: [marked('next')] },
+      ],
+    );
     const usage = cache.apply(turn2, 100);
     expect(usage.read).toBe(written);
     expect(usage.creation5m).toBe(countTokens(turn2) - written);

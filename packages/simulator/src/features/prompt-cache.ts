@@ -34,14 +34,16 @@ export function createPromptCache(now: () => number) {
       const time = now();
       const readEnd = longestCachedPrefix(segments, entries, time);
       const read = readEnd < 0 ? 0 : segments[readEnd]!.cumulative;
-      if (readEnd >= 0) entries.get(segments[readEnd]!.hash)!.expires = time + TTL_MS[entries.get(segments[readEnd]!.hash)!.ttl];
+      if (readEnd >= 0)
+        entries.get(segments[readEnd]!.hash)!.expires = time + TTL_MS[entries.get(segments[readEnd]!.hash)!.ttl];
       const usage: CacheUsage = { read, creation5m: 0, creation1h: 0 };
       let writtenThrough = read;
       segments.forEach((segment, index) => {
         if (segment.breakpoint === undefined || index <= readEnd || segment.cumulative < minimumTokens) return;
         const ttl = segment.breakpoint.ttl ?? '5m';
         const existing = entries.get(segment.hash);
-        if (existing === undefined || existing.expires <= time) entries.set(segment.hash, { expires: time + TTL_MS[ttl], ttl });
+        if (existing === undefined || existing.expires <= time)
+          entries.set(segment.hash, { expires: time + TTL_MS[ttl], ttl });
         const created = segment.cumulative - writtenThrough;
         if (ttl === '1h') usage.creation1h += created;
         else usage.creation5m += created;
@@ -83,7 +85,11 @@ function render(request: MessagesRequest): Segment[] {
   for (const block of systemBlocks(request.system)) push(strip(block), countBlockTokens(block), block.cache_control);
   request.messages.forEach((message) => {
     messageBlocks(message).forEach((block, index) => {
-      push([message.role, strip(block)], countBlockTokens(block) + (index === 0 ? TOKENIZER.message : 0), block.cache_control);
+      push(
+        [message.role, strip(block)],
+        countBlockTokens(block) + (index === 0 ? TOKENIZER.message : 0),
+        block.cache_control,
+      );
     });
   });
   return segments;

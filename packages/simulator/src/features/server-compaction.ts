@@ -13,13 +13,23 @@ export const COMPACTION_BLOCK = 'compaction';
  * Anthropic's documented trigger: 150,000 input tokens by default (SDK types),
  * at least 50,000 (Anthropic's compaction guide; not in the SDK types).
  */
-export const COMPACTION_DEFAULTS = { trigger: { type: 'input_tokens', value: 150_000 }, minimumTrigger: 50_000 } as const;
+export const COMPACTION_DEFAULTS = {
+  trigger: { type: 'input_tokens', value: 150_000 },
+  minimumTrigger: 50_000,
+} as const;
 
 const NAME = 'server-compaction';
 
 interface Compacted {
   block: ContentBlock;
-  iteration: { type: 'compaction'; input_tokens: number; output_tokens: number; cache_creation_input_tokens: 0; cache_read_input_tokens: 0; cache_creation: null };
+  iteration: {
+    type: 'compaction';
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: 0;
+    cache_read_input_tokens: 0;
+    cache_creation: null;
+  };
   pause: boolean;
 }
 
@@ -53,11 +63,21 @@ export function createServerCompactionFeature(): SimulatorFeature {
       const block: ContentBlock = { type: COMPACTION_BLOCK, content: summary, encrypted_content: null };
       context.state.set(NAME, {
         block,
-        iteration: { type: 'compaction', input_tokens: tokens, output_tokens: countTextTokens(summary), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: null },
+        iteration: {
+          type: 'compaction',
+          input_tokens: tokens,
+          output_tokens: countTextTokens(summary),
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          cache_creation: null,
+        },
         pause: edit['pause_after_compaction'] === true,
       } satisfies Compacted);
       const last = request.messages.at(-1);
-      return { ...effective, messages: [{ role: 'assistant', content: [block] }, ...(last?.role === 'user' ? [last] : [])] };
+      return {
+        ...effective,
+        messages: [{ role: 'assistant', content: [block] }, ...(last?.role === 'user' ? [last] : [])],
+      };
     },
     finishTurn(turn, context) {
       const compacted = compactedIn(context);
@@ -68,7 +88,14 @@ export function createServerCompactionFeature(): SimulatorFeature {
     finishUsage(usage, context) {
       const compacted = compactedIn(context);
       if (compacted === undefined) return usage;
-      const message = { type: 'message', input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, cache_creation: usage.cache_creation };
+      const message = {
+        type: 'message',
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        cache_creation: usage.cache_creation,
+      };
       return { ...usage, iterations: compacted.pause ? [compacted.iteration] : [compacted.iteration, message] };
     },
   };
@@ -81,9 +108,12 @@ function compactedIn(context: FeatureContext): Compacted | undefined {
 function validateEdit(edit: ContextEdit, where: string): ApiError | undefined {
   const problem = checkAmount(edit, 'trigger', ['input_tokens'], COMPACTION_DEFAULTS.minimumTrigger, where);
   if (problem) return problem;
-  if (edit['pause_after_compaction'] !== undefined && typeof edit['pause_after_compaction'] !== 'boolean') return invalid(`${where}.pause_after_compaction: Input should be a valid boolean`, false);
+  if (edit['pause_after_compaction'] !== undefined && typeof edit['pause_after_compaction'] !== 'boolean')
+    return invalid(`${where}.pause_after_compaction: Input should be a valid boolean`, false);
   const instructions = edit['instructions'];
-  return instructions !== undefined && instructions !== null && typeof instructions !== 'string' ? invalid(`${where}.instructions: Input should be a valid string`, false) : undefined;
+  return instructions !== undefined && instructions !== null && typeof instructions !== 'string'
+    ? invalid(`${where}.instructions: Input should be a valid string`, false)
+    : undefined;
 }
 
 /** The request as the server reads it: from the last compaction block with content on (null content is a no-op). */
@@ -101,9 +131,18 @@ export function fromLastCompaction(request: MessagesRequest): MessagesRequest {
 }
 
 function summarize(request: MessagesRequest, edit: ContextEdit): string {
-  const instructions = typeof edit['instructions'] === 'string' && edit['instructions'].trim() !== '' ? `\n\n(instructions: ${edit['instructions'].trim()})` : '';
+  const instructions =
+    typeof edit['instructions'] === 'string' && edit['instructions'].trim() !== ''
+      ? `\n\n(instructions: ${edit['instructions'].trim()})`
+      : '';
   const previous = messageBlocks(request.messages[0]!).find((block) => block.type === COMPACTION_BLOCK);
   // A previous summary is carried into the new one (its text is not a `text` block, so buildSummary would not see it).
-  const carried = previous === undefined ? request : { ...request, messages: [{ role: 'user', content: String(previous['content']) }, ...request.messages.slice(1)] };
+  const carried =
+    previous === undefined
+      ? request
+      : {
+          ...request,
+          messages: [{ role: 'user', content: String(previous['content']) }, ...request.messages.slice(1)],
+        };
   return `${buildSummary(carried)}${instructions}`;
 }

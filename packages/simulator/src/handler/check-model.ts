@@ -8,7 +8,9 @@ export const ANTHROPIC_VERSION_HEADER = 'anthropic-version';
 /** The API refuses a request with no `anthropic-version` header before it reads the body. */
 export function checkVersionHeader(headers: Readonly<Record<string, string>>): ApiError | undefined {
   const version = headers[ANTHROPIC_VERSION_HEADER];
-  return version === undefined || version === '' ? invalid(`${ANTHROPIC_VERSION_HEADER}: header is required`, false) : undefined;
+  return version === undefined || version === ''
+    ? invalid(`${ANTHROPIC_VERSION_HEADER}: header is required`, false)
+    : undefined;
 }
 
 /**
@@ -17,12 +19,20 @@ export function checkVersionHeader(headers: Readonly<Record<string, string>>): A
  * limit a 400. Known models are the registry's Anthropic ones (`getModelInfo`,
  * any spelling) and those in `options.models`; `acceptAnyModel` lets any name through.
  */
-export function checkModel(model: string, maxTokens: number | undefined, options: Pick<ResolvedOptions, 'acceptAnyModel' | 'models'>): ApiError | undefined {
+export function checkModel(
+  model: string,
+  maxTokens: number | undefined,
+  options: Pick<ResolvedOptions, 'acceptAnyModel' | 'models'>,
+): ApiError | undefined {
   const info = getModelInfo(model);
   const known = info !== undefined && info.provider === 'anthropic';
-  if (!known && options.acceptAnyModel !== true && !Object.hasOwn(options.models, model)) return apiError(404, `model: ${model}`);
+  if (!known && options.acceptAnyModel !== true && !Object.hasOwn(options.models, model))
+    return apiError(404, `model: ${model}`);
   if (known && maxTokens !== undefined && maxTokens > info.maxOutputTokens) {
-    return invalid(`max_tokens: ${maxTokens} > ${info.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model}`, false);
+    return invalid(
+      `max_tokens: ${maxTokens} > ${info.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model}`,
+      false,
+    );
   }
   return undefined;
 }

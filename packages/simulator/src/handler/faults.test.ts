@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createFaultPlan, mulberry32 } from './faults.js';
 import type { MessagesRequest } from '../wire/wire.js';
 
-const body = (text: string): MessagesRequest => ({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: text }] });
-const kinds = (plan: ReturnType<typeof createFaultPlan>, count: number, text = 'x') => Array.from({ length: count }, (_, index) => plan.pick(index + 1, body(text))?.kind ?? '-');
+const body = (text: string): MessagesRequest => ({
+  model: 'm',
+  max_tokens: 1,
+  messages: [{ role: 'user', content: text }],
+});
+const kinds = (plan: ReturnType<typeof createFaultPlan>, count: number, text = 'x') =>
+  Array.from({ length: count }, (_, index) => plan.pick(index + 1, body(text))?.kind ?? '-');
 
 describe('the fault plan', () => {
   it('fails the next N requests, then none', () => {
@@ -33,7 +38,8 @@ describe('the fault plan', () => {
   });
 
   it('draws random faults repeatably from a seed, at about the asked rate', () => {
-    const draw = (seed: number) => kinds(createFaultPlan({ probability: 0.3, seed, kinds: ['overloaded', 'drop'] }), 400);
+    const draw = (seed: number) =>
+      kinds(createFaultPlan({ probability: 0.3, seed, kinds: ['overloaded', 'drop'] }), 400);
     const first = draw(7);
     expect(draw(7)).toEqual(first);
     expect(draw(8)).not.toEqual(first);

@@ -74,7 +74,11 @@ export async function applyFault(fault: Fault, exchange: Exchange, stream: boole
       exchange.record.status = 0;
       return true;
     case 'rate_limit':
-      exchange.fail(apiError(429, 'Number of request tokens has exceeded your per-minute rate limit', { headers: { 'retry-after': String(fault.retryAfterSeconds ?? 1) } }));
+      exchange.fail(
+        apiError(429, 'Number of request tokens has exceeded your per-minute rate limit', {
+          headers: { 'retry-after': String(fault.retryAfterSeconds ?? 1) },
+        }),
+      );
       return true;
     case 'overloaded':
       exchange.fail(apiError(529, 'Overloaded'));

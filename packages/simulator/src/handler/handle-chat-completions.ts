@@ -55,10 +55,23 @@ export function createChatCompletionsHandler({ options, faults, cache, turns, ne
     const usage = chatUsage(promptTokens, cachedTokens, turn);
     record.usage = asWireUsage(usage);
     record.stopReason = turn.stop_reason;
-    const answer = { id: `chatcmpl-sim${requestId.slice('req_sim_'.length)}`, model: request.model, created: Math.floor(Date.now() / 1000), turn, usage };
+    const answer = {
+      id: `chatcmpl-sim${requestId.slice('req_sim_'.length)}`,
+      model: request.model,
+      created: Math.floor(Date.now() / 1000),
+      turn,
+      usage,
+    };
     if (record.stream) {
       const includeUsage = received.stream_options?.include_usage === true;
-      return streamChatCompletion(exchange.response, answer, { includeUsage, ...(fault?.kind === 'sse_error' ? { failAfterStart: apiError(500, 'The server had an error while processing your request. Sorry about that!') } : {}) });
+      return streamChatCompletion(exchange.response, answer, {
+        includeUsage,
+        ...(fault?.kind === 'sse_error'
+          ? {
+              failAfterStart: apiError(500, 'The server had an error while processing your request. Sorry about that!'),
+            }
+          : {}),
+      });
     }
     exchange.response.writeHead(200, { 'content-type': 'application/json' });
     exchange.response.end(JSON.stringify(chatCompletionBody(answer)));
@@ -69,7 +82,8 @@ export function createChatCompletionsHandler({ options, faults, cache, turns, ne
 function everyPrefixCached(request: MessagesRequest): MessagesRequest {
   const marker = { type: 'ephemeral' as const };
   const messages = request.messages.map((message) => {
-    const blocks: ContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    const blocks: ContentBlock[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     if (blocks.length === 0) return message;
     return { ...message, content: [...blocks.slice(0, -1), { ...blocks.at(-1)!, cache_control: marker }] };
   });
@@ -90,7 +104,12 @@ function chatUsage(promptTokens: number, cachedTokens: number, turn: AssistantTu
     completion_tokens: completion,
     total_tokens: prompt + completion,
     prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 

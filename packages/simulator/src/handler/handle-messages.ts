@@ -52,20 +52,51 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
       validateContextManagement(received, features);
     if (problem) return exchange.fail(problem);
     const limits = limitsFor(options, received.model);
-    const context: FeatureContext = { requestId, model: received.model, betas: new Set(record.betas), limits, response: {}, state: new Map() };
-    const request = features.reduce((current, feature) => feature.prepareRequest?.(current, context) ?? current, received);
+    const context: FeatureContext = {
+      requestId,
+      model: received.model,
+      betas: new Set(record.betas),
+      limits,
+      response: {},
+      state: new Map(),
+    };
+    const request = features.reduce(
+      (current, feature) => feature.prepareRequest?.(current, context) ?? current,
+      received,
+    );
     const promptTokens = countTokens(request);
     const overflow = contextLimitError(promptTokens, request.max_tokens, limits);
     if (overflow) return exchange.fail(overflow);
-    const answered = exceedsWindowSilently(promptTokens, limits) ? { content: [], stop_reason: 'model_context_window_exceeded' } : answer(request);
+    const answered = exceedsWindowSilently(promptTokens, limits)
+      ? { content: [], stop_reason: 'model_context_window_exceeded' }
+      : answer(request);
     const turn = finish(features, answered, context);
-    const usage = finishUsage(features, buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn), context);
+    const usage = finishUsage(
+      features,
+      buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn),
+      context,
+    );
     record.usage = usage;
     record.stopReason = turn.stop_reason;
     const id = `msg_sim_${requestId.slice('req_sim_'.length)}`;
     const message = { id, model: request.model, turn, usage, extra: context.response };
-    if (record.stream) return streamMessage(exchange.response, message, fault?.kind === 'sse_error' ? apiError(529, 'Overloaded') : undefined);
-    sendJson(exchange.response, { id, type: 'message', role: 'assistant', model: request.model, content: turn.content, stop_reason: turn.stop_reason, stop_sequence: null, usage, ...context.response });
+    if (record.stream)
+      return streamMessage(
+        exchange.response,
+        message,
+        fault?.kind === 'sse_error' ? apiError(529, 'Overloaded') : undefined,
+      );
+    sendJson(exchange.response, {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content: turn.content,
+      stop_reason: turn.stop_reason,
+      stop_sequence: null,
+      usage,
+      ...context.response,
+    });
   };
 
   function answer(request: MessagesRequest): AssistantTurn {

@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from './server.js';
 
-const post = (url: string, body: string) => fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'test', 'anthropic-version': '2023-06-01' }, body });
+const post = (url: string, body: string) =>
+  fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'test', 'anthropic-version': '2023-06-01' },
+    body,
+  });
 
 describe('simulator limits', () => {
   it('answers a deeply nested body with 400 invalid_request_error, not 500', async () => {
@@ -12,7 +17,10 @@ describe('simulator limits', () => {
       const deep = `{"model":"claude-sonnet-4-6","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"metadata":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
       const response = await post(simulator.url, deep);
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { type: string; message: string } }).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('nested more than') });
+      expect(((await response.json()) as { error: { type: string; message: string } }).error).toMatchObject({
+        type: 'invalid_request_error',
+        message: expect.stringContaining('nested more than'),
+      });
     } finally {
       await simulator.close();
     }
@@ -28,7 +36,11 @@ describe('simulator limits', () => {
       await simulator.close();
       console.log('closed ' + Date.now());
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxhost/source', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../../../', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=@ctxhost/source', '--input-type=module', '-e', script],
+      { cwd: fileURLToPath(new URL('../../../../', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await new Promise((resolve) => child.once('exit', resolve));
@@ -39,8 +51,20 @@ describe('simulator limits', () => {
   it('keeps only the newest maxRecordedRequests requests', async () => {
     const simulator = await startSimulator({ maxRecordedRequests: 3 });
     try {
-      for (let index = 0; index < 5; index += 1) await (await post(simulator.url, JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: `turn ${index}` }] }))).text();
-      expect(simulator.requests.map((request) => (request.body as { messages: { content: string }[] }).messages[0]!.content)).toStrictEqual(['turn 2', 'turn 3', 'turn 4']);
+      for (let index = 0; index < 5; index += 1)
+        await (
+          await post(
+            simulator.url,
+            JSON.stringify({
+              model: 'claude-sonnet-4-6',
+              max_tokens: 10,
+              messages: [{ role: 'user', content: `turn ${index}` }],
+            }),
+          )
+        ).text();
+      expect(
+        simulator.requests.map((request) => (request.body as { messages: { content: string }[] }).messages[0]!.content),
+      ).toStrictEqual(['turn 2', 'turn 3', 'turn 4']);
     } finally {
       await simulator.close();
     }

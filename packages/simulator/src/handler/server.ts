@@ -45,15 +45,32 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let modelRequests = 0;
   const nextRequestNumber = () => ++modelRequests;
   const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns, nextRequestNumber });
-  const handleChat = createChatCompletionsHandler({ options: resolved, faults, cache: createPromptCache(resolved.now ?? Date.now), turns, nextRequestNumber });
+  const handleChat = createChatCompletionsHandler({
+    options: resolved,
+    faults,
+    cache: createPromptCache(resolved.now ?? Date.now),
+    turns,
+    nextRequestNumber,
+  });
   let counter = 0;
 
   async function route(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
     const path = (request.url ?? '').split('?')[0] ?? '';
     const headers = headerMap(request);
-    const record: RecordedRequest = { requestId, method: request.method ?? '', path, headers, betas: [...parseBetas(headers['anthropic-beta'])], body: undefined, status: 200, stream: false, rejectedForShape: false };
+    const record: RecordedRequest = {
+      requestId,
+      method: request.method ?? '',
+      path,
+      headers,
+      betas: [...parseBetas(headers['anthropic-beta'])],
+      body: undefined,
+      status: 200,
+      stream: false,
+      rejectedForShape: false,
+    };
     requests.push(record);
-    if (resolved.maxRecordedRequests !== undefined && requests.length > resolved.maxRecordedRequests) requests.splice(0, requests.length - resolved.maxRecordedRequests);
+    if (resolved.maxRecordedRequests !== undefined && requests.length > resolved.maxRecordedRequests)
+      requests.splice(0, requests.length - resolved.maxRecordedRequests);
     response.once('close', () => tally(record));
     const fail = (error: ApiError) => {
       if (path === CHAT_COMPLETIONS) {
@@ -71,15 +88,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return fail(apiError(404, `Not found: ${request.method ?? ''} ${path}`));
     }
     const raw = await readBody(request, resolved.maxBodyBytes);
-    if (raw === undefined) return fail(apiError(413, `Request exceeds the maximum allowed number of bytes (${resolved.maxBodyBytes}).`));
+    if (raw === undefined)
+      return fail(apiError(413, `Request exceeds the maximum allowed number of bytes (${resolved.maxBodyBytes}).`));
     try {
       record.body = JSON.parse(raw);
     } catch (error) {
-      if (error instanceof RangeError) return fail(apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`));
+      if (error instanceof RangeError)
+        return fail(
+          apiError(
+            400,
+            `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`,
+          ),
+        );
       return fail(apiError(400, 'There was an issue with the request body: it is not valid JSON.'));
     }
     // Deeper bodies would overflow the stack of the checks that walk them (a 500); the API refuses them as invalid requests.
-    if (nestedDeeperThan(record.body, MAX_BODY_DEPTH)) return fail(apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`));
+    if (nestedDeeperThan(record.body, MAX_BODY_DEPTH))
+      return fail(
+        apiError(400, `There was an issue with the request body: JSON nested more than ${MAX_BODY_DEPTH} levels deep.`),
+      );
     const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
     if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange, resolved);
     if (path === CHAT_COMPLETIONS) return handleChat(exchange);
@@ -114,7 +141,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', (error) => reject(new SimulatorError(SIMULATOR_ERROR_CODES.listenFailed, `startSimulator: cannot listen on ${host}:${port} (${error.message}); pick another port or pass port 0 for a free one.`, { cause: error })));
+    server.once('error', (error) =>
+      reject(
+        new SimulatorError(
+          SIMULATOR_ERROR_CODES.listenFailed,
+          `startSimulator: cannot listen on ${host}:${port} (${error.message}); pick another port or pass port 0 for a free one.`,
+          { cause: error },
+        ),
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
 }

@@ -27,8 +27,19 @@ describe('simulator options', () => {
   });
 
   it('takes a model’s own limits over the defaults', () => {
-    const options = resolveOptions({ contextLimit: 1000, models: { small: { contextLimit: 10, overflowStyle: 'stop_reason' } } });
-    expect(limitsFor(options, 'small')).toEqual({ contextLimit: 10, overflowStyle: 'stop_reason', minCacheableTokens: 1024 });
-    expect(limitsFor(options, 'other')).toEqual({ contextLimit: 1000, overflowStyle: 'prompt_too_long', minCacheableTokens: 1024 });
+    const options = resolveOptions({
+      contextLimit: 1000,
+      models: { small: { contextLimit: 10, overflowStyle: 'stop_reason' } },
+    });
+    expect(limitsFor(options, 'small')).toEqual({
+      contextLimit: 10,
+      overflowStyle: 'stop_reason',
+      minCacheableTokens: 1024,
+    });
+    expect(limitsFor(options, 'other')).toEqual({
+      contextLimit: 1000,
+      overflowStyle: 'prompt_too_long',
+      minCacheableTokens: 1024,
+    });
   });
 });

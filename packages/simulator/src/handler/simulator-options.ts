@@ -3,7 +3,12 @@ import { SIMULATOR_ERROR_CODES, SimulatorError } from '../errors.js';
 import { FAULT_KINDS, type RandomFaults } from './fault-kinds.js';
 import type { SimulatorFeature } from '../features/features.js';
 import type { ScriptedTurn } from '../responders/scripted.js';
-import { ANTHROPIC_OVERFLOW_STYLES, CHAT_OVERFLOW_STYLES, type ModelLimits, type OverflowStyle } from '../wire/model-limits.js';
+import {
+  ANTHROPIC_OVERFLOW_STYLES,
+  CHAT_OVERFLOW_STYLES,
+  type ModelLimits,
+  type OverflowStyle,
+} from '../wire/model-limits.js';
 
 const OVERFLOW_STYLES = [...ANTHROPIC_OVERFLOW_STYLES, ...CHAT_OVERFLOW_STYLES] as const;
 
@@ -28,22 +33,41 @@ const ModelLimitsSchema = z.strictObject({
 });
 
 /** The options' data part, strict: a misspelt key is an error. Functions and turns are checked by shape only. */
-export const SimulatorOptionsSchema = z.strictObject({
-  port: z.number().int().min(0).max(65_535).default(SIMULATOR_DEFAULTS.port),
-  host: z.string().min(1).default(SIMULATOR_DEFAULTS.host),
-  contextLimit: positive.default(SIMULATOR_DEFAULTS.contextLimit),
-  overflowStyle: z.enum(OVERFLOW_STYLES).default(SIMULATOR_DEFAULTS.overflowStyle),
-  minCacheableTokens: z.number().int().nonnegative().default(SIMULATOR_DEFAULTS.minCacheableTokens),
-  models: z.record(z.string(), ModelLimitsSchema).default(() => ({})),
-  maxBodyBytes: positive.default(SIMULATOR_DEFAULTS.maxBodyBytes),
-  defaultToolUse: z.boolean().default(SIMULATOR_DEFAULTS.defaultToolUse),
-  maxRecordedRequests: positive.optional(),
-  acceptAnyModel: z.boolean().default(SIMULATOR_DEFAULTS.acceptAnyModel),
-  replay: z.array(z.custom<ScriptedTurn | ScriptedTurn['content']>((turn) => typeof turn === 'string' || Array.isArray(turn) || (typeof turn === 'object' && turn !== null && 'content' in turn))).optional(),
-  faults: z.strictObject({ probability: z.number().min(0).max(1), seed: z.number().int(), kinds: z.array(z.enum(FAULT_KINDS)).min(1).optional() }).optional(),
-  now: z.custom<() => number>((value) => typeof value === 'function').optional(),
-  features: z.array(z.custom<SimulatorFeature>((value) => typeof value === 'object' && value !== null && 'name' in value)).optional(),
-}).prefault({});
+export const SimulatorOptionsSchema = z
+  .strictObject({
+    port: z.number().int().min(0).max(65_535).default(SIMULATOR_DEFAULTS.port),
+    host: z.string().min(1).default(SIMULATOR_DEFAULTS.host),
+    contextLimit: positive.default(SIMULATOR_DEFAULTS.contextLimit),
+    overflowStyle: z.enum(OVERFLOW_STYLES).default(SIMULATOR_DEFAULTS.overflowStyle),
+    minCacheableTokens: z.number().int().nonnegative().default(SIMULATOR_DEFAULTS.minCacheableTokens),
+    models: z.record(z.string(), ModelLimitsSchema).default(() => ({})),
+    maxBodyBytes: positive.default(SIMULATOR_DEFAULTS.maxBodyBytes),
+    defaultToolUse: z.boolean().default(SIMULATOR_DEFAULTS.defaultToolUse),
+    maxRecordedRequests: positive.optional(),
+    acceptAnyModel: z.boolean().default(SIMULATOR_DEFAULTS.acceptAnyModel),
+    replay: z
+      .array(
+        z.custom<ScriptedTurn | ScriptedTurn['content']>(
+          (turn) =>
+            typeof turn === 'string' ||
+            Array.isArray(turn) ||
+            (typeof turn === 'object' && turn !== null && 'content' in turn),
+        ),
+      )
+      .optional(),
+    faults: z
+      .strictObject({
+        probability: z.number().min(0).max(1),
+        seed: z.number().int(),
+        kinds: z.array(z.enum(FAULT_KINDS)).min(1).optional(),
+      })
+      .optional(),
+    now: z.custom<() => number>((value) => typeof value === 'function').optional(),
+    features: z
+      .array(z.custom<SimulatorFeature>((value) => typeof value === 'object' && value !== null && 'name' in value))
+      .optional(),
+  })
+  .prefault({});
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -80,7 +104,11 @@ export function resolveOptions(options: SimulatorOptions | undefined): ResolvedO
   const parsed = SimulatorOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(options)'}: ${issue.message}`);
-  throw new SimulatorError(SIMULATOR_ERROR_CODES.optionsInvalid, `startSimulator: invalid options — ${problems.join('; ')}. See the @ctxhost/simulator README (Options).`, { cause: parsed.error });
+  throw new SimulatorError(
+    SIMULATOR_ERROR_CODES.optionsInvalid,
+    `startSimulator: invalid options — ${problems.join('; ')}. See the @ctxhost/simulator README (Options).`,
+    { cause: parsed.error },
+  );
 }
 
 /** The limits that apply to one model: its own entry, else the defaults. */

@@ -20,7 +20,10 @@ export function buildUsage(promptTokens: number, cached: CacheUsage, turn: Assis
 
 /** Output tokens of a turn, by the simulator's tokenizer (at least 1). */
 export function outputTokens(turn: AssistantTurn): number {
-  return Math.max(1, turn.content.reduce((sum, block) => sum + countTextTokens(blockOutput(block)), 0));
+  return Math.max(
+    1,
+    turn.content.reduce((sum, block) => sum + countTextTokens(blockOutput(block)), 0),
+  );
 }
 
 function blockOutput(block: ContentBlock): string {

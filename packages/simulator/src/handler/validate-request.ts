@@ -18,21 +18,28 @@ export interface ValidateOptions {
 }
 
 export function validateRequest(body: unknown, options: ValidateOptions = {}): ApiError | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalid('request body must be a JSON object', false);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return invalid('request body must be a JSON object', false);
   const request = body as Partial<MessagesRequest>;
   if (typeof request.model !== 'string' || request.model.length === 0) return invalid('model: Field required', false);
   if (!options.countOnly) {
     const problem = validateMaxTokens(request.max_tokens);
     if (problem) return problem;
   }
-  if (!Array.isArray(request.messages) || request.messages.length === 0) return invalid('messages: at least one message is required');
+  if (!Array.isArray(request.messages) || request.messages.length === 0)
+    return invalid('messages: at least one message is required');
   const extra = options.extraBlockTypes ?? [];
-  return validateSystem(request.system) ?? validateMessages(request as MessagesRequest, extra) ?? validateCacheControl(request as MessagesRequest);
+  return (
+    validateSystem(request.system) ??
+    validateMessages(request as MessagesRequest, extra) ??
+    validateCacheControl(request as MessagesRequest)
+  );
 }
 
 function validateMaxTokens(maxTokens: unknown): ApiError | undefined {
   if (maxTokens === undefined || maxTokens === null) return invalid('max_tokens: Field required', false);
-  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens)) return invalid('max_tokens: Input should be a valid integer', false);
+  if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens))
+    return invalid('max_tokens: Input should be a valid integer', false);
   return maxTokens < 1 ? invalid('max_tokens: Input should be greater than or equal to 1', false) : undefined;
 }
 
@@ -40,7 +47,10 @@ function validateSystem(system: unknown): ApiError | undefined {
   if (system === undefined || typeof system === 'string') return undefined;
   if (!Array.isArray(system)) return invalid('system: Input should be a valid string or a list of text blocks');
   const bad = system.findIndex((block) => (block as ContentBlock)?.type !== 'text');
-  if (bad >= 0) return invalid(`system.${bad}.type: Input tag '${String((system[bad] as ContentBlock)?.type)}' found using 'type' does not match any of the expected tags: 'text'`);
+  if (bad >= 0)
+    return invalid(
+      `system.${bad}.type: Input tag '${String((system[bad] as ContentBlock)?.type)}' found using 'type' does not match any of the expected tags: 'text'`,
+    );
   const empty = system.findIndex((block) => (block as ContentBlock).text === '');
   return empty >= 0 ? invalid(`system.${empty}.text: text content blocks must be non-empty`) : undefined;
 }
@@ -57,20 +67,29 @@ function validateMessages(request: MessagesRequest, extra: readonly string[]): A
 
 function validateMessage(request: MessagesRequest, index: number, extra: readonly string[]): ApiError | undefined {
   const message = request.messages[index]!;
-  if (message.role !== 'user' && message.role !== 'assistant') return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
+  if (message.role !== 'user' && message.role !== 'assistant')
+    return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
   const isFinalAssistant = index === request.messages.length - 1 && message.role === 'assistant';
-  if (typeof message.content !== 'string' && !Array.isArray(message.content)) return invalid(`messages.${index}.content: Input should be a valid string or a list of content blocks`);
+  if (typeof message.content !== 'string' && !Array.isArray(message.content))
+    return invalid(`messages.${index}.content: Input should be a valid string or a list of content blocks`);
   const blocks = message.content === '' ? [] : messageBlocks(message);
   const empty = typeof message.content === 'string' ? message.content.length === 0 : blocks.length === 0;
-  if (empty && !isFinalAssistant) return invalid(`messages.${index}: all messages must have non-empty content except for the optional final assistant message`);
+  if (empty && !isFinalAssistant)
+    return invalid(
+      `messages.${index}: all messages must have non-empty content except for the optional final assistant message`,
+    );
   const allowed = message.role === 'user' ? USER_BLOCKS : ASSISTANT_BLOCKS;
   for (let k = 0; k < blocks.length; k++) {
     const block = blocks[k]!;
-    if (typeof block !== 'object' || block === null) return invalid(`messages.${index}.content.${k}: Input should be a valid dictionary or object`);
+    if (typeof block !== 'object' || block === null)
+      return invalid(`messages.${index}.content.${k}: Input should be a valid dictionary or object`);
     if (!allowed.has(String(block.type)) && !extra.includes(String(block.type))) {
-      return invalid(`messages.${index}.content.${k}.type: Input tag '${String(block?.type)}' found using 'type' does not match any of the expected tags: ${[...allowed].map((tag) => `'${tag}'`).join(', ')}`);
+      return invalid(
+        `messages.${index}.content.${k}.type: Input tag '${String(block?.type)}' found using 'type' does not match any of the expected tags: ${[...allowed].map((tag) => `'${tag}'`).join(', ')}`,
+      );
     }
-    if (block.type === 'text' && (typeof block.text !== 'string' || block.text.length === 0)) return invalid(`messages.${index}.content.${k}.text: text content blocks must be non-empty`);
+    if (block.type === 'text' && (typeof block.text !== 'string' || block.text.length === 0))
+      return invalid(`messages.${index}.content.${k}.text: text content blocks must be non-empty`);
   }
   return validatePairing(request, index, blocks);
 }
@@ -79,28 +98,48 @@ function validatePairing(request: MessagesRequest, index: number, blocks: Conten
   const message = request.messages[index]!;
   if (message.role === 'user') {
     const previous = request.messages[index - 1];
-    const calls = new Set(previous?.role === 'assistant' ? messageBlocks(previous).filter((b) => b.type === 'tool_use').map((b) => String(b['id'])) : []);
+    const calls = new Set(
+      previous?.role === 'assistant'
+        ? messageBlocks(previous)
+            .filter((b) => b.type === 'tool_use')
+            .map((b) => String(b['id']))
+        : [],
+    );
     for (let k = 0; k < blocks.length; k++) {
       const block = blocks[k]!;
       if (block.type === 'tool_result' && !calls.has(String(block['tool_use_id']))) {
-        return invalid(`messages.${index}.content.${k}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block['tool_use_id'])}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        return invalid(
+          `messages.${index}.content.${k}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block['tool_use_id'])}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
       }
     }
     return undefined;
   }
   const next = request.messages[index + 1];
   if (next === undefined) return undefined;
-  const answered = new Set(messageBlocks(next).filter((b) => b.type === 'tool_result').map((b) => String(b['tool_use_id'])));
-  const missing = blocks.filter((b) => b.type === 'tool_use' && !answered.has(String(b['id']))).map((b) => String(b['id']));
+  const answered = new Set(
+    messageBlocks(next)
+      .filter((b) => b.type === 'tool_result')
+      .map((b) => String(b['tool_use_id'])),
+  );
+  const missing = blocks
+    .filter((b) => b.type === 'tool_use' && !answered.has(String(b['id'])))
+    .map((b) => String(b['id']));
   if (missing.length > 0) {
-    return invalid(`messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+    return invalid(
+      `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+    );
   }
   return undefined;
 }
 
 function validateCacheControl(request: MessagesRequest): ApiError | undefined {
-  const marked = [...(request.tools ?? []), ...systemBlocks(request.system), ...request.messages.flatMap((message) => messageBlocks(message))].filter(
-    (block) => block.cache_control !== undefined && block.cache_control !== null,
-  ).length;
-  return marked > MAX_CACHE_BREAKPOINTS ? invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`) : undefined;
+  const marked = [
+    ...(request.tools ?? []),
+    ...systemBlocks(request.system),
+    ...request.messages.flatMap((message) => messageBlocks(message)),
+  ].filter((block) => block.cache_control !== undefined && block.cache_control !== null).length;
+  return marked > MAX_CACHE_BREAKPOINTS
+    ? invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`)
+    : undefined;
 }

@@ -9,7 +9,8 @@ import { toolUseTurn } from './tool-use.js';
  * and one fits (see tool-use.ts); else `Simulated reply about: <last user text>`.
  */
 export function defaultTurn(request: MessagesRequest, options: { toolUse?: boolean } = {}): AssistantTurn {
-  if (isSummaryRequest(request)) return { content: [{ type: 'text', text: buildSummary(request) }], stop_reason: 'end_turn' };
+  if (isSummaryRequest(request))
+    return { content: [{ type: 'text', text: buildSummary(request) }], stop_reason: 'end_turn' };
   const about = lastUserText(request) || 'your message';
   const toolTurn = options.toolUse === true ? toolUseTurn(request, about) : undefined;
   return toolTurn ?? { content: [{ type: 'text', text: `Simulated reply about: ${about}` }], stop_reason: 'end_turn' };
@@ -17,6 +18,11 @@ export function defaultTurn(request: MessagesRequest, options: { toolUse?: boole
 
 function lastUserText(request: MessagesRequest): string {
   const last = [...request.messages].reverse().find((message) => message.role === 'user');
-  const texts = last === undefined ? [] : messageBlocks(last).flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : block.type === 'tool_result' ? ['the tool results'] : []));
+  const texts =
+    last === undefined
+      ? []
+      : messageBlocks(last).flatMap((block) =>
+          block.type === 'text' ? [block.text ?? ''] : block.type === 'tool_result' ? ['the tool results'] : [],
+        );
   return texts.join(' ').replace(/\s+/g, ' ').trim().slice(0, 80);
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { MessagesRequest } from '../wire/wire.js';
 import { createTurnQueue } from './scripted.js';
 
-const request = (tools: number): MessagesRequest => ({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...(tools === 0 ? {} : { tools: [{ name: 'bash', input_schema: { type: 'object' } }] }) });
+const request = (tools: number): MessagesRequest => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 100,
+  messages: [{ role: 'user', content: 'hi' }],
+  ...(tools === 0 ? {} : { tools: [{ name: 'bash', input_schema: { type: 'object' } }] }),
+});
 
 describe('the turn queue', () => {
   it('answers in order, and a turn with `when` only a request it accepts, keeping its place', () => {

@@ -17,7 +17,8 @@ export interface ScriptedTurn {
 export function toTurn(turn: ScriptedTurn | ScriptedTurn['content']): AssistantTurn {
   const scripted: ScriptedTurn = typeof turn === 'string' || Array.isArray(turn) ? { content: turn } : turn;
   const content = typeof scripted.content === 'string' ? [{ type: 'text', text: scripted.content }] : scripted.content;
-  const stopReason = scripted.stopReason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
+  const stopReason =
+    scripted.stopReason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
   return { content, stop_reason: stopReason, ...(scripted.usage === undefined ? {} : { usage: scripted.usage }) };
 }
 
@@ -41,6 +42,8 @@ export function createTurnQueue(replay: readonly (ScriptedTurn | ScriptedTurn['c
   };
 }
 
-function isConditional(turn: ScriptedTurn | ScriptedTurn['content']): turn is ScriptedTurn & { when: (request: MessagesRequest) => boolean } {
+function isConditional(
+  turn: ScriptedTurn | ScriptedTurn['content'],
+): turn is ScriptedTurn & { when: (request: MessagesRequest) => boolean } {
   return typeof turn === 'object' && !Array.isArray(turn) && typeof turn.when === 'function';
 }

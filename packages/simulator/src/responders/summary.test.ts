@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './summary.js';
 
-const withHeadings = (headings: readonly string[]) => ({ messages: [{ role: 'user', content: `Summarize.\n${headings.map((heading) => `## ${heading}\n...`).join('\n')}` }] });
+const withHeadings = (headings: readonly string[]) => ({
+  messages: [{ role: 'user', content: `Summarize.\n${headings.map((heading) => `## ${heading}\n...`).join('\n')}` }],
+});
 
 describe('summarization requests', () => {
   it.each([
@@ -14,7 +16,13 @@ describe('summarization requests', () => {
   });
 
   it('is not one when a summary sits in the history and the last user message asks something else', () => {
-    const afterCompaction = { messages: [...withHeadings(SUMMARY_HEADINGS).messages, { role: 'assistant', content: 'Noted.' }, { role: 'user', content: 'now fix the build' }] };
+    const afterCompaction = {
+      messages: [
+        ...withHeadings(SUMMARY_HEADINGS).messages,
+        { role: 'assistant', content: 'Noted.' },
+        { role: 'user', content: 'now fix the build' },
+      ],
+    };
     expect(isSummaryRequest(afterCompaction)).toBe(false);
   });
 
@@ -28,8 +36,14 @@ describe('summarization requests', () => {
       system: SUMMARY_HEADINGS.map((heading) => `## ${heading}`).join('\n'),
       messages: [
         { role: 'user', content: 'Please migrate src/config/loader.ts to zod' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'pnpm test --filter core' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Error: Cannot find module zod' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'pnpm test --filter core' } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Error: Cannot find module zod' }],
+        },
       ],
     };
     const summary = buildSummary(request);

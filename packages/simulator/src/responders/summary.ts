@@ -1,7 +1,15 @@
 import { messageBlocks, systemBlocks } from '../wire/tokenizer.js';
 import type { ContentBlock, MessagesRequest } from '../wire/wire.js';
 
-export const SUMMARY_HEADINGS = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Relevant Files', 'Next Steps', 'Critical Context'] as const;
+export const SUMMARY_HEADINGS = [
+  'Goal',
+  'Constraints & Preferences',
+  'Progress',
+  'Key Decisions',
+  'Relevant Files',
+  'Next Steps',
+  'Critical Context',
+] as const;
 const MINIMUM_HEADINGS = 5;
 
 /** All text a request carries, system and tool results included. */
@@ -16,7 +24,11 @@ function blockText(block: ContentBlock): string {
   if (block.type === 'tool_use') return JSON.stringify(block['input']);
   if (block.type === 'tool_result') {
     const content = block['content'];
-    return typeof content === 'string' ? content : Array.isArray(content) ? (content as ContentBlock[]).map(blockText).join('\n') : '';
+    return typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? (content as ContentBlock[]).map(blockText).join('\n')
+        : '';
   }
   return '';
 }
@@ -30,7 +42,10 @@ function blockText(block: ContentBlock): string {
 export function isSummaryRequest(request: Pick<MessagesRequest, 'messages' | 'system'>): boolean {
   const lastUser = request.messages.findLast((message) => message.role === 'user');
   const text = requestText({ system: request.system, messages: lastUser === undefined ? [] : [lastUser] });
-  return SUMMARY_HEADINGS.filter((heading) => new RegExp(`^#{1,3}\\s*${escape(heading)}\\s*$`, 'm').test(text)).length >= MINIMUM_HEADINGS;
+  return (
+    SUMMARY_HEADINGS.filter((heading) => new RegExp(`^#{1,3}\\s*${escape(heading)}\\s*$`, 'm').test(text)).length >=
+    MINIMUM_HEADINGS
+  );
 }
 
 /**
@@ -40,12 +55,32 @@ export function isSummaryRequest(request: Pick<MessagesRequest, 'messages' | 'sy
 export function buildSummary(request: Pick<MessagesRequest, 'messages' | 'system'>): string {
   const text = requestText(request);
   const unique = (items: Iterable<string>, limit: number) => [...new Set(items)].slice(0, limit);
-  const files = unique(text.match(/(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.\w+|\b[\w-]+\.(?:ts|js|py|json|md|c|h|go|rs|yaml|yml|txt)\b/g) ?? [], 40);
-  const commands = unique([...text.matchAll(/(?:^|\n)\s*\$ ([^\n]+)|"command":\s*"([^"]+)"/g)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean), 20);
-  const errors = unique([...text.matchAll(/^.*\b(?:error|Error|ERROR|failed|FAILED|Traceback|exception)\b.*$/gm)].map((m) => m[0].trim().slice(0, 160)), 15);
-  const asks = unique(userTexts(request).map((ask) => ask.trim().split('\n')[0]!.slice(0, 160)).filter(Boolean), 10);
+  const files = unique(
+    text.match(/(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.\w+|\b[\w-]+\.(?:ts|js|py|json|md|c|h|go|rs|yaml|yml|txt)\b/g) ??
+      [],
+    40,
+  );
+  const commands = unique(
+    [...text.matchAll(/(?:^|\n)\s*\$ ([^\n]+)|"command":\s*"([^"]+)"/g)]
+      .map((m) => (m[1] ?? m[2] ?? '').trim())
+      .filter(Boolean),
+    20,
+  );
+  const errors = unique(
+    [...text.matchAll(/^.*\b(?:error|Error|ERROR|failed|FAILED|Traceback|exception)\b.*$/gm)].map((m) =>
+      m[0].trim().slice(0, 160),
+    ),
+    15,
+  );
+  const asks = unique(
+    userTexts(request)
+      .map((ask) => ask.trim().split('\n')[0]!.slice(0, 160))
+      .filter(Boolean),
+    10,
+  );
   const done = unique(previousDoneItems(text), 20);
-  const list = (items: string[], empty: string) => (items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : `- ${empty}`);
+  const list = (items: string[], empty: string) =>
+    items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : `- ${empty}`;
   return [
     `## Goal\n${asks[0] ?? 'Continue the task in progress.'}`,
     `## Constraints & Preferences\n${list(asks.slice(1, 4), 'none stated')}`,
@@ -58,12 +93,23 @@ export function buildSummary(request: Pick<MessagesRequest, 'messages' | 'system
 }
 
 function userTexts(request: Pick<MessagesRequest, 'messages'>): string[] {
-  return request.messages.filter((message) => message.role === 'user').flatMap((message) => messageBlocks(message).filter((b) => b.type === 'text').map((b) => b.text ?? ''));
+  return request.messages
+    .filter((message) => message.role === 'user')
+    .flatMap((message) =>
+      messageBlocks(message)
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text ?? ''),
+    );
 }
 
 function previousDoneItems(text: string): string[] {
   const done = /### Done\n((?:- .*\n?)+)/.exec(text);
-  return done === null ? [] : done[1]!.split('\n').map((line) => line.replace(/^- /, '').trim()).filter((line) => line.length > 0 && line !== 'nothing recorded yet');
+  return done === null
+    ? []
+    : done[1]!
+        .split('\n')
+        .map((line) => line.replace(/^- /, '').trim())
+        .filter((line) => line.length > 0 && line !== 'nothing recorded yet');
 }
 
 function escape(text: string): string {

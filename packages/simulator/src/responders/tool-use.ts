@@ -9,7 +9,9 @@ import type { AssistantTurn, MessagesRequest, ToolSpec } from '../wire/wire.js';
  * true). The id is derived from the request, so runs repeat.
  */
 export function toolUseTurn(request: MessagesRequest, lastUserText: string): AssistantTurn | undefined {
-  const tool = request.tools?.find((candidate) => typeof candidate.name === 'string' && candidate['type'] === undefined);
+  const tool = request.tools?.find(
+    (candidate) => typeof candidate.name === 'string' && candidate['type'] === undefined,
+  );
   const last = request.messages.at(-1);
   if (tool === undefined || last === undefined || last.role !== 'user') return undefined;
   if (messageBlocks(last).some((block) => block.type === 'tool_result')) return undefined;
@@ -28,7 +30,16 @@ function inputFor(tool: ToolSpec, text: string): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const name of schema.required ?? []) {
     const type = schema.properties?.[name]?.type;
-    input[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : text;
+    input[name] =
+      type === 'number' || type === 'integer'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'array'
+            ? []
+            : type === 'object'
+              ? {}
+              : text;
   }
   return input;
 }

@@ -18,7 +18,11 @@ export function chatMessageOf(turn: AssistantTurn): { content: string | null; to
   const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text ?? ''] : [])).join('');
   const toolCalls = turn.content
     .filter((block) => block.type === 'tool_use')
-    .map((block): ChatToolCall => ({ id: String(block['id']), type: 'function', function: { name: String(block['name']), arguments: JSON.stringify(block['input'] ?? {}) } }));
+    .map((block): ChatToolCall => ({
+      id: String(block['id']),
+      type: 'function',
+      function: { name: String(block['name']), arguments: JSON.stringify(block['input'] ?? {}) },
+    }));
   return { content: text.length === 0 && toolCalls.length > 0 ? null : text, toolCalls };
 }
 
@@ -41,7 +45,12 @@ export function chatCompletionBody(answer: ChatCompletionAnswer): object {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content, refusal: null, ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }) },
+        message: {
+          role: 'assistant',
+          content,
+          refusal: null,
+          ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+        },
         logprobs: null,
         finish_reason: finishReason(answer.turn.stop_reason),
       },
@@ -58,10 +67,20 @@ export function chatCompletionBody(answer: ChatCompletionAnswer): object {
  * With `failAfterStart`, an error chunk follows the first one (as a server
  * failing mid-stream sends it) and the stream ends.
  */
-export function streamChatCompletion(response: ServerResponse, answer: ChatCompletionAnswer, options: { includeUsage: boolean; failAfterStart?: ApiError }): void {
+export function streamChatCompletion(
+  response: ServerResponse,
+  answer: ChatCompletionAnswer,
+  options: { includeUsage: boolean; failAfterStart?: ApiError },
+): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: object, finish: string | null = null) =>
-    send(response, { id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    send(response, {
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: answer.created,
+      model: answer.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
   chunk({ role: 'assistant', content: '', refusal: null });
   if (options.failAfterStart !== undefined) {
     response.end(`data: ${chatErrorBody(options.failAfterStart).body}\n\n`);
@@ -70,11 +89,22 @@ export function streamChatCompletion(response: ServerResponse, answer: ChatCompl
   const { content, toolCalls } = chatMessageOf(answer.turn);
   for (const piece of pieces(content ?? '')) chunk({ content: piece });
   toolCalls.forEach((call, index) => {
-    chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
-    for (const piece of pieces(call.function.arguments)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+    chunk({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+    });
+    for (const piece of pieces(call.function.arguments))
+      chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
   });
   chunk({}, finishReason(answer.turn.stop_reason));
-  if (options.includeUsage) send(response, { id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model, choices: [], usage: answer.usage });
+  if (options.includeUsage)
+    send(response, {
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: answer.created,
+      model: answer.model,
+      choices: [],
+      usage: answer.usage,
+    });
   response.end('data: [DONE]\n\n');
 }
 

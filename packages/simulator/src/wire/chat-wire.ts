@@ -44,7 +44,12 @@ export interface ChatUsage {
   completion_tokens: number;
   total_tokens: number;
   prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
-  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
+  completion_tokens_details: {
+    reasoning_tokens: number;
+    audio_tokens: number;
+    accepted_prediction_tokens: number;
+    rejected_prediction_tokens: number;
+  };
 }
 
 /**
@@ -54,5 +59,10 @@ export interface ChatUsage {
 export function chatErrorBody(error: ApiError): { status: number; body: string } {
   const status = error.status === 529 ? 503 : error.status;
   const type = status >= 500 ? 'server_error' : error.type;
-  return { status, body: JSON.stringify({ error: { message: error.message, type, param: error.param ?? null, code: error.code ?? null } }) };
+  return {
+    status,
+    body: JSON.stringify({
+      error: { message: error.message, type, param: error.param ?? null, code: error.code ?? null },
+    }),
+  };
 }

@@ -8,7 +8,12 @@
 export type OverflowStyle = AnthropicOverflowStyle | ChatOverflowStyle;
 export type AnthropicOverflowStyle = 'prompt_too_long' | 'input_plus_max_tokens' | 'stop_reason' | 'openai_text';
 export type ChatOverflowStyle = 'openai' | 'openai_completion' | 'openrouter' | 'vllm' | 'deepseek';
-export const ANTHROPIC_OVERFLOW_STYLES = ['prompt_too_long', 'input_plus_max_tokens', 'stop_reason', 'openai_text'] as const;
+export const ANTHROPIC_OVERFLOW_STYLES = [
+  'prompt_too_long',
+  'input_plus_max_tokens',
+  'stop_reason',
+  'openai_text',
+] as const;
 export const CHAT_OVERFLOW_STYLES = ['openai', 'openai_completion', 'openrouter', 'vllm', 'deepseek'] as const;
 
 export interface ModelLimits {

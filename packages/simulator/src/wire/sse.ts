@@ -14,14 +14,29 @@ function send(response: ServerResponse, event: string, data: object): void {
  * thinking_delta + signature_delta), message_delta (stop reason, output usage),
  * message_stop; features' top-level fields ride on message_delta. With `failAfterStart`, an `event: error` follows the ping.
  */
-export function streamMessage(response: ServerResponse, message: { id: string; model: string; turn: AssistantTurn; usage: WireUsage; extra?: Record<string, unknown> }, failAfterStart?: ApiError): void {
+export function streamMessage(
+  response: ServerResponse,
+  message: { id: string; model: string; turn: AssistantTurn; usage: WireUsage; extra?: Record<string, unknown> },
+  failAfterStart?: ApiError,
+): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   send(response, 'message_start', {
-    message: { id: message.id, type: 'message', role: 'assistant', model: message.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } },
+    message: {
+      id: message.id,
+      type: 'message',
+      role: 'assistant',
+      model: message.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...message.usage, output_tokens: 1 },
+    },
   });
   send(response, 'ping', {});
   if (failAfterStart !== undefined) {
-    response.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: failAfterStart.type, message: failAfterStart.message } })}\n\n`);
+    response.end(
+      `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: failAfterStart.type, message: failAfterStart.message } })}\n\n`,
+    );
     return;
   }
   message.turn.content.forEach((block, index) => {
@@ -29,7 +44,11 @@ export function streamMessage(response: ServerResponse, message: { id: string; m
     send(response, 'content_block_stop', { index });
   });
   // Top-level fields of features (context_management) travel on message_delta, as the API streams them.
-  send(response, 'message_delta', { delta: { stop_reason: message.turn.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens }, ...message.extra });
+  send(response, 'message_delta', {
+    delta: { stop_reason: message.turn.stop_reason, stop_sequence: null },
+    usage: { output_tokens: message.usage.output_tokens },
+    ...message.extra,
+  });
   send(response, 'message_stop', {});
   response.end();
 }
@@ -37,7 +56,10 @@ export function streamMessage(response: ServerResponse, message: { id: string; m
 function sendBlock(response: ServerResponse, block: ContentBlock, index: number): void {
   const delta = (payload: object) => send(response, 'content_block_delta', { index, delta: payload });
   if (block.type === 'tool_use') {
-    send(response, 'content_block_start', { index, content_block: { type: 'tool_use', id: block['id'], name: block['name'], input: {} } });
+    send(response, 'content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: block['id'], name: block['name'], input: {} },
+    });
     const json = JSON.stringify(block['input'] ?? {});
     for (const piece of chunks(json)) delta({ type: 'input_json_delta', partial_json: piece });
   } else if (block.type === 'thinking') {

@@ -35,12 +35,20 @@ export function countBlockTokens(block: ContentBlock): number {
   }
   if (block.type === 'tool_result') {
     const content = block['content'] as string | ContentBlock[] | undefined;
-    const inner = typeof content === 'string' ? countTextTokens(content) : (content ?? []).reduce((sum, item) => sum + countBlockTokens(item), 0);
+    const inner =
+      typeof content === 'string'
+        ? countTextTokens(content)
+        : (content ?? []).reduce((sum, item) => sum + countBlockTokens(item), 0);
     return TOKENIZER.block + countTextTokens(String(block['tool_use_id'] ?? '')) + inner;
   }
   if (block.type === 'thinking') return TOKENIZER.block + countTextTokens(String(block['thinking'] ?? ''));
   const { type: _type, cache_control: _cache, ...rest } = block;
-  return TOKENIZER.block + countTextTokens(typeof block.text === 'string' && Object.keys(rest).length === 1 ? block.text : JSON.stringify(rest));
+  return (
+    TOKENIZER.block +
+    countTextTokens(
+      typeof block.text === 'string' && Object.keys(rest).length === 1 ? block.text : JSON.stringify(rest),
+    )
+  );
 }
 
 export function countToolTokens(tool: ToolSpec): number {
@@ -61,6 +69,7 @@ export function systemBlocks(system: MessagesRequest['system']): ContentBlock[] 
 export function countTokens(request: Pick<MessagesRequest, 'messages' | 'system' | 'tools'>): number {
   let tokens = (request.tools ?? []).reduce((sum, tool) => sum + countToolTokens(tool), 0);
   tokens += systemBlocks(request.system).reduce((sum, block) => sum + countBlockTokens(block), 0);
-  for (const message of request.messages) tokens += TOKENIZER.message + messageBlocks(message).reduce((sum, block) => sum + countBlockTokens(block), 0);
+  for (const message of request.messages)
+    tokens += TOKENIZER.message + messageBlocks(message).reduce((sum, block) => sum + countBlockTokens(block), 0);
   return tokens;
 }

@@ -45,7 +45,9 @@ export interface WireUsage {
 }
 
 /** Usage figures a scripted turn may force (the rest are computed). */
-export type UsageOverride = Partial<Pick<WireUsage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
+export type UsageOverride = Partial<
+  Pick<WireUsage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>
+>;
 
 export interface AssistantTurn {
   content: ContentBlock[];

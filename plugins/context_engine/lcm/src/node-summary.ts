@@ -21,13 +21,17 @@ export function extractSummary(messages: readonly Message[]): string {
         tools.set(part.name, (tools.get(part.name) ?? 0) + 1);
         for (const path of JSON.stringify(part.input).match(PATH) ?? []) paths.add(path);
       } else if (part.type === 'tool-result') {
-        const text = typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+        const text =
+          typeof part.output === 'string'
+            ? part.output
+            : part.output.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
         const error = /^.*\b(error|Error|failed|FAILED|Traceback)\b.*$/m.exec(text);
         if (part.isError === true || error !== null) errors.add((error?.[0] ?? text).trim().slice(0, 160));
       }
     }
   }
-  const list = (items: Iterable<string>, limit: number) => [...items].filter(Boolean).slice(0, limit).join('; ') || 'none';
+  const list = (items: Iterable<string>, limit: number) =>
+    [...items].filter(Boolean).slice(0, limit).join('; ') || 'none';
   return [
     `requests: ${list(asks, 6)}`,
     `tools: ${[...tools].map(([name, count]) => `${name}×${count}`).join(', ') || 'none'}`,
@@ -41,7 +45,10 @@ export function messageText(message: Message): string {
     .map((part) => {
       if (part.type === 'text' || part.type === 'reasoning') return part.text;
       if (part.type === 'tool-call') return `[call ${part.name}] ${JSON.stringify(part.input)}`;
-      if (part.type === 'tool-result') return typeof part.output === 'string' ? part.output : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+      if (part.type === 'tool-result')
+        return typeof part.output === 'string'
+          ? part.output
+          : part.output.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
       return `[${part.type}]`;
     })
     .join('\n');
