@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ProviderError, ProviderErrorKind } from '@ctxhost/core';
+import { isProviderError, retryAfterMs, type ProviderError, type ProviderErrorKind } from '@ctxhost/core';
 
 const BY_TYPE: Record<string, ProviderErrorKind> = {
   rate_limit_error: 'rate_limited',
@@ -144,14 +144,11 @@ function bodyOf(value: unknown): { type?: string; message: string; requestId?: s
 
 function retryAfter(headers: Parsed['headers']): number | undefined {
   if (headers === undefined) return undefined;
-  const get = (name: string) =>
-    ('get' in headers && typeof headers.get === 'function'
+  return retryAfterMs((name) =>
+    'get' in headers && typeof headers.get === 'function'
       ? headers.get(name)
-      : (headers as Record<string, string>)[name]) ?? undefined;
-  const ms = Number(get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const seconds = Number(get('retry-after'));
-  return Number.isFinite(seconds) && seconds >= 0 && get('retry-after') !== undefined ? seconds * 1000 : undefined;
+      : (headers as Record<string, string>)[name],
+  );
 }
 
 function tryJson(text: string): unknown {
@@ -160,14 +157,4 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isProviderError(value: unknown): value is ProviderError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ProviderError).kind === 'string' &&
-    typeof (value as ProviderError).message === 'string' &&
-    !(value instanceof Error)
-  );
 }

@@ -1,5 +1,11 @@
 import OpenAI from 'openai';
-import { parseTokenLimitError, type ProviderError, type ProviderErrorKind } from '@ctxhost/core';
+import {
+  isProviderError,
+  parseTokenLimitError,
+  retryAfterMs,
+  type ProviderError,
+  type ProviderErrorKind,
+} from '@ctxhost/core';
 
 const BY_CODE: Record<string, ProviderErrorKind> = {
   rate_limit_exceeded: 'rate_limited',
@@ -151,12 +157,7 @@ function providerOf(parsed: Parsed): string {
 }
 
 function retryAfter(headers: Parsed['headers']): number | undefined {
-  if (headers === undefined) return undefined;
-  const ms = Number(headers.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const raw = headers.get('retry-after');
-  const seconds = Number(raw);
-  return raw !== null && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+  return headers === undefined ? undefined : retryAfterMs((name) => headers.get(name));
 }
 
 function tryJson(text: string): unknown {
@@ -165,14 +166,4 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isProviderError(value: unknown): value is ProviderError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ProviderError).kind === 'string' &&
-    typeof (value as ProviderError).message === 'string' &&
-    !(value instanceof Error)
-  );
 }

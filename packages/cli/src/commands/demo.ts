@@ -4,6 +4,7 @@ import { readTranscript } from '@ctxhost/transcripts';
 import { buildDemoReport, type DemoReport } from '../demo-report.js';
 import { displayPath } from '../display-path.js';
 import { formatCount, formatTable } from '../format-table.js';
+import { toolOutputTable } from '../tool-output-table.js';
 import type { CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 import type { ReplayResult } from '../replay/run-replay.js';
@@ -86,7 +87,7 @@ export async function runDemo(path: string, options: DemoOptions, io: CliIo): Pr
       kindTable(report),
       '',
       out.colors.bold('Ten largest tool outputs'),
-      toolTable(report),
+      toolOutputTable(report.largestToolOutputs),
       '',
       out.colors.bold(`Replay through a host with every default hook at a ${formatCount(window)}-token window`),
       `The recorded assistant turns are played back by the simulator over HTTP through the Anthropic SDK; the simulated API stops at ${formatCount(apiLimit)} tokens, as real APIs sometimes stop short of the nominal window.`,
@@ -121,27 +122,4 @@ function kindTable(report: DemoReport): string {
     ...[values.groups, values.messages, values.chars, values.tokens, values.orphans].map(formatCount),
   ];
   return formatTable(columns, [...report.kinds.map((kind) => row(kind.kind, kind)), row('total', report.total)]);
-}
-
-function toolTable(report: DemoReport): string {
-  if (report.largestToolOutputs.length === 0) return '(no tool outputs)';
-  const columns = [
-    { header: '#', align: 'right' as const },
-    { header: 'message', align: 'right' as const },
-    { header: 'tool' },
-    { header: 'call id' },
-    { header: 'characters', align: 'right' as const },
-    { header: 'tokens', align: 'right' as const },
-  ];
-  return formatTable(
-    columns,
-    report.largestToolOutputs.map((output, index) => [
-      String(index + 1),
-      String(output.messageIndex),
-      output.tool,
-      output.callId,
-      formatCount(output.chars),
-      formatCount(output.tokens),
-    ]),
-  );
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath } from '../display-path.js';
 import { formatCount, formatTable } from '../format-table.js';
+import { toolOutputTable } from '../tool-output-table.js';
 import { buildInspectReport, type InspectReport, type UsageSummary } from '../inspect-report.js';
 import { loadTranscript } from '../load-transcript.js';
 import { formatJson, type CliIo } from '../output/index.js';
@@ -82,7 +83,7 @@ function renderInspectReport(path: string, report: InspectReport, options: Inspe
     kindTable(report),
     '',
     bold('Largest tool outputs'),
-    toolTable(report),
+    toolOutputTable(report.largestToolOutputs),
     '',
     ...usageLines(report.usage, io),
   ].join('\n');
@@ -123,29 +124,6 @@ function kindTable(report: InspectReport): string {
     ...[values.groups, values.messages, values.chars, values.tokens, values.orphans].map(formatCount),
   ];
   return formatTable(columns, [...report.groups.map((kind) => row(kind.kind, kind)), row('total', report.total)]);
-}
-
-function toolTable(report: InspectReport): string {
-  if (report.largestToolOutputs.length === 0) return '(no tool outputs)';
-  const columns = [
-    { header: '#', align: 'right' as const },
-    { header: 'message', align: 'right' as const },
-    { header: 'tool' },
-    { header: 'call id' },
-    { header: 'characters', align: 'right' as const },
-    { header: 'tokens', align: 'right' as const },
-  ];
-  return formatTable(
-    columns,
-    report.largestToolOutputs.map((output, index) => [
-      String(index + 1),
-      String(output.messageIndex),
-      output.tool,
-      output.callId,
-      formatCount(output.chars),
-      formatCount(output.tokens),
-    ]),
-  );
 }
 
 function usageLines(usage: UsageSummary | null, io: CliIo): string[] {

@@ -28,3 +28,23 @@ export interface ProviderError {
   /** The error as it was thrown, for logs. */
   cause?: unknown;
 }
+
+/** True for a value that already is a normalised ProviderError (not an SDK's Error), so adapters pass it on as it is. */
+export function isProviderError(value: unknown): value is ProviderError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ProviderError).kind === 'string' &&
+    typeof (value as ProviderError).message === 'string' &&
+    !(value instanceof Error)
+  );
+}
+
+/** The wait a provider asked for, from `retry-after-ms` or `retry-after` (seconds), in milliseconds. */
+export function retryAfterMs(header: (name: string) => string | null | undefined): number | undefined {
+  const ms = Number(header('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const raw = header('retry-after');
+  const seconds = Number(raw);
+  return raw !== null && raw !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
