@@ -152,6 +152,29 @@ describe('auto-compact cascade against the simulator', () => {
     expect(await lastRole(setup)).toBe('assistant');
   });
 
+  it('summarizes through compaction.before and compaction.started (reason recovery), kept in the store', async () => {
+    const messages = conversation([900, 900, 900, 900, 900, 900, 900, 900]);
+    for (const message of messages)
+      if (message.role === 'assistant')
+        message.parts[0] = { ...message.parts[0]!, type: 'text', text: 'thinking out loud '.repeat(120) };
+    const setup = await setUp(messages, 3);
+    const plans: string[] = [];
+    setup.host.hooks.compactionBefore.tap('t', (plan) => {
+      plans.push(plan.reason);
+      return plan;
+    });
+    await setup.agentRetry();
+    expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toMatch(/summarize/);
+    expect(plans).toContain('recovery');
+    const events = (await setup.host.store.read(setup.sessionId)).filter((event) =>
+      event.type.startsWith('compaction.'),
+    );
+    expect(events[0]).toMatchObject({ type: 'compaction.started', reason: 'recovery', engine: 'compressor' });
+    expect(events.find((event) => event.type === 'compaction.applied')).toMatchObject({
+      report: { notes: expect.arrayContaining([expect.stringMatching(/^recovery target /)]) },
+    });
+  });
+
   it('recovers when a single tool output is larger than the whole window', async () => {
     const setup = await setUp(conversation([60_000, 200]), 0.01);
     await setup.agentRetry();

@@ -192,6 +192,10 @@ describe('preemptive-compaction', () => {
     expect(reasons).toEqual(['preemptive']);
     expect(request.messages.map((message) => message.id)).toEqual([session.messages()[0]?.id]);
     expect(session.history().length).toBe(3);
+    // Through runCompaction: compaction.started is kept in the store before the applied compaction.
+    const events = (await host.store.read('s')).filter((event) => event.type.startsWith('compaction.'));
+    expect(events.map((event) => event.type)).toEqual(['compaction.started', 'compaction.applied']);
+    expect(events[0]).toMatchObject({ reason: 'preemptive', engine: 'keep-last' });
   });
 
   it('drops its state on session.deleted and is switched off by disabled_hooks', async () => {

@@ -127,4 +127,28 @@ describe('session-hygiene', () => {
     expect(session.messages()).toEqual(before);
     expect(toasts).toContain('Session hygiene could not compact');
   });
+
+  it('goes through compaction.before and records compaction.started, so a veto keeps the session as it was', async () => {
+    const { host, reasons } = hostWith();
+    const session = await sessionAt(host, 90);
+    host.hooks.compactionBefore.tap('guard', (plan) => ({ ...plan, veto: { by: 'guard', why: 'not now' } }));
+    const before = session.messages();
+    const request = await send(host, session.id);
+    expect(request.messages).toEqual(before);
+    expect(reasons).toEqual([]);
+    expect((await host.store.read(session.id)).at(-1)).toMatchObject({
+      type: 'compaction.failed',
+      reason: 'hygiene',
+      vetoed: true,
+    });
+  });
+
+  it('records compaction.started with the hygiene reason before the applied compaction', async () => {
+    const { host } = hostWith();
+    const session = await sessionAt(host, 90);
+    await send(host, session.id);
+    const events = (await host.store.read(session.id)).filter((event) => event.type.startsWith('compaction.'));
+    expect(events.map((event) => event.type)).toEqual(['compaction.started', 'compaction.applied']);
+    expect(events[0]).toMatchObject({ reason: 'hygiene', engine: 'compressor' });
+  });
 });

@@ -2,6 +2,7 @@ import {
   formatTokens,
   isReasoningOnly,
   ORIGINAL_TOOL_NAME,
+  runCompaction,
   type Host,
   type Message,
   type Session,
@@ -171,21 +172,14 @@ export async function summarizeSession(
   targetTokens: number,
   signal: AbortSignal,
 ): Promise<boolean> {
-  const before = session.messages().slice();
-  const result = await host.engine.compress(before, {
-    sessionId: session.id,
-    contextWindow,
-    counter: host.counter,
+  // Through core's runCompaction, so `compaction.before` (instructions, veto) and the started/failed events apply here too.
+  const outcome = await runCompaction(host, session, {
     reason: 'recovery',
+    contextWindow,
     targetTokens,
     signal,
-    original: (partId) => session.original(partId),
-    ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+    notes: [`recovery target ${formatTokens(targetTokens)} tokens`],
   });
-  if (result.report.tokensAfter >= result.report.tokensBefore) return false;
-  await session.applyCompaction(result.messages, {
-    ...result.report,
-    notes: [...(result.report.notes ?? []), `recovery target ${formatTokens(targetTokens)} tokens`],
-  });
-  return true;
+  if (outcome.status === 'failed') throw new Error(outcome.error);
+  return outcome.status === 'completed';
 }

@@ -2,6 +2,7 @@ import {
   measureContextUsage,
   readHookSection,
   REQUEST_STAGE,
+  runCompaction,
   type ContextUsage,
   type Host,
   type ModelRequest,
@@ -109,15 +110,8 @@ async function compact(
   request: ModelRequest,
   contextWindow: number,
 ): Promise<ModelRequest> {
-  const context = {
-    sessionId: session.id,
-    contextWindow,
-    counter: host.counter,
-    reason: 'preemptive' as const,
-    original: (partId: string) => session.original(partId),
-    ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
-  };
-  const result = await host.engine.compress(session.messages().slice(), context);
-  await session.applyCompaction(result.messages, result.report);
-  return { ...request, messages: result.messages };
+  // Through core's runCompaction, so `compaction.before` (instructions, veto) and the started/failed events apply here too.
+  const outcome = await runCompaction(host, session, { reason: 'preemptive', contextWindow });
+  if (outcome.status === 'failed') throw new Error(outcome.error);
+  return outcome.status === 'completed' ? { ...request, messages: outcome.messages } : request;
 }

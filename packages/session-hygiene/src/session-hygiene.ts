@@ -4,6 +4,7 @@ import {
   markRequestCompacted,
   requestCompactedBy,
   REQUEST_STAGE,
+  runCompaction,
   type Host,
   type ModelRequest,
   type Plugin,
@@ -52,21 +53,18 @@ async function compressForHygiene(
   signal: AbortSignal | undefined,
 ): Promise<ModelRequest> {
   try {
-    const result = await host.engine.compress(session.messages().slice(), {
-      sessionId: session.id,
-      contextWindow,
-      counter: host.counter,
+    // Through core's runCompaction, so `compaction.before` (instructions, veto) and the started/failed events apply here too.
+    const outcome = await runCompaction(host, session, {
       reason: 'hygiene',
+      contextWindow,
       // A safety net must get well under it: aim at the low-water mark under the engine's threshold, so the
       // tail may keep fewer than protect_last_n and the next requests append to a stable prefix.
       targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
-      original: (partId) => session.original(partId),
-      ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
       ...(signal === undefined ? {} : { signal }),
     });
-    if (result.report.tokensAfter >= result.report.tokensBefore) return request;
-    await session.applyCompaction(result.messages, result.report);
-    return markRequestCompacted({ ...request, messages: result.messages }, 'hygiene');
+    if (outcome.status === 'failed') throw new Error(outcome.error);
+    if (outcome.status !== 'completed') return request;
+    return markRequestCompacted({ ...request, messages: outcome.messages }, 'hygiene');
   } catch (error) {
     host.logger.warn(`${SESSION_HYGIENE}: compaction failed; the session is left as it was`, {
       sessionId: session.id,

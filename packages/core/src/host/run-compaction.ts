@@ -20,6 +20,8 @@ export interface CompactOptions {
   contextWindow?: number;
   /** The messages to compress; default: the session's projection. */
   messages?: readonly Message[];
+  /** Notes added to the applied report (a recovery's target, …). */
+  notes?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -111,8 +113,12 @@ export async function runCompaction(
     );
     return { status: 'unchanged', report };
   }
-  await session.applyCompaction(result.messages, report);
-  return { status: 'completed', report, messages: result.messages };
+  const applied =
+    options.notes === undefined || options.notes.length === 0
+      ? report
+      : { ...report, notes: [...(report.notes ?? []), ...options.notes] };
+  await session.applyCompaction(result.messages, applied);
+  return { status: 'completed', report: applied, messages: result.messages };
 }
 
 function initialPlan(sessionId: string, reason: CompactionReason, options: CompactOptions): CompactionPlan {
