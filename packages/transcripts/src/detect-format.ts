@@ -15,10 +15,11 @@ const LINES_TRIED = 5;
  * Detects the format from the content, never the file name: a whole-file JSON
  * object with a `history` of role messages is SWE-agent; a JSON array of events
  * (or JSONL lines with a `history` of events) is OpenHands; JSONL lines with a
- * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code.
+ * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code; a whole-file JSON
+ * object with an `info` and `messages` of `{ info, parts }` is an opencode export.
  */
 export function detectFormat(text: string): FormatDetection {
-  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '' } satisfies Record<
+  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '', opencode: '' } satisfies Record<
     TranscriptFormat,
     string
   >;
@@ -30,12 +31,14 @@ export function detectFormat(text: string): FormatDetection {
         openhands: 'the file is empty',
         'swe-agent': 'the file is empty',
         pi: 'the file is empty',
+        opencode: 'the file is empty',
       },
     };
   const json = parseOrUndefined(text);
   const lines = firstJsonLines(text);
   const sample = json !== undefined && !isRecord(json) ? [] : lines;
   if (json !== undefined && isSweAgent(json, reasons)) return { format: 'swe-agent', reasons, json };
+  if (isOpencode(json, reasons)) return { format: 'opencode', reasons, json };
   if (json === undefined) reasons['swe-agent'] = 'the file is not one JSON document';
   if (isOpenHands(json, sample, reasons)) return { format: 'openhands', reasons, json };
   if (isClaudeCode(sample, reasons)) return { format: 'claude-code', reasons };
@@ -137,4 +140,21 @@ function isPi(lines: unknown[], reasons: Record<TranscriptFormat, string>): bool
   reasons.pi =
     lines.length === 0 ? 'no JSON line found' : 'no "session" header line and no entries with "id" and "parentId"';
   return false;
+}
+
+/** opencode's `export`: `{ info: { id }, messages: [{ info: { role }, parts: [] }] }`. */
+function isOpencode(json: unknown, reasons: Record<TranscriptFormat, string>): boolean {
+  if (!isRecord(json) || !isRecord(json.info) || !Array.isArray(json.messages)) {
+    reasons.opencode =
+      json === undefined
+        ? 'the file is not one JSON document'
+        : 'no top-level object with "info" and a "messages" array';
+    return false;
+  }
+  const first: unknown = json.messages[0];
+  if (json.messages.length > 0 && !(isRecord(first) && isRecord(first.info) && Array.isArray(first.parts))) {
+    reasons.opencode = '"messages" entries are not { info, parts }';
+    return false;
+  }
+  return true;
 }

@@ -2,6 +2,7 @@ import { findTooDeep, MessageSchema, tooDeepMessage, type Message } from '@ctxho
 import { parseClaudeCode } from './claude-code.js';
 import { detectFormat } from './detect-format.js';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError, formatLocation } from './errors.js';
+import { parseOpencode } from './opencode.js';
 import { parseOpenHands } from './openhands.js';
 import { parsePi } from './pi.js';
 import { createParseContext, isRecord } from './parse-context.js';
@@ -32,7 +33,9 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
         ? parseOpenHands(text, context, options)
         : detection.format === 'pi'
           ? parsePi(text, context)
-          : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
+          : detection.format === 'opencode'
+            ? parseOpencode(isRecord(detection.json) ? detection.json : {}, context)
+            : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
   validateMessages(result.messages, file);
   return { ...result, skipped: context.skipped };
 }

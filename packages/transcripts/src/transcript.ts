@@ -1,8 +1,14 @@
 import type { JsonValue, Message, Usage } from '@ctxhost/core';
 
-export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi';
+export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi' | 'opencode';
 
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['claude-code', 'openhands', 'swe-agent', 'pi'];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  'claude-code',
+  'openhands',
+  'swe-agent',
+  'pi',
+  'opencode',
+];
 
 export interface TranscriptOptions {
   /** Skip malformed lines or events, counting them in `skipped`, instead of failing. Default false. */
