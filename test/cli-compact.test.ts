@@ -63,7 +63,7 @@ describe('ctxhost compact', () => {
     ]);
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as {
-      report: { tokensBefore: number; tokensAfter: number };
+      report: { tokensBefore: number; tokensAfter: number; durationMs?: number };
       conversation: { messages: unknown[] };
       conversationMessages: number;
     };
@@ -77,6 +77,8 @@ describe('ctxhost compact', () => {
       report: { engine: 'compressor', reason: 'manual', summary: { source: 'extractive' } },
     });
     expect(result.report.tokensAfter).toBeLessThan(result.report.tokensBefore);
+    // Run through core's runCompaction (compaction.before, started/failed events), which times it.
+    expect(result.report.durationMs).toBeGreaterThanOrEqual(0);
     expect(result.conversation.messages.length).toBeGreaterThan(0);
     expect(result.conversationMessages).toBe(result.conversation.messages.length);
   });

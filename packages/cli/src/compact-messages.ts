@@ -1,5 +1,6 @@
 import {
   createMemoryStore,
+  runCompaction,
   toAnthropic,
   type CompactionReport,
   type CtxhostConfig,
@@ -70,13 +71,17 @@ export async function compactMessages(
     const missing = warnings.find((warning) => warning.includes(`context.engine "${engineName}" was not found`));
     if (options.engine !== undefined && missing !== undefined)
       throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);
-    const result = await host.engine.compress(messages, {
-      sessionId: 'ctxhost-compact',
-      contextWindow: window,
-      counter: host.counter,
+    // Through core's runCompaction, so a plugin's `compaction.before` (instructions, veto) and the started/failed
+    // events apply here too. The messages are passed as they are, not appended: appending would run the message hooks.
+    const result = await runCompaction(host, await host.session('ctxhost-compact'), {
       reason: 'manual',
-      ...(host.summarizer === undefined ? {} : { summarizer: host.summarizer }),
+      contextWindow: window,
+      messages,
     });
+    if (result.status === 'vetoed')
+      throw new CliError(CLI_ERROR_CODES.compactionFailed, `compaction vetoed by ${result.by}: ${result.why}`);
+    if (result.status === 'failed') throw new CliError(CLI_ERROR_CODES.compactionFailed, result.error);
+    if (result.status === 'no-window') throw new Error('compact: no context window (it is always given here)');
     return {
       engine: host.engine.name,
       window,

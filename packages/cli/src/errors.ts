@@ -8,6 +8,8 @@ export const CLI_ERROR_CODES = {
   fileUnreadable: 'CTXHOST_CLI_FILE_UNREADABLE',
   /** A file the command was asked to write cannot be written. */
   fileUnwritable: 'CTXHOST_CLI_FILE_UNWRITABLE',
+  /** `compact`: a `compaction.before` tap vetoed the compaction, or the engine threw. */
+  compactionFailed: 'CTXHOST_CLI_COMPACTION_FAILED',
 } as const;
 
 export type CliErrorCode = (typeof CLI_ERROR_CODES)[keyof typeof CLI_ERROR_CODES];

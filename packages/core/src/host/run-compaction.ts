@@ -29,7 +29,8 @@ export interface CompactOptions {
 export type CompactOutcome =
   | { status: 'completed'; report: CompactionReport; messages: Message[] }
   | { status: 'vetoed'; by: string; why: string }
-  | { status: 'unchanged'; report: CompactionReport }
+  /** `messages`: what the engine returned, not applied. */
+  | { status: 'unchanged'; report: CompactionReport; messages: Message[] }
   | { status: 'failed'; error: string }
   | { status: 'no-window' };
 
@@ -111,7 +112,7 @@ export async function runCompaction(
     await fail(
       `saved nothing (${report.tokensBefore} → ${report.tokensAfter} tokens)${report.notes?.length ? `: ${report.notes.join('; ')}` : ''}`,
     );
-    return { status: 'unchanged', report };
+    return { status: 'unchanged', report, messages: result.messages };
   }
   const applied =
     options.notes === undefined || options.notes.length === 0
