@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@ctxhost/core';
+import { opencodeConfigSection } from '@ctxhost/opencode/bridge';
 import { builtInConfigSections } from 'ctxhost';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -63,7 +64,8 @@ describe('config examples in the READMEs', () => {
     expect((await configExamples()).length).toBeGreaterThan(5);
   });
 
-  it('all load with every built-in section, with no warning', async () => {
+  // The opencode plugin's README examples also carry its own section (hooks.opencode), which its loader adds.
+  it('all load with every built-in section (and the opencode plugin its own), with no warning', async () => {
     const failures: string[] = [];
     for (const [index, example] of (await configExamples()).entries()) {
       const cwd = join(folder, `example-${index}`);
@@ -73,7 +75,9 @@ describe('config examples in the READMEs', () => {
         const loaded = await loadConfig({
           cwd,
           userConfigDir: join(folder, 'no-user-config'),
-          sections: builtInConfigSections(),
+          sections: example.where.startsWith('packages/opencode/')
+            ? [...builtInConfigSections(), opencodeConfigSection]
+            : builtInConfigSections(),
         });
         failures.push(...loaded.warnings.map((warning) => `${example.where}: warning ${warning.message}`));
       } catch (error) {
