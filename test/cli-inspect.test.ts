@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus, runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
 
@@ -35,6 +36,17 @@ describe('ctxhost inspect', () => {
     expect(stdout).toMatch(
       /^claude-sonnet-4-20250514 +170 +818 +137,976 +3,647,854 +51,933 +\$2\.39 +\$12\.14 +96\.3%$/m,
     );
+  });
+
+  it("reads an opencode export: its steps' usage and its own compaction, naming the summary after opencode's question", async () => {
+    const { code, stdout, stderr } = await runCtxhostInProcess([
+      'inspect',
+      fileURLToPath(new URL('fixtures/opencode-session/session.json', import.meta.url)),
+    ]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^format opencode, 14 messages \(user 4, assistant 7, tool 3\)$/m);
+    expect(stdout).toMatch(/^  line 8: manual, the summary is message 11$/m);
+    expect(stdout).toMatch(/^Reported usage: 7 requests, peak prompt 10,157 tokens/m);
   });
 
   it('prints the same report as JSON', async () => {

@@ -96,7 +96,9 @@ describe('the opencode importer on a real export', () => {
 
   it("respects opencode's compaction: the model saw its question, the summary and what follows", () => {
     const transcript = parseTranscript(text);
-    expect(transcript.boundaries).toEqual([{ messageIndex: 10, line: 8, trigger: 'manual', source: 'boundary-line' }]);
+    expect(transcript.boundaries).toEqual([
+      { messageIndex: 10, line: 8, trigger: 'manual', source: 'boundary-line', summaryIndex: 11 },
+    ]);
     const last = lastSegmentMessages(transcript);
     expect(last[0]?.parts).toMatchObject([{ type: 'text', text: 'What did we do so far?' }]);
     expect(last[1]?.meta).toMatchObject({ compactSummary: true });

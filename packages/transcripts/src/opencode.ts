@@ -113,7 +113,11 @@ function createBuilder(meta: Record<string, JsonValue>) {
       const messageMeta: Record<string, JsonValue> = {};
       if (typeof info.modelID === 'string') messageMeta.model = info.modelID;
       if (typeof info.providerID === 'string') messageMeta.provider = info.providerID;
-      if (summary) messageMeta.compactSummary = true;
+      if (summary) {
+        messageMeta.compactSummary = true;
+        const boundary = boundaries.at(-1);
+        if (boundary !== undefined && boundary.summaryIndex === undefined) boundary.summaryIndex = messages.length;
+      }
       messages.push({ id: stepId, role: 'assistant', parts: said, meta: messageMeta });
       pushed = true;
       const reported = readTokens(step.finish?.tokens) ?? (steps.length === 1 ? readTokens(info.tokens) : undefined);

@@ -49,6 +49,8 @@ export interface TranscriptBoundary {
   trigger: string;
   /** `boundary-line`: a compaction record; `summary-message`: only the summary message was found. */
   source: 'boundary-line' | 'summary-message';
+  /** Index of the agent's summary when it is not the first message after the boundary (opencode: after its question). */
+  summaryIndex?: number;
   /** The prompt size the agent reported before compacting, and after, when it logged them. */
   preTokens?: number;
   postTokens?: number;
