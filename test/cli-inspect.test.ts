@@ -45,7 +45,7 @@ describe('ctxhost inspect', () => {
     ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^format opencode, 14 messages \(user 4, assistant 7, tool 3\)$/m);
-    expect(stdout).toMatch(/^  line 8: manual, the summary is message 11$/m);
+    expect(stdout).toMatch(/^ {2}line 8: manual, the summary is message 11$/m);
     expect(stdout).toMatch(/^Reported usage: 7 requests, peak prompt 10,157 tokens/m);
   });
 
