@@ -32,6 +32,8 @@ describe('a real pi session (made by running pi against the simulator)', () => {
       boundaries: transcript.boundaries!.map((boundary) => boundary.messageIndex),
       window: 200_000,
       config: {},
+      // The session ran on claude-sonnet-4-5, which the SDK now warns about on every call; replay it as its successor.
+      model: 'claude-sonnet-4-6',
     });
     expect(result.segments).toBe(3);
     expect(result.answeredTurns).toBe(result.recordedTurns);
