@@ -18,6 +18,7 @@ import { createCompressor } from '@ctxhost/compressor';
 import { createSecretRedactor, createTokenCounter, lowWaterMark, type Message, type Summarizer } from '@ctxhost/core';
 import { startSimulator } from '@ctxhost/simulator';
 import { generateLongSession, HELD_OUT_SEEDS } from '../test/support/long-session.js';
+import { pathsTouched } from './paths-touched.js';
 
 export interface FidelityRow {
   sessions: string;
@@ -193,26 +194,6 @@ function textOf(message: Message): string {
       return '';
     })
     .join('\n');
-}
-
-/** Paths the agent read or wrote: the path arguments of tool calls. */
-function pathsTouched(messages: readonly Message[]): string[] {
-  const paths = new Set<string>();
-  for (const message of messages)
-    for (const part of message.parts) {
-      if (
-        part.type !== 'tool-call' ||
-        typeof part.input !== 'object' ||
-        part.input === null ||
-        Array.isArray(part.input)
-      )
-        continue;
-      for (const key of ['file_path', 'path', 'notebook_path']) {
-        const value = part.input[key];
-        if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
-      }
-    }
-  return [...paths];
 }
 
 /** Commands whose result was an error: the `command` argument of calls answered with isError. */

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createTokenCounter, type Message } from '@ctxhost/core';
 import { createCompressor } from '@ctxhost/compressor';
 import { readTranscript } from '@ctxhost/transcripts';
+import { pathsTouched } from './paths-touched.js';
 
 export interface ExtractiveRow {
   transcript: string;
@@ -49,26 +50,6 @@ export async function runCompressorExtractive(): Promise<ExtractiveRow[]> {
     }
   }
   return rows;
-}
-
-/** Paths the agent read or wrote: the path arguments of tool calls. */
-function pathsTouched(messages: readonly Message[]): string[] {
-  const paths = new Set<string>();
-  for (const message of messages)
-    for (const part of message.parts) {
-      if (
-        part.type !== 'tool-call' ||
-        typeof part.input !== 'object' ||
-        part.input === null ||
-        Array.isArray(part.input)
-      )
-        continue;
-      for (const key of ['file_path', 'path', 'notebook_path']) {
-        const value = part.input[key];
-        if (typeof value === 'string' && /\.\w{1,8}$/.test(value)) paths.add(value);
-      }
-    }
-  return [...paths];
 }
 
 /** Commands whose result was an error, or whose output ends in one. */
