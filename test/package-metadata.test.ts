@@ -15,6 +15,7 @@ interface PackageJson {
   type?: string;
   files?: string[];
   exports?: Record<string, unknown>;
+  bin?: Record<string, string>;
 }
 
 function publicPackages(): { folder: string; pkg: PackageJson }[] {
@@ -47,6 +48,12 @@ describe('what every published package tells npm', () => {
       if (typeof target !== 'object' || target === null) continue;
       const conditions = Object.keys(target).filter((condition) => condition !== '@ctxhost/source');
       expect(conditions[0], `exports["${entry}"]: "types" comes first`).toBe('types');
+    }
+    // pnpm links bins at install, before any build: a bin in dist/ is a "Failed to create bin" warning.
+    for (const [command, target] of Object.entries(pkg.bin ?? {})) {
+      expect(target, `bin ${command}: a committed launcher, not a build output`).not.toMatch(/^(\.\/)?dist\//);
+      expect(existsSync(join(root, folder, target)), `bin ${command}: ${target} exists`).toBe(true);
+      expect(pkg.files, `bin ${command}: its folder is in files`).toContain(target.replace(/^\.\//, '').split('/')[0]);
     }
   });
 });

@@ -121,4 +121,9 @@ describe('the packages as npm installs them, outside the workspace', () => {
     const inspected = await run(bin, ['inspect', transcript, '--json'], { cwd: folder });
     expect(JSON.parse(inspected.stdout)).toHaveProperty('format', 'claude-code');
   });
+
+  it('the ctxhost-simulator bin runs: --help', async () => {
+    const help = await run(join(folder, 'node_modules', '.bin', 'ctxhost-simulator'), ['--help'], { cwd: folder });
+    expect(help.stdout).toMatch(/^ctxhost-simulator \[--port N\]/);
+  });
 });

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../packages/simulator/src/bin.ts', import.meta.url));
-const tsx = createRequire(import.meta.url).resolve('tsx');
+/** The installed bin's launcher; CTXHOST_SIMULATOR_SOURCE=1 makes it run the sources, built or not. */
+const launcher = fileURLToPath(new URL('../packages/simulator/bin/ctxhost-simulator.js', import.meta.url));
 let child: ChildProcess | undefined;
 
 afterEach(() => {
@@ -14,8 +13,9 @@ afterEach(() => {
 });
 
 function run(args: string[]): { process: ChildProcess; output: Promise<string>; firstLine: Promise<string> } {
-  const process = spawn(globalThis.process.execPath, ['--import', tsx, '--conditions=@ctxhost/source', bin, ...args], {
+  const process = spawn(globalThis.process.execPath, [launcher, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...globalThis.process.env, CTXHOST_SIMULATOR_SOURCE: '1' },
   });
   child = process;
   let text = '';

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `ctxhost-store-postgres` command as installed: this file exists before any build, so
+// `pnpm install` links it. It runs dist/bin.js once built, else the TypeScript sources through
+// tsx. CTXHOST_STORE_POSTGRES_SOURCE=1 forces the sources (for a clone whose dist is stale).
+import { launchBin } from '@ctxhost/core/launch-bin';
+
+await launchBin({
+  name: 'ctxhost-store-postgres',
+  built: new URL('../dist/bin.js', import.meta.url),
+  source: new URL('../src/bin.ts', import.meta.url),
+  forceSourceVariable: 'CTXHOST_STORE_POSTGRES_SOURCE',
+});
