@@ -17,6 +17,17 @@ export type {
   ChatUsage,
 } from './wire/chat-wire.js';
 export { toMessagesRequest, validateChatRequest } from './handler/chat-request.js';
+export type {
+  GenerateContentRequest,
+  GeminiContent,
+  GeminiPart,
+  GeminiFunctionCall,
+  GeminiFunctionResponse,
+  GeminiTool,
+  GeminiUsageMetadata,
+} from './wire/gemini-wire.js';
+export { geminiToMessagesRequest, validateGenerateContentRequest } from './handler/gemini-request.js';
+export { GEMINI_ROUTE, geminiOverflow } from './handler/handle-generate-content.js';
 export { CHAT_CACHE_MINIMUM_TOKENS } from './handler/handle-chat-completions.js';
 export type { RecordedRequest } from './handler/recorded-request.js';
 export type { SimulatorStats } from './handler/simulator-stats.js';

@@ -78,8 +78,8 @@ export function createChatCompletionsHandler({ options, faults, cache, turns, ne
   };
 }
 
-/** Automatic caching: the prefix through every message is a cache entry, no markers needed. */
-function everyPrefixCached(request: MessagesRequest): MessagesRequest {
+/** Automatic caching (Chat Completions, Gemini's implicit cache): the prefix through every message is a cache entry, no markers needed. */
+export function everyPrefixCached(request: MessagesRequest): MessagesRequest {
   const marker = { type: 'ephemeral' as const };
   const messages = request.messages.map((message) => {
     const blocks: ContentBlock[] =

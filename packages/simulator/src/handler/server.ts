@@ -9,6 +9,8 @@ import type { Exchange } from './exchange.js';
 import { createMessagesHandler } from './handle-messages.js';
 import { createChatCompletionsHandler } from './handle-chat-completions.js';
 import { chatErrorBody } from '../wire/chat-wire.js';
+import { geminiErrorBody } from '../wire/gemini-wire.js';
+import { createGenerateContentHandler, GEMINI_ROUTE, handleGeminiCountTokens } from './handle-generate-content.js';
 import { headerMap, readBody, sendError } from '../wire/http-io.js';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../wire/json-depth.js';
 import { createPromptCache } from '../features/prompt-cache.js';
@@ -34,7 +36,7 @@ export interface Simulator {
 const CHAT_COMPLETIONS = '/v1/chat/completions';
 const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', CHAT_COMPLETIONS]);
 
-/** Starts a local server that speaks the Anthropic Messages API and OpenAI's Chat Completions (see the README for every rule). */
+/** Starts a local server that speaks the Anthropic Messages API, OpenAI's Chat Completions and Gemini's generateContent (see the README for every rule). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
   const requests: RecordedRequest[] = [];
@@ -45,10 +47,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let modelRequests = 0;
   const nextRequestNumber = () => ++modelRequests;
   const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns, nextRequestNumber });
+  const chatCache = createPromptCache(resolved.now ?? Date.now);
+  const geminiCache = createPromptCache(resolved.now ?? Date.now);
   const handleChat = createChatCompletionsHandler({
     options: resolved,
     faults,
-    cache: createPromptCache(resolved.now ?? Date.now),
+    cache: chatCache,
+    turns,
+    nextRequestNumber,
+  });
+  const handleGemini = createGenerateContentHandler({
+    options: resolved,
+    faults,
+    cache: geminiCache,
     turns,
     nextRequestNumber,
   });
@@ -72,9 +83,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (resolved.maxRecordedRequests !== undefined && requests.length > resolved.maxRecordedRequests)
       requests.splice(0, requests.length - resolved.maxRecordedRequests);
     response.once('close', () => tally(record));
+    const gemini = GEMINI_ROUTE.exec(path);
     const fail = (error: ApiError) => {
-      if (path === CHAT_COMPLETIONS) {
-        const { status, body } = chatErrorBody(error);
+      if (path === CHAT_COMPLETIONS || gemini !== null) {
+        const { status, body } = gemini === null ? chatErrorBody(error) : geminiErrorBody(error);
         Object.assign(record, { status, error: error.message, rejectedForShape: error.shape === true });
         response.writeHead(status, { 'content-type': 'application/json', ...error.headers });
         response.end(body);
@@ -83,7 +95,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       Object.assign(record, { status: error.status, error: error.message, rejectedForShape: error.shape === true });
       sendError(response, requestId, error);
     };
-    if (request.method !== 'POST' || !ROUTES.has(path)) {
+    if (request.method !== 'POST' || (!ROUTES.has(path) && gemini === null)) {
       request.resume();
       return fail(apiError(404, `Not found: ${request.method ?? ''} ${path}`));
     }
@@ -110,6 +122,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const exchange: Exchange = { request, response, requestId, record, body: record.body, fail };
     if (path === '/v1/messages/count_tokens') return handleCountTokens(exchange, resolved);
     if (path === CHAT_COMPLETIONS) return handleChat(exchange);
+    if (gemini !== null) {
+      const [, model = '', method] = gemini;
+      if (method === 'countTokens') return handleGeminiCountTokens(exchange, model, resolved);
+      return handleGemini(exchange, model, method === 'streamGenerateContent');
+    }
     return handleMessages(exchange);
   }
 
@@ -130,7 +147,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stats,
     script: (...queued) => turns.script(...queued),
     faults,
-    clearCache: () => cache.clear(),
+    clearCache: () => {
+      for (const each of [cache, chatCache, geminiCache]) each.clear();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
