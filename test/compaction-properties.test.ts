@@ -17,7 +17,8 @@ import { buildConversation, conversationShapeArbitrary, deepFreeze } from './sup
 import { projectionProblems } from './support/projection-invariants.js';
 import { testSize } from './support/test-size.js';
 
-const conversationArbitrary = conversationShapeArbitrary();
+// Thinking as its own message before some calls: a strategy keeps it with its call (one group).
+const conversationArbitrary = conversationShapeArbitrary({ thinkingMessages: true });
 
 const summarize = async (request: SummaryRequest) => `summary of ${request.messages.length} messages`;
 const preserve = fc.record({

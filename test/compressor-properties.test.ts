@@ -33,10 +33,10 @@ const summarizerArbitrary = fc.constantFrom<[string, Summarizer | undefined]>(
 );
 
 describe('compressor properties over random conversations', () => {
-  it('never splits a group, keeps the system prompt, pairs every call with its result, produces no empty content and leaves its input unchanged', async () => {
+  it('never splits a group (a reasoning-only message stays with its call), keeps the system prompt, pairs every call with its result, produces no empty content and leaves its input unchanged', async () => {
     await fc.assert(
       fc.asyncProperty(
-        conversationArbitrary(),
+        conversationArbitrary({ thinkingMessages: true }),
         settingsArbitrary,
         summarizerArbitrary,
         async (conversation, settings, [, summarizer]) => {

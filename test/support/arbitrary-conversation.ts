@@ -7,7 +7,8 @@ import fc from 'fast-check';
  * each followed by assistant steps — plain answers (with thinking sometimes),
  * or parallel tool calls whose results come in one message or several, as
  * `user` or `tool` messages, sometimes after an approval message, sometimes long
- * or with an image. Every call has its result; every result has its call.
+ * or with an image (and, with `thinkingMessages`, sometimes after their thinking
+ * as an assistant message of its own, as opencode and the AI SDK record a step). Every call has its result; every result has its call.
  * Test support only: not part of any package's API.
  */
 
@@ -33,22 +34,29 @@ const toolStep = fc.record({
 });
 
 type TextStep = typeof textStep extends fc.Arbitrary<infer T> ? T : never;
-type ToolStep = typeof toolStep extends fc.Arbitrary<infer T> ? T : never;
+/** The calls' thinking sent as a reasoning-only assistant message before the call message. */
+type ToolStep = (typeof toolStep extends fc.Arbitrary<infer T> ? T : never) & { thinkingMessage?: boolean };
 
 export interface ConversationShapeOptions {
   /** Approval messages between calls and results (default true). */
   approvals?: boolean;
   maxTurns?: number;
+  /** Reasoning-only assistant messages before some call messages (default false). */
+  thinkingMessages?: boolean;
 }
 
 export function conversationShapeArbitrary(options: ConversationShapeOptions = {}) {
+  const thinkingToolStep: fc.Arbitrary<ToolStep> =
+    options.thinkingMessages === true
+      ? fc.tuple(toolStep, fc.boolean()).map(([tools, thinkingMessage]) => ({ ...tools, thinkingMessage }))
+      : toolStep;
   const step: fc.Arbitrary<TextStep | ToolStep> =
     options.approvals === false
       ? fc.oneof(
           textStep,
-          toolStep.map((tools) => ({ ...tools, approval: false })),
+          thinkingToolStep.map((tools) => ({ ...tools, approval: false })),
         )
-      : fc.oneof(textStep, toolStep);
+      : fc.oneof(textStep, thinkingToolStep);
   const turn = fc.record({
     words: fc.integer({ min: 1, max: 40 }),
     image: fc.boolean(),
@@ -111,6 +119,8 @@ export function buildConversation(shape: ConversationShape): Message[] {
         ]);
         continue;
       }
+      if (step.thinkingMessage === true)
+        push('assistant', [{ type: 'reasoning', text: `thinking ${filler(5, 't')}`, signature: 'c2ln' }]);
       const callIds = Array.from({ length: step.calls }, (_, index) => `call-${next + 1}-${index}`);
       push(
         'assistant',

@@ -1,4 +1,4 @@
-import type { Message, TokenCounter } from '@ctxhost/core';
+import { isReasoningOnly, type Message, type TokenCounter } from '@ctxhost/core';
 
 export interface Boundaries {
   /** Messages before this index are the head. */
@@ -20,7 +20,8 @@ export interface BoundaryOptions {
  * Phase 2: head = the first `protectFirstN` messages; tail = walk back from the
  * end until the token budget is spent, but never fewer than `protectLastN`
  * messages, and never after `pinFrom`. Both edges move so no tool call is separated from its results,
- * even when other messages (an approval) sit between them.
+ * even when other messages (an approval) sit between them, nor from the reasoning-only assistant
+ * message right before it (its thinking, which the API wants in the same turn as the tool_use).
  */
 export function findBoundaries(messages: readonly Message[], options: BoundaryOptions): Boundaries {
   const insideToolGroup = toolGroupInteriors(messages);
@@ -53,14 +54,20 @@ export function isResultMessage(message: Message | undefined): boolean {
 
 /**
  * For each cut position `i` (between message `i - 1` and `i`), whether it falls
- * inside a tool group: a call before it whose result is at or after it. Results
- * need not be adjacent (an approval can sit between), so this looks at call ids,
- * not at the message next to the cut. Linear in messages and parts.
+ * inside a tool group: a call before it whose result is at or after it, or right
+ * after the call's thinking (a reasoning-only assistant message, as core's
+ * `groupMessages` groups it). Results need not be adjacent (an approval can sit
+ * between), so this looks at call ids, not at the message next to the cut.
+ * Linear in messages and parts.
  */
 function toolGroupInteriors(messages: readonly Message[]): boolean[] {
   const callIndex = new Map<string, number>();
   const opened = new Int32Array(messages.length + 2);
   messages.forEach((message, index) => {
+    if (isThinkingBeforeCall(messages[index - 1], message)) {
+      opened[index]! += 1;
+      opened[index + 1]! -= 1;
+    }
     for (const part of message.parts) {
       if (part.type === 'tool-call' && message.role === 'assistant') callIndex.set(part.callId, index);
       if (part.type !== 'tool-result') continue;
@@ -77,6 +84,15 @@ function toolGroupInteriors(messages: readonly Message[]): boolean[] {
     inside.push(depth > 0);
   }
   return inside;
+}
+
+function isThinkingBeforeCall(previous: Message | undefined, message: Message): boolean {
+  return (
+    previous?.role === 'assistant' &&
+    isReasoningOnly(previous) &&
+    message.role === 'assistant' &&
+    message.parts.some((part) => part.type === 'tool-call')
+  );
 }
 
 /** Moves a cut back until it no longer separates a call from its results: the head gives the call to the middle, the tail takes it in. */
