@@ -1,0 +1,30 @@
+import { AIMessage } from '@langchain/core/messages';
+import { toolCallsOf } from './from-langchain-message.js';
+
+/**
+ * A reply that is an overflow in a 200: newer Anthropic models stop with
+ * `model_context_window_exceeded` and no content (`response_metadata.stop_reason`
+ * in `ChatAnthropic`'s message). Thrown inside the middleware so the recovery
+ * treats it as the overflow it is (`kind` lets the shared parser read it);
+ * when the recovery cannot help, the agent gets the reply as the model gave it.
+ */
+export class WindowStop extends Error {
+  readonly kind = 'context_overflow';
+  readonly currentTokens: number | undefined;
+  constructor(readonly reply: AIMessage) {
+    super('the model stopped: model_context_window_exceeded');
+    this.name = 'WindowStop';
+    this.currentTokens = reply.usage_metadata?.input_tokens;
+  }
+}
+
+export function throwOnWindowStop<T>(response: T): T {
+  if (
+    AIMessage.isInstance(response) &&
+    response.response_metadata?.['stop_reason'] === 'model_context_window_exceeded' &&
+    response.text === '' &&
+    toolCallsOf(response).length === 0
+  )
+    throw new WindowStop(response);
+  return response;
+}
