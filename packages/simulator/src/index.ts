@@ -28,6 +28,16 @@ export type {
 } from './wire/gemini-wire.js';
 export { geminiToMessagesRequest, validateGenerateContentRequest } from './handler/gemini-request.js';
 export { GEMINI_ROUTE, geminiOverflow } from './handler/handle-generate-content.js';
+export type {
+  ResponsesRequest,
+  ResponsesInputItem,
+  ResponsesContentPart,
+  ResponsesTool,
+  ResponsesUsage,
+  ResponsesOutputItem,
+} from './wire/responses-wire.js';
+export { responsesToMessagesRequest, validateResponsesRequest } from './handler/responses-request.js';
+export { RESPONSES_OVERFLOW_MESSAGE } from './handler/handle-responses.js';
 export { CHAT_CACHE_MINIMUM_TOKENS } from './handler/handle-chat-completions.js';
 export type { RecordedRequest } from './handler/recorded-request.js';
 export type { SimulatorStats } from './handler/simulator-stats.js';

@@ -5,7 +5,8 @@ import { apiError } from '../wire/api-error.js';
 import { chatCompletionBody, streamChatCompletion } from '../wire/chat-response.js';
 import type { ChatCompletionRequest, ChatUsage } from '../wire/chat-wire.js';
 import { countTokens } from '../wire/tokenizer.js';
-import type { AssistantTurn, ContentBlock, MessagesRequest, WireUsage } from '../wire/wire.js';
+import type { AssistantTurn, MessagesRequest, WireUsage } from '../wire/wire.js';
+import { cachedPrefix, CHAT_CACHE_MINIMUM_TOKENS, everyPrefixCached } from './automatic-prefix-cache.js';
 import { chatContextLimitError } from './chat-context-limit.js';
 import { toMessagesRequest, validateChatRequest } from './chat-request.js';
 import type { Exchange } from './exchange.js';
@@ -13,9 +14,7 @@ import { applyFault, type createFaultPlan } from './faults.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
 import { outputTokens } from './usage.js';
 
-/** OpenAI caches prompts automatically from this length, in steps of 128 tokens. */
-export const CHAT_CACHE_MINIMUM_TOKENS = 1024;
-const CHAT_CACHE_STEP = 128;
+export { CHAT_CACHE_MINIMUM_TOKENS } from './automatic-prefix-cache.js';
 
 interface Dependencies {
   options: ResolvedOptions;
@@ -76,23 +75,6 @@ export function createChatCompletionsHandler({ options, faults, cache, turns, ne
     exchange.response.writeHead(200, { 'content-type': 'application/json' });
     exchange.response.end(JSON.stringify(chatCompletionBody(answer)));
   };
-}
-
-/** Automatic caching (Chat Completions, Gemini's implicit cache): the prefix through every message is a cache entry, no markers needed. */
-export function everyPrefixCached(request: MessagesRequest): MessagesRequest {
-  const marker = { type: 'ephemeral' as const };
-  const messages = request.messages.map((message) => {
-    const blocks: ContentBlock[] =
-      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    if (blocks.length === 0) return message;
-    return { ...message, content: [...blocks.slice(0, -1), { ...blocks.at(-1)!, cache_control: marker }] };
-  });
-  return { ...request, messages };
-}
-
-/** What OpenAI reports as cached: the matched prefix, in steps of 128 tokens, from 1,024 on. */
-function cachedPrefix(read: number): number {
-  return read < CHAT_CACHE_MINIMUM_TOKENS ? 0 : Math.floor(read / CHAT_CACHE_STEP) * CHAT_CACHE_STEP;
 }
 
 function chatUsage(promptTokens: number, cachedTokens: number, turn: AssistantTurn): ChatUsage {

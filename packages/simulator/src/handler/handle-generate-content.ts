@@ -11,7 +11,7 @@ import type { AssistantTurn, WireUsage } from '../wire/wire.js';
 import type { Exchange } from './exchange.js';
 import { applyFault, type createFaultPlan } from './faults.js';
 import { geminiToMessagesRequest, validateGenerateContentRequest } from './gemini-request.js';
-import { everyPrefixCached } from './handle-chat-completions.js';
+import { everyPrefixCached } from './automatic-prefix-cache.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
 import { outputTokens } from './usage.js';
 

@@ -8,6 +8,7 @@ import { handleCountTokens } from './handle-count-tokens.js';
 import type { Exchange } from './exchange.js';
 import { createMessagesHandler } from './handle-messages.js';
 import { createChatCompletionsHandler } from './handle-chat-completions.js';
+import { createResponsesHandler } from './handle-responses.js';
 import { chatErrorBody } from '../wire/chat-wire.js';
 import { geminiErrorBody } from '../wire/gemini-wire.js';
 import { createGenerateContentHandler, GEMINI_ROUTE, handleGeminiCountTokens } from './handle-generate-content.js';
@@ -34,9 +35,12 @@ export interface Simulator {
 }
 
 const CHAT_COMPLETIONS = '/v1/chat/completions';
-const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', CHAT_COMPLETIONS]);
+const RESPONSES = '/v1/responses';
+/** The routes that answer errors in OpenAI's shape. */
+const OPENAI_ROUTES = new Set([CHAT_COMPLETIONS, RESPONSES]);
+const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', ...OPENAI_ROUTES]);
 
-/** Starts a local server that speaks the Anthropic Messages API, OpenAI's Chat Completions and Gemini's generateContent (see the README for every rule). */
+/** Starts a local server that speaks the Anthropic Messages API, OpenAI's Chat Completions and Responses, and Gemini's generateContent (see the README for every rule). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
   const requests: RecordedRequest[] = [];
@@ -49,6 +53,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const handleMessages = createMessagesHandler({ options: resolved, faults, cache, turns, nextRequestNumber });
   const chatCache = createPromptCache(resolved.now ?? Date.now);
   const geminiCache = createPromptCache(resolved.now ?? Date.now);
+  const responsesCache = createPromptCache(resolved.now ?? Date.now);
   const handleChat = createChatCompletionsHandler({
     options: resolved,
     faults,
@@ -60,6 +65,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options: resolved,
     faults,
     cache: geminiCache,
+    turns,
+    nextRequestNumber,
+  });
+  const handleResponses = createResponsesHandler({
+    options: resolved,
+    faults,
+    cache: responsesCache,
     turns,
     nextRequestNumber,
   });
@@ -85,7 +97,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     response.once('close', () => tally(record));
     const gemini = GEMINI_ROUTE.exec(path);
     const fail = (error: ApiError) => {
-      if (path === CHAT_COMPLETIONS || gemini !== null) {
+      if (OPENAI_ROUTES.has(path) || gemini !== null) {
         const { status, body } = gemini === null ? chatErrorBody(error) : geminiErrorBody(error);
         Object.assign(record, { status, error: error.message, rejectedForShape: error.shape === true });
         response.writeHead(status, { 'content-type': 'application/json', ...error.headers });
@@ -127,6 +139,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (method === 'countTokens') return handleGeminiCountTokens(exchange, model, resolved);
       return handleGemini(exchange, model, method === 'streamGenerateContent');
     }
+    if (path === RESPONSES) return handleResponses(exchange);
     return handleMessages(exchange);
   }
 
@@ -148,7 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     script: (...queued) => turns.script(...queued),
     faults,
     clearCache: () => {
-      for (const each of [cache, chatCache, geminiCache]) each.clear();
+      for (const each of [cache, chatCache, geminiCache, responsesCache]) each.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
