@@ -246,6 +246,21 @@ describe('auto-compact cascade against the simulator', () => {
     expect(await lastRole(setup)).toBe('assistant');
   });
 
+  it('summarizes a turn whose tools already ran rather than reverting it and running them again', async () => {
+    // One question, then a long tool loop of outputs too small to truncate: reverting would cover the overflow, but
+    // it would throw the loop's work away and have the agent run all twelve calls again.
+    const messages = conversation(Array.from({ length: 12 }, () => 400)).slice(0, -2);
+    const setup = await setUp(messages, 0.3);
+    await setup.agentRetry();
+    const recovered = setup.toasts.find((toast) => toast.title === 'Session recovered')?.text;
+    expect(recovered).toMatch(/summarize/);
+    expect(recovered).not.toMatch(/revert/);
+    const session = await setup.host.session(setup.sessionId);
+    const calls = session.history().flatMap((message) => message.parts.filter((part) => part.type === 'tool-call'));
+    expect(calls).toHaveLength(12); // none reverted: the history still holds every call, once
+    expect(await lastRole(setup)).toBe('assistant');
+  });
+
   it('never runs two recoveries at once for one session', async () => {
     const setup = await setUp(conversation([6000, 5000]), 0.2);
     await setup.host.emit('session.error', {

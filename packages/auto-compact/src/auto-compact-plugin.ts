@@ -15,7 +15,7 @@ import {
   fixEmptyMessages,
   largestOutputs,
   revertLastResponse,
-  revertPoint,
+  revertPointWithoutToolWork,
   summarizeSession,
   truncateOutputs,
   type StepBudget,
@@ -300,8 +300,10 @@ async function plannedSteps(
     return ['truncation'];
   }
   // Once a planned step fell short, the turn is not re-run: redoing the work that overflowed tends to overflow again,
-  // and with the attempts left the summary, which aims at a size, is the step that reliably fits.
-  const point = tried.length > 0 ? undefined : revertPoint(session);
+  // and with the attempts left the summary, which aims at a size, is the step that reliably fits. Nor is a turn whose
+  // tools already ran: reverting it throws that work away and has the agent run every call again (a long agentic turn
+  // is dozens of calls, some with side effects); the summary keeps what they found.
+  const point = tried.length > 0 ? undefined : revertPointWithoutToolWork(session);
   const revertable = point === undefined ? 0 : host.counter.countAll(session.messages().slice(point + 1));
   if (revertable >= need && (await revertLastResponse(session, state.budget, config))) return ['revert'];
   // Escalate until the target is met: summarize (the engine's recovery path: a size to reach, a short tail, chunked or

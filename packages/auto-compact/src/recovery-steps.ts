@@ -150,6 +150,17 @@ export function revertPoint(session: Session): number | undefined {
   return undefined;
 }
 
+/** The revert point, when nothing after it is a tool's result: reverting then re-runs no tool. */
+export function revertPointWithoutToolWork(session: Session): number | undefined {
+  const point = revertPoint(session);
+  if (point === undefined) return undefined;
+  const ranTools = session
+    .messages()
+    .slice(point + 1)
+    .some((message) => message.parts.some((part) => part.type === 'tool-result'));
+  return ranTools ? undefined : point;
+}
+
 /** Removes the last assistant response (back to the last user message), within the seed's limits. */
 export async function revertLastResponse(
   session: Session,
