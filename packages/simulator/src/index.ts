@@ -46,7 +46,7 @@ export { countTokens, countTextTokens, TOKENIZER } from './wire/tokenizer.js';
 export { validateRequest, MAX_CACHE_BREAKPOINTS, type ValidateOptions } from './handler/validate-request.js';
 export { createFaultPlan, mulberry32 } from './handler/faults.js';
 export { FAULT_KINDS, type Fault, type FaultKind, type RandomFaults } from './handler/fault-kinds.js';
-export { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './responders/summary.js';
+export { buildSummary, isSummaryRequest, summaryTurn, SUMMARY_HEADINGS } from './responders/summary.js';
 export { defaultTurn } from './responders/default.js';
 export { toTurn, type ScriptedTurn } from './responders/scripted.js';
 export { parseBetas, type SimulatorFeature, type FeatureContext } from './features/features.js';

@@ -1,16 +1,15 @@
 import { messageBlocks } from '../wire/tokenizer.js';
 import type { AssistantTurn, MessagesRequest } from '../wire/wire.js';
-import { buildSummary, isSummaryRequest } from './summary.js';
+import { isSummaryRequest, summaryTurn } from './summary.js';
 import { toolUseTurn } from './tool-use.js';
 
 /**
  * What the simulator answers when nothing is scripted: a structured summary
- * for a summarization request; a call to the first tool when `toolUse` is on
+ * within `max_tokens` for a summarization request; a call to the first tool when `toolUse` is on
  * and one fits (see tool-use.ts); else `Simulated reply about: <last user text>`.
  */
 export function defaultTurn(request: MessagesRequest, options: { toolUse?: boolean } = {}): AssistantTurn {
-  if (isSummaryRequest(request))
-    return { content: [{ type: 'text', text: buildSummary(request) }], stop_reason: 'end_turn' };
+  if (isSummaryRequest(request)) return summaryTurn(request);
   const about = lastUserText(request) || 'your message';
   const toolTurn = options.toolUse === true ? toolUseTurn(request, about) : undefined;
   return toolTurn ?? { content: [{ type: 'text', text: `Simulated reply about: ${about}` }], stop_reason: 'end_turn' };

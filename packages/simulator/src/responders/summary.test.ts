@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSummary, isSummaryRequest, SUMMARY_HEADINGS } from './summary.js';
+import { countTextTokens } from '../wire/tokenizer.js';
+import { buildSummary, isSummaryRequest, summaryTurn, SUMMARY_HEADINGS } from './summary.js';
 
 const withHeadings = (headings: readonly string[]) => ({
   messages: [{ role: 'user', content: `Summarize.\n${headings.map((heading) => `## ${heading}\n...`).join('\n')}` }],
@@ -59,5 +60,44 @@ describe('summarization requests', () => {
     const previous = '## Progress\n### Done\n- renamed the store\n- fixed the lock\n### In Progress\n- none';
     const summary = buildSummary({ messages: [{ role: 'user', content: `${previous}\nnow add tests` }] });
     expect(summary).toMatch(/### Done\n- renamed the store\n- fixed the lock\n/);
+  });
+
+  describe('within max_tokens', () => {
+    const busy = {
+      model: 'claude-sonnet-4-6',
+      system: SUMMARY_HEADINGS.map((heading) => `## ${heading}`).join('\n'),
+      messages: [
+        {
+          role: 'user' as const,
+          content: Array.from(
+            { length: 40 },
+            (_, i) => `$ pnpm test packages/pkg${i}/src/module${i}.ts\nError: case ${i} failed`,
+          ).join('\n'),
+        },
+      ],
+    };
+    const text = (turn: ReturnType<typeof summaryTurn>) => turn.content.map((block) => block.text ?? '').join('');
+
+    it('is the whole summary when it fits', () => {
+      const turn = summaryTurn({ ...busy, max_tokens: 100_000 });
+      expect(text(turn)).toBe(buildSummary(busy));
+      expect(turn.stop_reason).toBe('end_turn');
+    });
+
+    it('shortens its lists to keep to a smaller budget, every section still there', () => {
+      const whole = countTextTokens(buildSummary(busy));
+      const turn = summaryTurn({ ...busy, max_tokens: Math.floor(whole / 2) });
+      expect(countTextTokens(text(turn))).toBeLessThanOrEqual(Math.floor(whole / 2));
+      for (const heading of SUMMARY_HEADINGS) expect(text(turn)).toContain(`## ${heading}`);
+      expect(text(turn)).toContain('packages/pkg0/src/module0.ts');
+      expect(turn.stop_reason).toBe('end_turn');
+    });
+
+    it('is cut where the API stops a reply when even the shortest lists do not fit', () => {
+      const turn = summaryTurn({ ...busy, max_tokens: 20 });
+      expect(countTextTokens(text(turn))).toBeLessThanOrEqual(20);
+      expect(text(turn).length).toBeGreaterThan(0);
+      expect(turn.stop_reason).toBe('max_tokens');
+    });
   });
 });
