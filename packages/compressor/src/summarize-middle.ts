@@ -65,9 +65,9 @@ export async function summarizeMiddle(
   if (summarizer === undefined) return fallback('no summarizer configured: extractive summary');
   const resting = options.cooldown?.resting();
   if (resting !== undefined) return fallback(`summarizer ${summarizer.name} ${resting}: extractive summary`);
-  const pieces = splitToFit(span, options.counter, pieceRoom(summarizer.maxInputTokens, options, previousSummary));
+  const { pieces, running } = planPieces(span, previousSummary, summarizer.maxInputTokens, options);
   try {
-    let summary = previousSummary;
+    let summary = running;
     for (const piece of pieces) {
       const text = await summarizer.summarize({
         messages: piece,
@@ -98,6 +98,38 @@ export async function summarizeMiddle(
       true,
     );
   }
+}
+
+/** Below this share of the summarizer's window a piece is too small to be worth a call. */
+const MIN_PIECE_SHARE = 0.25;
+
+/**
+ * The pieces the span is summarized in, and the running summary the first one
+ * updates. A previous summary so large that it leaves the span next to no room
+ * (an extractive one, or one written for a larger window) would make every
+ * message a call of its own: it then joins the span as its first message, and
+ * is summarized with it rather than carried whole into every call.
+ */
+function planPieces(
+  span: Message[],
+  previousSummary: string | undefined,
+  window: number | undefined,
+  options: SummarizeMiddleOptions,
+): { pieces: Message[][]; running: string | undefined } {
+  const room = pieceRoom(window, options, previousSummary);
+  if (previousSummary === undefined || window === undefined || room === undefined || room >= window * MIN_PIECE_SHARE)
+    return { pieces: splitToFit(span, options.counter, room), running: previousSummary };
+  const carried: Message = {
+    id: 'ctxhost-previous-summary',
+    role: 'user',
+    parts: [
+      { id: 'ctxhost-previous-summary:text', type: 'text', text: `Summary of the turns before:\n${previousSummary}` },
+    ],
+  };
+  return {
+    pieces: splitToFit([carried, ...span], options.counter, pieceRoom(window, options, undefined)),
+    running: undefined,
+  };
 }
 
 /**
