@@ -18,7 +18,7 @@ export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(
 /**
  * Small enough that the bundled session fills it: the monitor warns, the
  * compressor compacts, and the last subagent's prompt goes a few hundred
- * tokens over the API's limit, which truncating a tool output recovers.
+ * tokens over the API's limit, which the recovery cascade's summary recovers.
  */
 export const DEMO_WINDOW = 18_000;
 /** The simulated API stops at this fraction of the window, as real APIs sometimes stop short of the nominal one (180,000 on a 200k model): the overflow it causes is recovered. */
