@@ -62,6 +62,7 @@ export function createCtxhostOpencodePlugin(options: CtxhostOpencodeOptions = {}
 async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promise<Hooks> {
   const { config } = await loadOpencodeConfig({
     directory: input.directory,
+    client: input.client,
     ...(options.userConfigDir === undefined ? {} : { userConfigDir: options.userConfigDir }),
   });
   const registry = createMirrorRegistry();
