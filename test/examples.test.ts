@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main as aiSdk } from '../examples/ai-sdk/src/index.js';
 import { main as openaiAgents } from '../examples/openai-agents/src/index.js';
+import { main as langchain } from '../examples/langchain/src/index.js';
 import { main as customEngine } from '../examples/custom-engine/src/index.js';
 import { main as customHook } from '../examples/custom-hook/src/index.js';
 import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
@@ -40,6 +41,13 @@ describe.runIf(offline)('examples run offline against the simulator', () => {
   it('openai-agents: a run() conversation survives a window it overflows', async () => {
     const lines: string[] = [];
     expect(await openaiAgents((line) => lines.push(line))).toBe(16);
+    expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
+  });
+
+  it('langchain: a createAgent conversation survives a window it overflows', async () => {
+    const lines: string[] = [];
+    expect(await langchain((line) => lines.push(line))).toBe(24);
     expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
     expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
   });

@@ -1,0 +1,95 @@
+/**
+ * bench/recovery's overflows through a LangChain v1 agent (`createAgent` with
+ * `ChatAnthropic` on the simulator's Messages endpoint, and `ChatOpenAI` on its
+ * Chat Completions endpoint), with and without the middleware. Lives in the
+ * package so LangChain stays this package's dependency; `bench/integrations.ts` runs it.
+ */
+import { ChatAnthropic } from '@langchain/anthropic';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { ChatOpenAI } from '@langchain/openai';
+import { createDefaultHost } from 'ctxhost';
+import { createAgent, type AgentMiddleware } from 'langchain';
+import { z } from 'zod';
+import {
+  BENCH_MODEL,
+  BENCH_SYSTEM,
+  benchConversation,
+  measureConversation,
+  OVERFLOWS,
+  runScenario,
+  type IntegrationRow,
+  type NeutralMessage,
+  type ScenarioRun,
+} from '../../../bench/integration-scenarios.js';
+import { contextManagementMiddleware } from '../src/index.js';
+
+const readFile = tool(async ({ path }: { path: string }) => `contents of ${path}`, {
+  name: 'read_file',
+  description: 'Reads a file',
+  schema: z.object({ path: z.string() }),
+});
+
+function toMessages(messages: NeutralMessage[]): BaseMessage[] {
+  return messages.map((message): BaseMessage => {
+    if (message.role === 'user') return new HumanMessage(message.text);
+    if (message.role === 'tool')
+      return new ToolMessage({ content: message.output, tool_call_id: message.callId, name: message.name });
+    return new AIMessage({
+      content: message.text,
+      tool_calls:
+        message.call === undefined
+          ? []
+          : [{ id: message.call.id, name: message.call.name, args: message.call.input, type: 'tool_call' }],
+    });
+  });
+}
+
+async function send(run: ScenarioRun, withMiddleware: boolean, chat: boolean): Promise<string> {
+  const model = chat
+    ? new ChatOpenAI({
+        model: 'gpt-4o',
+        apiKey: 'bench',
+        configuration: { baseURL: `${run.sim.url}/v1` },
+        maxRetries: 0,
+        maxTokens: 100,
+      })
+    : new ChatAnthropic({
+        model: BENCH_MODEL,
+        apiKey: 'bench',
+        anthropicApiUrl: run.sim.url,
+        maxRetries: 0,
+        maxTokens: 100,
+      });
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  try {
+    const middleware: AgentMiddleware[] = withMiddleware
+      ? [contextManagementMiddleware({ host, contextWindow: run.window })]
+      : [];
+    const agent = createAgent({ model, tools: [readFile], systemPrompt: BENCH_SYSTEM, middleware });
+    const result = await agent.invoke({ messages: toMessages(benchConversation()) });
+    return result.messages.at(-1)?.text ?? '';
+  } finally {
+    await host.dispose();
+  }
+}
+
+export async function runLangchainRecovery(): Promise<IntegrationRow[]> {
+  const rows: IntegrationRow[] = [];
+  for (const chat of [false, true]) {
+    const name = chat ? 'langchain ChatOpenAI' : 'langchain ChatAnthropic';
+    const real = await measureConversation((run) => send(run, false, chat));
+    for (const overBy of OVERFLOWS) {
+      rows.push(await runScenario(`${name}, no ctxhost`, real, overBy, false, (run) => send(run, false, chat)));
+      rows.push(await runScenario(`${name} + ctxhost`, real, overBy, false, (run) => send(run, true, chat)));
+      rows.push(await runScenario(`${name} + ctxhost`, real, overBy, true, (run) => send(run, true, chat)));
+    }
+  }
+  return rows;
+}
