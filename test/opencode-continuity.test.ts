@@ -174,6 +174,36 @@ describe('ctxhost acts before the overflow inside the real opencode', () => {
     expect(userTexts).toEqual(['hello', 'plan', 'pre-first', 'pre-second', 'a']);
   }, 300_000);
 
+  it('a prompt sent while the between-turn summarize runs is answered once, after the summary', async () => {
+    const sessionId = await newSession();
+    await ask(sessionId, textOf(WINDOW * 0.5 - lastPromptTokens(), 'during-first'));
+    // opencode's summary call (the one without tools) takes 3 s, so the prompt below arrives while it runs.
+    sim.faults.when((request) => !hasTools(request), { kind: 'slow', delayMs: 3_000 }, 1);
+    const from = sim.requests.length;
+    const eventsFrom = server.events.length;
+    await ask(sessionId, textOf(WINDOW * 0.85 - lastPromptTokens(), 'during-second'));
+    await waitFor('opencode’s summary call', () =>
+      sim.requests.slice(from).some((request) => !hasTools(request.body as { tools?: unknown[] })) ? true : undefined,
+    );
+    const prompt = 'a prompt sent while opencode summarizes';
+    await ask(sessionId, prompt);
+
+    await untilToast(eventsFrom, 'Context compacted');
+    expect(textsOf(await lastAnswer(sessionId))).toEqual([replyTo(prompt)]);
+    const followUp = 'and a follow-up once it answered';
+    await ask(sessionId, followUp);
+    expect(textsOf(await lastAnswer(sessionId))).toEqual([replyTo(followUp)]);
+    // The crossing turn, opencode's summary, the prompt's own answer, the follow-up's: nothing asked twice, no failed request.
+    expect(modelCallsSince(from)).toEqual(['200', '200 summary', '200', '200']);
+    const messages = await messagesOf(sessionId);
+    const sent = (text: string) =>
+      messages.filter((message) => message.info.role === 'user' && textsOf(message).includes(text));
+    const answers = (text: string) =>
+      messages.filter((message) => message.info.role === 'assistant' && textsOf(message).includes(replyTo(text)));
+    expect([sent(prompt).length, answers(prompt).length]).toEqual([1, 1]);
+    expect(toastsSince(eventsFrom, 'Session recovered')).toEqual([]);
+  }, 300_000);
+
   it('a reply that comes back empty after a compaction: one re-summary with the prompt withdrawn, the prompt sent again and answered', async () => {
     const sessionId = await newSession();
     await crossTheThreshold(sessionId, 'empty');

@@ -80,7 +80,10 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     plugins: [...builtInHooks(registry, opencode.max_resummaries), createOpencodeBridgePlugin(actions, registry)],
   });
   let opencodeCompacts = false;
-  const bridge = createEventBridge(host, registry, { opencodeCompacts: () => opencodeCompacts });
+  const bridge = createEventBridge(host, registry, {
+    opencodeCompacts: () => opencodeCompacts,
+    readParts: (sessionId, messageId) => actions.messageParts(sessionId, messageId),
+  });
   const onToolExecuted = createToolOutputHandler(host, registry, () => bridge.settled());
   return {
     event: async ({ event }) => bridge.accept(event),

@@ -1,5 +1,5 @@
 import { createHost, type SessionErrorEvent } from '@ctxhost/core';
-import type { Event } from '@opencode-ai/sdk';
+import type { Event, Part } from '@opencode-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { createEventBridge } from './event-bridge.js';
 import { createMirrorRegistry } from './mirror-registry.js';
@@ -49,5 +49,59 @@ describe('createEventBridge: session.error', () => {
     bridge.accept(sessionError(overflow));
     await bridge.settled();
     expect(registry.peek('ses_1')?.failedPrompt).toBe('msg_u2');
+  });
+});
+
+const reply = (completed?: number) => ({
+  id: 'msg_a1',
+  sessionID: 'ses_1',
+  role: 'assistant',
+  parentID: 'msg_u1',
+  modelID: 'claude-sonnet-4-6',
+  providerID: 'anthropic',
+  mode: 'build',
+  path: { cwd: '/', root: '/' },
+  cost: 0,
+  tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } },
+  time: completed === undefined ? { created: 1 } : { created: 1, completed },
+});
+
+describe('createEventBridge: events are read as opencode sent them', () => {
+  it('a reply that arrives completed before any of its parts is read back from opencode, not taken for an empty one', async () => {
+    const host = createHost({ enginePlugin: false });
+    const registry = createMirrorRegistry();
+    const text = { id: 'prt_t1', sessionID: 'ses_1', messageID: 'msg_a1', type: 'text', text: 'the answer' };
+    const read: string[] = [];
+    const bridge = createEventBridge(host, registry, {
+      readParts: async (sessionId, messageId) => {
+        read.push(`${sessionId}/${messageId}`);
+        return [text] as Part[];
+      },
+    });
+    bridge.accept({ type: 'session.compacted', properties: { sessionID: 'ses_1' } });
+    bridge.accept({ type: 'message.updated', properties: { info: reply(2) } } as Event);
+    await bridge.settled();
+    expect(read).toEqual(['ses_1/msg_a1']);
+    expect(registry.peek('ses_1')?.afterCompaction.emptyReplyTo).toBeUndefined();
+    expect((await host.session('ses_1')).messages().map((message) => message.parts)).toEqual([
+      [{ type: 'text', id: 'prt_t1', text: 'the answer' }],
+    ]);
+  });
+
+  it('mirrors a reply with its text even when opencode completes the same message object before the queue reaches it', async () => {
+    const host = createHost({ enginePlugin: false });
+    const bridge = createEventBridge(host, createMirrorRegistry());
+    const info = reply();
+    const text = { id: 'prt_t1', sessionID: 'ses_1', messageID: 'msg_a1', type: 'text', text: 'the answer' };
+    bridge.accept({ type: 'message.updated', properties: { info } } as Event);
+    bridge.accept({ type: 'message.part.updated', properties: { part: text } } as Event);
+    // opencode sets `time.completed` on the object it already published, then publishes it again.
+    Object.assign(info.time, { completed: 2 });
+    bridge.accept({ type: 'message.updated', properties: { info } } as Event);
+    await bridge.settled();
+    const session = await host.session('ses_1');
+    expect(session.messages().map((message) => [message.role, message.parts])).toEqual([
+      ['assistant', [{ type: 'text', id: 'prt_t1', text: 'the answer' }]],
+    ]);
   });
 });

@@ -28,6 +28,12 @@ export interface EventBridgeOptions {
    * forwarded to ctxhost's recovery (two recoveries would compact one session twice).
    */
   opencodeCompacts?: () => boolean;
+  /**
+   * Reads a message's parts from opencode. A reply whose parts were not seen
+   * before it completed (opencode delivers events to plugins late under load)
+   * is checked against what opencode stored before it counts as empty.
+   */
+  readParts?: (sessionId: string, messageId: string) => Promise<OpencodePart[] | undefined>;
 }
 
 export function createEventBridge(host: Host, registry: MirrorRegistry, options: EventBridgeOptions = {}): EventBridge {
@@ -42,7 +48,7 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
       case 'message.updated':
         return event.properties.info.role === 'user'
           ? rememberUser(registry, event.properties.info)
-          : mirrorAssistant(host, registry, event.properties.info);
+          : mirrorAssistant(host, registry, event.properties.info, options.readParts);
       case 'session.error': {
         const { sessionID, error } = event.properties;
         if (sessionID === undefined || error === undefined) return;
@@ -93,8 +99,11 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
 
   return {
     accept(event) {
+      // opencode keeps changing the objects it published (a message's `time.completed` is set on the same info), and
+      // the queue may reach an event seconds later (a summarize holds it): a snapshot keeps each event as it was sent.
+      const sent = snapshotOf(event);
       queue = queue
-        .then(() => handle(event))
+        .then(() => handle(sent))
         .catch((error: unknown) =>
           host.logger.error(`ctxhost could not process opencode event ${event.type}`, { error: String(error) }),
         );
@@ -105,6 +114,14 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
       await Promise.all(inFlight);
     },
   };
+}
+
+function snapshotOf(event: Event): Event {
+  try {
+    return structuredClone(event);
+  } catch {
+    return event;
+  }
 }
 
 /** The first `session.idle` after a re-sent prompt's user message ends the turn `resend` waits for. */
@@ -140,13 +157,19 @@ function rememberUser(registry: MirrorRegistry, info: UserMessage): void {
   state.model = info.model;
 }
 
-async function mirrorAssistant(host: Host, registry: MirrorRegistry, info: AssistantMessage): Promise<void> {
+async function mirrorAssistant(
+  host: Host,
+  registry: MirrorRegistry,
+  info: AssistantMessage,
+  readParts: EventBridgeOptions['readParts'],
+): Promise<void> {
   const state = registry.stateOf(info.sessionID);
   state.model = { providerID: info.providerID, modelID: info.modelID };
   await flushUsers(host, state, info.sessionID);
   if (state.mirrored.has(info.id) || (info.time.completed === undefined && info.error === undefined)) return;
-  const parts = [...(state.parts.get(info.id)?.values() ?? [])];
+  let parts = [...(state.parts.get(info.id)?.values() ?? [])];
   state.parts.delete(info.id);
+  if (isEmptyReply(info, parts)) parts = (await readParts?.(info.sessionID, info.id)) ?? parts;
   state.mirrored.add(info.id);
   // opencode's summary stands in for what ctxhost's mirror already replaced with its own estimate when it asked for the summary;
   // its usage is the summary call's (the whole history), not the session's. It answers no prompt, so a failed one stays failed.

@@ -1,4 +1,4 @@
-import type { createOpencodeClient } from '@opencode-ai/sdk';
+import type { createOpencodeClient, Part } from '@opencode-ai/sdk';
 import { createOpencodeClient as createClientV2 } from '@opencode-ai/sdk/v2';
 import type { ToastLevel } from '@ctxhost/core';
 import { OPENCODE_ERROR_CODES, OpencodeBridgeError } from './errors.js';
@@ -31,6 +31,8 @@ export interface OpencodeActions {
   summarize(sessionId: string, model: OpencodeModelRef): Promise<void>;
   /** Starts a turn with these texts and returns at once (the turn's events follow). */
   prompt(sessionId: string, prompt: Omit<OpencodePrompt, 'messageId'>): Promise<void>;
+  /** The parts opencode stored for a message (undefined when it has no such message). */
+  messageParts(sessionId: string, messageId: string): Promise<Part[] | undefined>;
   /** Replaces the output of a completed tool part in opencode's storage. */
   updateToolOutput(sessionId: string, messageId: string, partId: string, output: string): Promise<void>;
 }
@@ -72,6 +74,14 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
         ...(prompt.agent === undefined ? {} : { agent: prompt.agent }),
       };
       await check('session.promptAsync', sessionId, client.session.promptAsync({ path: { id: sessionId }, body }));
+    },
+    async messageParts(sessionId, messageId) {
+      const found = await check(
+        'session.message',
+        sessionId,
+        client.session.message({ path: { id: sessionId, messageID: messageId } }),
+      );
+      return found?.parts;
     },
     async updateToolOutput(sessionId, messageId, partId, output) {
       const found = await check(
