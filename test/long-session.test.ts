@@ -55,6 +55,15 @@ describe('generateLongSession', () => {
     expect(session.peakPromptTokens).toBe(Math.max(...prompts));
   });
 
+  it('draws on SWE-agent sessions too: their task statements are the requests, their observations the outputs', async () => {
+    const session = await generateLongSession({ seed: 3, requests: 2, sources: ['swe-agent'], cache: false });
+    expect(session.modelRequests).toBeGreaterThan(2);
+    const asked = session.messages.filter((message) => message.role === 'user').map((message) => message.parts);
+    expect(asked.flat().some((part) => part.type === 'text' && part.text.includes('solving the following issue'))).toBe(
+      true,
+    );
+  });
+
   it('gives other sessions for other seeds', async () => {
     const [a, b] = await Promise.all([
       generateLongSession({ seed: 1, requests: 4, cache: false }),

@@ -228,6 +228,12 @@ async function loadPool(sources: readonly CorpusSource[], maxOutputChars: number
 /** Every answered tool call with its real output; user requests and assistant remarks of a sensible length. */
 function collect(messages: readonly Message[], pool: Pool, maxOutputChars: number): void {
   const calls = new Map<string, { name: string; input: JsonValue }>();
+  // A task statement is a request however long it is (SWE-agent's issue texts run 3–5k characters, and its
+  // observations are tool results): the transcript's last user text before the first tool call, up to 8k.
+  const firstCall = messages.findIndex((message) => message.parts.some((part) => part.type === 'tool-call'));
+  const firstRequest = messages
+    .slice(0, firstCall < 0 ? messages.length : firstCall)
+    .findLast((message) => message.role === 'user' && message.parts.some((part) => part.type === 'text'));
   for (const message of messages) {
     for (const part of message.parts) {
       if (part.type === 'tool-call')
@@ -247,6 +253,8 @@ function collect(messages: readonly Message[], pool: Pool, maxOutputChars: numbe
         if (call !== undefined && output.length > 0 && output.length <= maxOutputChars)
           pool.calls.push({ ...call, output, isError: part.isError === true });
       }
+      if (part.type === 'text' && message === firstRequest && part.text.length > 2_000 && part.text.length <= 8_000)
+        pool.requests.push(part.text);
       if (part.type === 'text' && part.text.length >= 20 && part.text.length <= 2_000) {
         if (message.role === 'user' && !part.text.startsWith('<')) pool.requests.push(part.text);
         if (message.role === 'assistant') pool.remarks.push(part.text);
