@@ -16,13 +16,18 @@ const LINES_TRIED = 5;
  * object with a `history` of role messages is SWE-agent; a JSON array of events
  * (or JSONL lines with a `history` of events) is OpenHands; JSONL lines with a
  * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code; a whole-file JSON
- * object with an `info` and `messages` of `{ info, parts }` is an opencode export.
+ * object with an `info` and `messages` of `{ info, parts }` is an opencode export;
+ * JSONL lines `{ type, payload }` of Codex's line types are a Codex rollout.
  */
 export function detectFormat(text: string): FormatDetection {
-  const reasons = { 'claude-code': '', openhands: '', 'swe-agent': '', pi: '', opencode: '' } satisfies Record<
-    TranscriptFormat,
-    string
-  >;
+  const reasons = {
+    'claude-code': '',
+    openhands: '',
+    'swe-agent': '',
+    pi: '',
+    opencode: '',
+    codex: '',
+  } satisfies Record<TranscriptFormat, string>;
   if (text.trim() === '')
     return {
       format: undefined,
@@ -32,6 +37,7 @@ export function detectFormat(text: string): FormatDetection {
         'swe-agent': 'the file is empty',
         pi: 'the file is empty',
         opencode: 'the file is empty',
+        codex: 'the file is empty',
       },
     };
   const json = parseOrUndefined(text);
@@ -43,6 +49,7 @@ export function detectFormat(text: string): FormatDetection {
   if (isOpenHands(json, sample, reasons)) return { format: 'openhands', reasons, json };
   if (isClaudeCode(sample, reasons)) return { format: 'claude-code', reasons };
   if (isPi(sample, reasons)) return { format: 'pi', reasons };
+  if (isCodex(sample, reasons)) return { format: 'codex', reasons };
   return { format: undefined, reasons };
 }
 
@@ -157,4 +164,18 @@ function isOpencode(json: unknown, reasons: Record<TranscriptFormat, string>): b
     return false;
   }
   return true;
+}
+
+const CODEX_LINE_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+
+/** Codex CLI rollouts: every line `{ timestamp, type, payload }`, of Codex's line types (newer ones are tolerated). */
+function isCodex(lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
+  const shaped = lines.filter((line) => isRecord(line) && typeof line.type === 'string' && isRecord(line.payload));
+  const known = shaped.some((line) => CODEX_LINE_TYPES.has((line as { type: string }).type));
+  if (lines.length > 0 && shaped.length === lines.length && known) return true;
+  reasons.codex =
+    lines.length === 0
+      ? 'no JSON line found'
+      : 'lines are not { type, payload } objects of session_meta, response_item, …';
+  return false;
 }

@@ -1,6 +1,7 @@
 export { parseTranscript } from './parse-transcript.js';
 export { readTranscript } from './read-transcript.js';
 export { detectFormat, type FormatDetection } from './detect-format.js';
+export { CODEX_COMPACTION_PROMPT } from './codex.js';
 export {
   TRANSCRIPT_FORMATS,
   type Transcript,

@@ -1,5 +1,6 @@
 import { findTooDeep, MessageSchema, tooDeepMessage, type Message } from '@ctxhost/core';
 import { parseClaudeCode } from './claude-code.js';
+import { parseCodex } from './codex.js';
 import { detectFormat } from './detect-format.js';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError, formatLocation } from './errors.js';
 import { parseOpencode } from './opencode.js';
@@ -35,7 +36,9 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
           ? parsePi(text, context)
           : detection.format === 'opencode'
             ? parseOpencode(isRecord(detection.json) ? detection.json : {}, context)
-            : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
+            : detection.format === 'codex'
+              ? parseCodex(text, context)
+              : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
   validateMessages(result.messages, file);
   return { ...result, skipped: context.skipped };
 }

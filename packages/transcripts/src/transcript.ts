@@ -1,6 +1,6 @@
 import type { JsonValue, Message, Usage } from '@ctxhost/core';
 
-export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi' | 'opencode';
+export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi' | 'opencode' | 'codex';
 
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'claude-code',
@@ -8,6 +8,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'swe-agent',
   'pi',
   'opencode',
+  'codex',
 ];
 
 export interface TranscriptOptions {
