@@ -8,11 +8,17 @@
 import { pathToFileURL } from 'node:url';
 import { runAiSdkRecovery } from '../packages/ai-sdk/bench/recovery.js';
 import { runLangchainRecovery } from '../packages/langchain/bench/recovery.js';
+import { runMastraRecovery } from '../packages/mastra/bench/recovery.js';
 import { runOpenaiAgentsRecovery } from '../packages/openai-agents/bench/recovery.js';
 import type { IntegrationRow } from './integration-scenarios.js';
 
 export async function runIntegrations(): Promise<IntegrationRow[]> {
-  return [...(await runAiSdkRecovery()), ...(await runOpenaiAgentsRecovery()), ...(await runLangchainRecovery())];
+  return [
+    ...(await runAiSdkRecovery()),
+    ...(await runOpenaiAgentsRecovery()),
+    ...(await runMastraRecovery()),
+    ...(await runLangchainRecovery()),
+  ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

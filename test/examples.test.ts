@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main as aiSdk } from '../examples/ai-sdk/src/index.js';
 import { main as openaiAgents } from '../examples/openai-agents/src/index.js';
 import { main as langchain } from '../examples/langchain/src/index.js';
+import { main as mastra } from '../examples/mastra/src/index.js';
 import { main as customEngine } from '../examples/custom-engine/src/index.js';
 import { main as customHook } from '../examples/custom-hook/src/index.js';
 import { main as disableHooks } from '../examples/disable-hooks/src/index.js';
@@ -41,6 +42,13 @@ describe.runIf(offline)('examples run offline against the simulator', () => {
   it('openai-agents: a run() conversation survives a window it overflows', async () => {
     const lines: string[] = [];
     expect(await openaiAgents((line) => lines.push(line))).toBe(16);
+    expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
+  });
+
+  it('mastra: an agent.stream() chat survives a window it overflows, the step retried for the processor', async () => {
+    const lines: string[] = [];
+    expect(await mastra((line) => lines.push(line))).toBe(16);
     expect(lines.some((line) => line.startsWith('[success] Session recovered'))).toBe(true);
     expect(lines.filter((line) => line.startsWith('warning') || line.startsWith('error'))).toEqual([]);
   });

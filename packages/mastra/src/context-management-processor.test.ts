@@ -83,6 +83,7 @@ afterEach(async () => {
 });
 
 async function rig(options: {
+  plan?: boolean;
   contextLimit?: number;
   contextWindow?: number;
   tools?: ConstructorParameters<typeof Agent>[0]['tools'];
@@ -98,7 +99,17 @@ async function rig(options: {
   const host = await createDefaultHost({
     config: {
       store: { kind: 'memory' },
-      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      // The seed's walk with nothing compacting before a call: only the cascade's steps, one per retry.
+      ...(options.plan === false
+        ? { compression: { enabled: false }, disabled_hooks: ['session-hygiene', 'preemptive-compaction'] }
+        : {}),
+      hooks: {
+        'anthropic-auto-compact': {
+          initial_delay_ms: 0,
+          max_delay_ms: 0,
+          ...(options.plan === undefined ? {} : { plan: options.plan }),
+        },
+      },
     },
     logger,
   });
@@ -140,6 +151,22 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
     expect(toasts.map((toast) => toast.title)).toContain('Session recovered');
   });
 
+  it('gives a retry that overflows again the cascade\'s next step, and says "recovered" only once the model answered', async () => {
+    // The seed's walk (one step per retry) cannot make a prompt 300% over fit with its first step (truncating one output).
+    const real = await promptTokens();
+    const { sim, agent, toasts } = await rig({
+      plan: false,
+      contextLimit: Math.floor(real / 4),
+      contextWindow: 200_000,
+    });
+    const result = await agent.generate(conversation(), { modelSettings: { maxOutputTokens: 100 } });
+    expect(result.text.length).toBeGreaterThan(0);
+    const seen = statuses(sim);
+    expect(seen.filter((status) => status === 400).length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toBe(200);
+    expect(toasts.filter((toast) => toast.title === 'Session recovered')).toHaveLength(1);
+  });
+
   it('recovers inside stream(): the stream carries the answer, no error chunk', async () => {
     const real = await promptTokens();
     const { sim, agent } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
@@ -163,6 +190,51 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
     expect(compactions.length).toBeGreaterThan(0);
     // Mastra's own messages are untouched: the compaction changed only what this call sent.
     expect(JSON.stringify(result.response.messages ?? [])).not.toContain('CONTEXT COMPACTION');
+  });
+
+  it('puts system_and_3 cache breakpoints on the call as providerOptions.anthropic.cacheControl', async () => {
+    const { sim, agent } = await rig({ contextWindow: 200_000 });
+    await agent.generate(conversation(), { modelSettings: { maxOutputTokens: 100 } });
+    const body = sim.requests[0]!.body as {
+      system: { cache_control?: unknown }[];
+      messages: { content: { cache_control?: unknown }[] }[];
+    };
+    expect(body.system.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+    const marked = body.messages.map((message) =>
+      message.content.some((block) => block.cache_control !== undefined) ? 1 : 0,
+    );
+    expect(marked.reduce((sum: number, one) => sum + one, 0)).toBe(3);
+    expect(marked.slice(-3)).toEqual([1, 1, 1]);
+  });
+
+  it("recovers through Mastra's model router ({ id, url }: specification v2, Chat Completions) too", async () => {
+    const probe = await startSimulator();
+    const routed = (sim: Simulator): MastraModelConfig => ({
+      id: 'openai/gpt-4o',
+      url: `${sim.url}/v1`,
+      apiKey: 'test',
+    });
+    const plain = new Agent({ id: 'plain', name: 'plain', instructions: SYSTEM, model: routed(probe) });
+    plain.__setLogger(noopLogger);
+    await plain.generate(conversation(), { modelSettings: { maxOutputTokens: 100 } });
+    const real = probe.requests[0]!.usage!.input_tokens + (probe.requests[0]!.usage!.cache_read_input_tokens ?? 0);
+    await probe.close();
+    const { sim, host } = await rig({ contextLimit: Math.floor(real / 1.5) });
+    const processor = createContextManagementProcessor({ host, contextWindow: 1_000_000 });
+    const agent = new Agent({
+      id: 'routed',
+      name: 'routed',
+      instructions: SYSTEM,
+      model: routed(sim),
+      inputProcessors: [processor],
+      errorProcessors: [processor],
+      maxProcessorRetries: 3,
+    });
+    agent.__setLogger(noopLogger);
+    const result = await agent.generate(conversation(), { modelSettings: { maxOutputTokens: 100 } });
+    expect(result.text.length).toBeGreaterThan(0);
+    const calls = sim.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(calls.map((call) => call.status)).toEqual([400, 200]);
   });
 
   it('passes a provider error that is not an overflow through unchanged', async () => {

@@ -36,7 +36,7 @@ interface MirrorState<S, P> {
  * A session's mirror of a prompt the caller owns (the AI SDK's, an agent
  * framework's): the caller sends its whole history on every call; the session
  * stores it once, append-only, and its projection is what hooks compact. Used
- * by the framework integrations (`@ctxhost/ai-sdk`, `@ctxhost/openai-agents`, `@ctxhost/langchain`).
+ * by the framework integrations (`@ctxhost/ai-sdk`, `@ctxhost/openai-agents`, `@ctxhost/mastra`, `@ctxhost/langchain`).
  */
 export function createPromptMirror<S, P>(map: (source: S, id: string) => MappedPromptItem<P>): PromptMirror<S, P> {
   const states = new Map<string, MirrorState<S, P>>();
