@@ -23,14 +23,13 @@ function runLauncher(args: readonly string[]): Promise<BinResult> {
 
 describe('the ctxhost bin before a build', () => {
   it('runs the command line from its sources and passes its exit code on', async () => {
-    const ok = await runLauncher([
-      'inspect',
-      corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'),
-      '--json',
+    // Both at once: the test runs one file at a time (one worker on 2 cores), the children use the other core.
+    const [ok, missing] = await Promise.all([
+      runLauncher(['inspect', corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), '--json']),
+      runLauncher(['inspect', 'missing.jsonl']),
     ]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ format: 'claude-code' });
-    const missing = await runLauncher(['inspect', 'missing.jsonl']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^ctxhost: transcript missing\.jsonl: cannot read the file/);
   });

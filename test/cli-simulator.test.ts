@@ -2,19 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import Anthropic from '@anthropic-ai/sdk';
 import { startSimulator } from '@ctxhost/simulator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CTXHOST_BIN, runCtxhostInProcess } from './cli-run-bin.js';
 
 const tsx = createRequire(import.meta.url).resolve('tsx');
-let child: ChildProcess | undefined;
+const children = new Set<ChildProcess>();
 
-afterEach(() => {
-  if (child?.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
 /** Starts `ctxhost simulator …` and resolves with its URL once the first line is printed. */
 function startBin(args: string[]): {
+  child: ChildProcess;
   url: Promise<string>;
   exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
 } {
@@ -23,7 +23,7 @@ function startBin(args: string[]): {
     ['--import', tsx, '--conditions=@ctxhost/source', CTXHOST_BIN, 'simulator', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...globalThis.process.env, NO_COLOR: '1' } },
   );
-  child = process;
+  children.add(process);
   let stdout = '';
   let stderr = '';
   const url = new Promise<string>((resolve, reject) => {
@@ -41,12 +41,15 @@ function startBin(args: string[]): {
   const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     process.once('close', (code) => resolve({ code, stdout, stderr })),
   );
-  return { url, exit };
+  return { child: process, url, exit };
 }
 
-describe('ctxhost simulator', () => {
-  it('serves the Messages API at the printed URL with the given window, says how to point the SDK at it, and stops cleanly on SIGTERM', async () => {
-    const { url, exit } = startBin(['--port', '0', '--window', '60']);
+// The two processes run at once: the tests run one file at a time (one worker on 2 cores), the children use the other core.
+describe.concurrent('ctxhost simulator as a process', () => {
+  it('serves the Messages API at the printed URL with the given window, says how to point the SDK at it, and stops cleanly on SIGTERM', async ({
+    expect,
+  }) => {
+    const { child, url, exit } = startBin(['--port', '0', '--window', '60']);
     const baseURL = await url;
     const client = new Anthropic({ apiKey: 'offline', baseURL, maxRetries: 0 });
     await expect(
@@ -61,7 +64,7 @@ describe('ctxhost simulator', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((error as Error).message)).toMatch(/prompt is too long: \d+ tokens > 60 maximum/);
-    child?.kill('SIGTERM');
+    child.kill('SIGTERM');
     const { code, stdout, stderr } = await exit;
     expect(code).toBe(0);
     expect(stdout).toContain(`export ANTHROPIC_BASE_URL=${baseURL}\n`);
@@ -69,15 +72,17 @@ describe('ctxhost simulator', () => {
     expect(stderr).toBe('ctxhost simulator stopped (SIGTERM) after 2 requests (1 × 200, 1 × 400)\n');
   });
 
-  it('stops cleanly on SIGINT (Ctrl+C)', async () => {
-    const { url, exit } = startBin([]);
+  it('stops cleanly on SIGINT (Ctrl+C)', async ({ expect }) => {
+    const { child, url, exit } = startBin([]);
     await url;
-    child?.kill('SIGINT');
+    child.kill('SIGINT');
     const { code, stderr } = await exit;
     expect(code).toBe(0);
     expect(stderr).toBe('ctxhost simulator stopped (SIGINT) after 0 requests\n');
   });
+});
 
+describe('ctxhost simulator', () => {
   it.each([
     [
       ['--port', '70000'],

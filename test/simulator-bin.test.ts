@@ -1,15 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 
 /** The installed bin's launcher; CTXHOST_SIMULATOR_SOURCE=1 makes it run the sources, built or not. */
 const launcher = fileURLToPath(new URL('../packages/simulator/bin/ctxhost-simulator.js', import.meta.url));
-let child: ChildProcess | undefined;
+const children = new Set<ChildProcess>();
 
-afterEach(() => {
-  if (child?.exitCode === null) child.kill('SIGTERM');
-  child = undefined;
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
 function run(args: string[]): { process: ChildProcess; output: Promise<string>; firstLine: Promise<string> } {
@@ -17,7 +16,7 @@ function run(args: string[]): { process: ChildProcess; output: Promise<string>; 
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...globalThis.process.env, CTXHOST_SIMULATOR_SOURCE: '1' },
   });
-  child = process;
+  children.add(process);
   let text = '';
   const firstLine = new Promise<string>((resolve, reject) => {
     process.stdout.on('data', (chunk: Buffer) => {
@@ -36,8 +35,9 @@ function run(args: string[]): { process: ChildProcess; output: Promise<string>; 
   return { process, output, firstLine };
 }
 
-describe('the ctxhost-simulator bin', () => {
-  it('prints its URL and serves the API with the given context limit', async () => {
+// Concurrent: the tests run one file at a time (one worker on 2 cores); these children use the other core.
+describe.concurrent('the ctxhost-simulator bin', () => {
+  it('prints its URL and serves the API with the given context limit', async ({ expect }) => {
     const { firstLine } = run(['--port', '0', '--context-limit', '40']);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(await firstLine)?.[1];
     expect(url).toBeDefined();
@@ -56,11 +56,11 @@ describe('the ctxhost-simulator bin', () => {
     expect(String((error as Error).message)).toMatch(/prompt is too long: \d+ tokens > 40 maximum/);
   });
 
-  it.each([
+  it.for<[string[], string]>([
     [['--port', 'eighty'], '--port takes a whole number, got "eighty"'],
     [['--context-limit', '0'], 'contextLimit'],
     [['--colour'], "Unknown option '--colour'"],
-  ])('refuses %j with exit code 2 and says why', async (args, text) => {
+  ])('refuses %j with exit code 2 and says why', async ([args, text], { expect }) => {
     const { process, output } = run(args);
     const all = await output;
     expect(process.exitCode).toBe(2);
