@@ -17,7 +17,9 @@ const LINES_TRIED = 5;
  * (or JSONL lines with a `history` of events) is OpenHands; JSONL lines with a
  * `type` and a `uuid`/`leafUuid`/`sessionId` are Claude Code; a whole-file JSON
  * object with an `info` and `messages` of `{ info, parts }` is an opencode export;
- * JSONL lines `{ type, payload }` of Codex's line types are a Codex rollout.
+ * JSONL lines `{ type, payload }` of Codex's line types are a Codex rollout;
+ * a `sessionId` + `projectHash` header (JSONL, or one JSON object with `messages`)
+ * is a Gemini CLI session.
  */
 export function detectFormat(text: string): FormatDetection {
   const reasons = {
@@ -27,6 +29,7 @@ export function detectFormat(text: string): FormatDetection {
     pi: '',
     opencode: '',
     codex: '',
+    'gemini-cli': '',
   } satisfies Record<TranscriptFormat, string>;
   if (text.trim() === '')
     return {
@@ -38,6 +41,7 @@ export function detectFormat(text: string): FormatDetection {
         pi: 'the file is empty',
         opencode: 'the file is empty',
         codex: 'the file is empty',
+        'gemini-cli': 'the file is empty',
       },
     };
   const json = parseOrUndefined(text);
@@ -46,6 +50,7 @@ export function detectFormat(text: string): FormatDetection {
   if (json !== undefined && isSweAgent(json, reasons)) return { format: 'swe-agent', reasons, json };
   if (isOpencode(json, reasons)) return { format: 'opencode', reasons, json };
   if (json === undefined) reasons['swe-agent'] = 'the file is not one JSON document';
+  if (isGeminiCli(json, sample, reasons)) return { format: 'gemini-cli', reasons, json };
   if (isOpenHands(json, sample, reasons)) return { format: 'openhands', reasons, json };
   if (isClaudeCode(sample, reasons)) return { format: 'claude-code', reasons };
   if (isPi(sample, reasons)) return { format: 'pi', reasons };
@@ -177,5 +182,19 @@ function isCodex(lines: unknown[], reasons: Record<TranscriptFormat, string>): b
     lines.length === 0
       ? 'no JSON line found'
       : 'lines are not { type, payload } objects of session_meta, response_item, …';
+  return false;
+}
+
+/** Gemini CLI: a JSONL header `{ sessionId, projectHash }`, or a legacy JSON object with them and `messages`. */
+function isGeminiCli(json: unknown, lines: unknown[], reasons: Record<TranscriptFormat, string>): boolean {
+  const header = (value: unknown): value is Record<string, unknown> =>
+    isRecord(value) && typeof value.sessionId === 'string' && typeof value.projectHash === 'string';
+  if (header(json) && Array.isArray(json.messages)) return true;
+  if (isRecord(json) && !header(json)) {
+    reasons['gemini-cli'] = 'not an object with "sessionId", "projectHash" and a "messages" list';
+    return false;
+  }
+  if (header(lines[0])) return true;
+  reasons['gemini-cli'] = 'the first line is not a header with "sessionId" and "projectHash"';
   return false;
 }

@@ -3,6 +3,7 @@ import { parseClaudeCode } from './claude-code.js';
 import { parseCodex } from './codex.js';
 import { detectFormat } from './detect-format.js';
 import { TRANSCRIPT_ERROR_CODES, TranscriptError, formatLocation } from './errors.js';
+import { parseGeminiCli } from './gemini-cli.js';
 import { parseOpencode } from './opencode.js';
 import { parseOpenHands } from './openhands.js';
 import { parsePi } from './pi.js';
@@ -38,7 +39,9 @@ export function parseTranscript(text: string, options: TranscriptOptions = {}): 
             ? parseOpencode(isRecord(detection.json) ? detection.json : {}, context)
             : detection.format === 'codex'
               ? parseCodex(text, context)
-              : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
+              : detection.format === 'gemini-cli'
+                ? parseGeminiCli(text, detection.json, context)
+                : parseSweAgent(isRecord(detection.json) ? detection.json : {}, context);
   validateMessages(result.messages, file);
   return { ...result, skipped: context.skipped };
 }

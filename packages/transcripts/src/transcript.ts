@@ -1,6 +1,6 @@
 import type { JsonValue, Message, Usage } from '@ctxhost/core';
 
-export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi' | 'opencode' | 'codex';
+export type TranscriptFormat = 'claude-code' | 'openhands' | 'swe-agent' | 'pi' | 'opencode' | 'codex' | 'gemini-cli';
 
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'claude-code',
@@ -9,6 +9,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'pi',
   'opencode',
   'codex',
+  'gemini-cli',
 ];
 
 export interface TranscriptOptions {
