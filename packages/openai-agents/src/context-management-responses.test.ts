@@ -1,0 +1,93 @@
+import { Agent, OpenAIResponsesModel, run, setTracingDisabled, type AgentInputItem } from '@openai/agents';
+import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { createDefaultHost, type Host, type ToastEvent } from 'ctxhost';
+import OpenAI from 'openai';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createContextManagement } from './index.js';
+
+// The Agents SDK's default model speaks the Responses API: the same context management over /v1/responses.
+const MODEL = 'gpt-5.5';
+
+/** A build investigation: ten file reads whose outputs grow, then the question. */
+function conversation(): AgentInputItem[] {
+  const items: AgentInputItem[] = [{ role: 'user', content: 'Investigate the failing build.' }];
+  for (let index = 0; index < 10; index++) {
+    const callId = `call_${index}`;
+    items.push(
+      {
+        type: 'function_call',
+        callId,
+        name: 'read_file',
+        arguments: JSON.stringify({ path: `src/file${index}.ts` }),
+        status: 'completed',
+      },
+      {
+        type: 'function_call_result',
+        callId,
+        name: 'read_file',
+        status: 'completed',
+        output: { type: 'text', text: `source line ${index}\n`.repeat(60 + index * 40) },
+      },
+    );
+  }
+  items.push({ role: 'user', content: 'What failed?' });
+  return items;
+}
+
+const opened: { sim: Simulator; host: Host }[] = [];
+beforeAll(() => setTracingDisabled(true));
+afterEach(async () => {
+  for (const { sim, host } of opened.splice(0)) {
+    await host.dispose();
+    await sim.close();
+  }
+});
+
+async function rig(contextLimit: number, contextWindow: number) {
+  const sim = await startSimulator({ models: { [MODEL]: { contextLimit } } });
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  opened.push({ sim, host });
+  const toasts: ToastEvent[] = [];
+  host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+  const client = new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 });
+  const ctx = createContextManagement({ host, contextWindow, model: MODEL });
+  const model = new OpenAIResponsesModel(client, MODEL);
+  const agent = new Agent({ name: 'engineer', instructions: 'You are careful.', model: ctx.wrapModel(model) });
+  const plain = new Agent({ name: 'engineer', instructions: 'You are careful.', model });
+  const calls = () => sim.requests.filter((request) => request.path === '/v1/responses');
+  return { agent, plain, ctx, toasts, calls };
+}
+
+async function promptTokens(): Promise<number> {
+  const { plain, calls } = await rig(1_000_000, 1_000_000);
+  await run(plain, conversation());
+  const usage = calls()[0]!.usage!;
+  return usage.input_tokens + usage.cache_read_input_tokens;
+}
+
+describe('createContextManagement with the OpenAI Agents SDK runner on its default Responses model', () => {
+  // The Responses overflow names no limit: recovery cannot learn the window from it (see the package README).
+  it('recovers a run 10% over the window from the Responses overflow (context_length_exceeded, no numbers)', async () => {
+    const real = await promptTokens();
+    const { agent, ctx, toasts, calls } = await rig(Math.floor(real / 1.1), 200_000);
+    const result = await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    expect(calls().map((call) => call.status)).toEqual([400, 200]);
+    expect(calls()[0]?.error).toMatch(/exceeds the context window/);
+    expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
+  });
+
+  it('compacts in the input filter when the window is known: one call, no 400', async () => {
+    const real = await promptTokens();
+    const limit = Math.floor(real / 1.5);
+    const { agent, ctx, calls } = await rig(limit, limit);
+    await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(calls().map((call) => call.status)).toEqual([200]);
+  });
+});
