@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { countTextTokens, type Simulator } from '@ctxhost/simulator';
 import type { EventTuiToastShow } from '@opencode-ai/sdk';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +17,8 @@ useSimulatedOpencode(
   {
     contextLimit: WINDOW,
     overflowStyle: 'stop_reason',
+    // Holds a prompt marked "[held] " in chat.message until the session compacts (see the plugin).
+    plugins: [pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), 'support/opencode-prompt-holder.ts')).href],
     ctxhostYaml: () =>
       `store:\n  kind: memory\nhooks:\n  anthropic-auto-compact:\n    initial_delay_ms: 50\n  tool-output-truncator:\n    max_tokens: 100000\n  opencode:\n    compaction_model:\n      build: ${COMPACTION_MODEL.providerID}/${COMPACTION_MODEL.modelID}\n`,
   },
@@ -202,6 +206,44 @@ describe('ctxhost acts before the overflow inside the real opencode', () => {
       messages.filter((message) => message.info.role === 'assistant' && textsOf(message).includes(replyTo(text)));
     expect([sent(prompt).length, answers(prompt).length]).toEqual([1, 1]);
     expect(toastsSince(eventsFrom, 'Session recovered')).toEqual([]);
+  }, 300_000);
+
+  it('a prompt opencode folds into the between-turn summary (it was given its place before the compaction began) is sent again after the summary and answered once', async () => {
+    const sessionId = await newSession();
+    await ask(sessionId, textOf(WINDOW * 0.5 - lastPromptTokens(), 'folded-first'));
+    // The crossing turn's call takes 2 s, so the prompt below is sent while it runs; opencode's summary call takes 3 s.
+    sim.faults.when(hasTools, { kind: 'slow', delayMs: 2_000 }, 1);
+    sim.faults.when((request) => !hasTools(request), { kind: 'slow', delayMs: 3_000 }, 1);
+    const from = sim.requests.length;
+    const eventsFrom = server.events.length;
+    const send = async (text: string) => {
+      const result = await server.client.session.promptAsync({
+        path: { id: sessionId },
+        body: { model: MODEL, parts: [{ type: 'text', text }] },
+      });
+      if (result.error !== undefined) throw new Error(`promptAsync failed: ${JSON.stringify(result.error)}`);
+    };
+    await send(textOf(WINDOW * 0.85 - lastPromptTokens(), 'folded-second'));
+    await waitFor('the crossing turn’s model call', () =>
+      sim.requests.slice(from).some((request) => hasTools(request.body as { tools?: unknown[] })) ? true : undefined,
+    );
+    // opencode gives it its id and time now, and stores it once the compaction has begun (the holder plugin waits).
+    const prompt = '[held] a prompt sent as the turn before it ended';
+    await send(prompt);
+
+    const toast = await untilToast(eventsFrom, 'Context compacted');
+    expect(toast.message).toContain('opencode folded your message sent meanwhile into the summary');
+    expect(textsOf(await lastAnswer(sessionId))).toEqual([replyTo(prompt)]);
+    // The crossing turn, opencode's summary, the prompt's answer: the prompt is sent to the model once.
+    expect(modelCallsSince(from)).toEqual(['200', '200 summary', '200']);
+    const messages = await messagesOf(sessionId);
+    const summary = messages.findIndex((message) => message.info.role === 'assistant' && message.info.summary === true);
+    const sent = messages.flatMap((message, index) =>
+      message.info.role === 'user' && textsOf(message).includes(prompt) ? [index] : [],
+    );
+    // Once in the history, after the summary: the folded copy is deleted.
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toBeGreaterThan(summary);
   }, 300_000);
 
   it('a reply that comes back empty after a compaction: one re-summary with the prompt withdrawn, the prompt sent again and answered', async () => {

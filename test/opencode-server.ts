@@ -20,6 +20,8 @@ export interface OpencodeProjectOptions {
   /** Another simulator (and window) for this project than the server's first one. */
   simulatorUrl?: string;
   contextLimit?: number;
+  /** More opencode plugins (file URLs), loaded after ctxhost's. */
+  plugins?: string[];
 }
 
 export interface OpencodeServerOptions extends OpencodeProjectOptions {
@@ -121,7 +123,7 @@ function opencodeConfig(options: OpencodeServerOptions, project: OpencodeProject
     model: `${MODEL.providerID}/${MODEL.modelID}`,
     autoupdate: false,
     share: 'disabled',
-    plugin: [pathToFileURL(pluginEntry).href],
+    plugin: [pathToFileURL(pluginEntry).href, ...(project.plugins ?? [])],
     permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
     // opencode's own compaction stays off unless asked for, so ctxhost is the one that recovers (per project, so one server serves both).
     compaction: { auto: project.opencodeCompaction === true },

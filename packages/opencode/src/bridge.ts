@@ -28,6 +28,7 @@ export { OPENCODE_ERROR_CODES, OpencodeBridgeError, type OpencodeErrorCode } fro
 export { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
 export { createOpencodeResummary, OPENCODE_RESUMMARY } from './opencode-resummary.js';
 export { compactThroughOpencode } from './compact-through-opencode.js';
+export { foldedPrompts, resendFoldedPrompts, type OpencodeMessage } from './folded-prompts.js';
 export {
   compactionBrief,
   REQUEST_QUOTE_CHARS,

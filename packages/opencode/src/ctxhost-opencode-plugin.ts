@@ -18,7 +18,7 @@ import { createEventBridge } from './event-bridge.js';
 import { createHostLogger } from './host-logger.js';
 import { loadOpencodeConfig } from './load-opencode-config.js';
 import { createMirrorRegistry } from './mirror-registry.js';
-import { createOpencodeActions } from './opencode-actions.js';
+import { createOpencodeActions, type OpencodeActions } from './opencode-actions.js';
 import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
 import { OPENCODE_SECTION, OpencodeConfigSchema } from './opencode-config.js';
 import { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
@@ -77,7 +77,10 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     // opencode's summarize, so the recovery cascade plans with an engine shaped like it.
     enginePlugin: false,
     engine: createOpencodeSummaryEngine(),
-    plugins: [...builtInHooks(registry, opencode.max_resummaries), createOpencodeBridgePlugin(actions, registry)],
+    plugins: [
+      ...builtInHooks(registry, actions, opencode.max_resummaries),
+      createOpencodeBridgePlugin(actions, registry),
+    ],
   });
   let opencodeCompacts = false;
   const bridge = createEventBridge(host, registry, {
@@ -119,10 +122,14 @@ function compactsItself(opencodeConfig: object): boolean {
 }
 
 /** The hooks that act on events opencode emits; preemptive compaction is opencode's own version, under the same name and config. */
-function builtInHooks(registry: ReturnType<typeof createMirrorRegistry>, maxResummaries: number): HostPlugin[] {
+function builtInHooks(
+  registry: ReturnType<typeof createMirrorRegistry>,
+  actions: OpencodeActions,
+  maxResummaries: number,
+): HostPlugin[] {
   return [
     createContextWindowMonitor(),
-    createOpencodePreemptiveCompaction(registry),
+    createOpencodePreemptiveCompaction(registry, actions),
     createToolOutputTruncator(),
     createAutoCompactPlugin(),
     createOpencodeResummary(registry, maxResummaries),

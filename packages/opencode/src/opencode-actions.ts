@@ -1,4 +1,4 @@
-import type { createOpencodeClient, Part } from '@opencode-ai/sdk';
+import type { createOpencodeClient, Message, Part } from '@opencode-ai/sdk';
 import { createOpencodeClient as createClientV2 } from '@opencode-ai/sdk/v2';
 import type { ToastLevel } from '@ctxhost/core';
 import { OPENCODE_ERROR_CODES, OpencodeBridgeError } from './errors.js';
@@ -31,6 +31,10 @@ export interface OpencodeActions {
   summarize(sessionId: string, model: OpencodeModelRef): Promise<void>;
   /** Starts a turn with these texts and returns at once (the turn's events follow). */
   prompt(sessionId: string, prompt: Omit<OpencodePrompt, 'messageId'>): Promise<void>;
+  /** The session's messages with their parts, in opencode's order. */
+  messages(sessionId: string): Promise<{ info: Message; parts: Part[] }[]>;
+  /** Deletes one message and its parts (opencode refuses while the session is busy). */
+  deleteMessage(sessionId: string, messageId: string): Promise<void>;
   /** The parts opencode stored for a message (undefined when it has no such message). */
   messageParts(sessionId: string, messageId: string): Promise<Part[] | undefined>;
   /** Replaces the output of a completed tool part in opencode's storage. */
@@ -74,6 +78,16 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
         ...(prompt.agent === undefined ? {} : { agent: prompt.agent }),
       };
       await check('session.promptAsync', sessionId, client.session.promptAsync({ path: { id: sessionId }, body }));
+    },
+    async messages(sessionId) {
+      return (await check('session.messages', sessionId, client.session.messages({ path: { id: sessionId } }))) ?? [];
+    },
+    async deleteMessage(sessionId, messageId) {
+      await check(
+        'session.deleteMessage',
+        sessionId,
+        clientV2.session.deleteMessage({ sessionID: sessionId, messageID: messageId }),
+      );
     },
     async messageParts(sessionId, messageId) {
       const found = await check(

@@ -8,7 +8,9 @@ import {
 } from '@ctxhost/core';
 import { PREEMPTIVE_COMPACTION, PreemptiveConfigSchema } from '@ctxhost/preemptive-compaction';
 import { compactThroughOpencode } from './compact-through-opencode.js';
+import { resendFoldedPrompts } from './folded-prompts.js';
 import type { MirrorRegistry } from './mirror-registry.js';
+import type { OpencodeActions } from './opencode-actions.js';
 
 /**
  * Preemptive compaction inside opencode (it takes the place of
@@ -18,9 +20,11 @@ import type { MirrorRegistry } from './mirror-registry.js';
  * opencode summarize the session (opencode's summarize, no "Continue" message)
  * before the next request is sent. Nothing is sent on the user's behalf. It
  * fires once per arming, and re-arms once usage is back under the threshold.
- * A turn whose reply failed is left to the recovery cascade.
+ * A turn whose reply failed is left to the recovery cascade. A prompt the user
+ * sent meanwhile that opencode folded into the summary turn is sent again
+ * once the summary is in (see `foldedPrompts`).
  */
-export function createOpencodePreemptiveCompaction(registry: MirrorRegistry): Plugin {
+export function createOpencodePreemptiveCompaction(registry: MirrorRegistry, actions: OpencodeActions): Plugin {
   return {
     name: PREEMPTIVE_COMPACTION,
     apply(host) {
@@ -48,7 +52,7 @@ export function createOpencodePreemptiveCompaction(registry: MirrorRegistry): Pl
         armed.set(sessionId, false);
         state.compacting = true;
         try {
-          await compactBeforeNextRequest(host, sessionId, usage.tokens, usage.window);
+          await compactBeforeNextRequest(host, actions, registry, sessionId, usage.tokens, usage.window);
         } finally {
           state.compacting = false;
         }
@@ -62,7 +66,14 @@ export function createOpencodePreemptiveCompaction(registry: MirrorRegistry): Pl
   };
 }
 
-async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: number, window: number): Promise<void> {
+async function compactBeforeNextRequest(
+  host: Host,
+  actions: OpencodeActions,
+  registry: MirrorRegistry,
+  sessionId: string,
+  tokens: number,
+  window: number,
+): Promise<void> {
   const session = await host.session(sessionId);
   const used = `${formatPercent(tokens / window)} of the ${formatTokens(window)}-token window was in use`;
   try {
@@ -75,11 +86,22 @@ async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: n
       return;
     }
     const summarized = report.messagesBefore - report.messagesAfter + 1;
+    const resent = await resendFoldedPrompts(actions, registry, sessionId, (prompt, error) =>
+      host.logger.warn('opencode kept the folded copy of a prompt sent again; the history shows it twice', {
+        sessionId,
+        messageId: prompt.messageId,
+        error: String(error),
+      }),
+    );
+    const sent =
+      resent.length === 0
+        ? 'nothing was sent for you'
+        : `opencode folded your message sent meanwhile into the summary (${resent.map((prompt) => quote(prompt.texts.join(' '))).join(', ')}), so it was sent again, as you wrote it`;
     await host.toast({
       sessionId,
       level: 'info',
       title: 'Context compacted',
-      text: `${used}, so opencode summarized the ${summarized} earlier messages before the next request (about ${formatTokens(report.tokensBefore)} → ${formatTokens(report.tokensAfter)} tokens). Your last message and its answer are kept; nothing was sent for you.`,
+      text: `${used}, so opencode summarized the ${summarized} earlier messages before the next request (about ${formatTokens(report.tokensBefore)} → ${formatTokens(report.tokensAfter)} tokens). Your last message and its answer are kept; ${sent}.`,
       source: PREEMPTIVE_COMPACTION,
     });
   } catch (error) {
@@ -95,4 +117,9 @@ async function compactBeforeNextRequest(host: Host, sessionId: string, tokens: n
       source: PREEMPTIVE_COMPACTION,
     });
   }
+}
+
+function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `"${line.length > 60 ? `${line.slice(0, 59)}…` : line}"`;
 }
