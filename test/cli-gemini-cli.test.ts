@@ -69,5 +69,9 @@ describe('ctxhost on a Gemini CLI session', () => {
     expect(result).toMatchObject({ format: 'gemini-cli', segments: 2, overflows: 0 });
     expect(result.answeredTurns).toBe(result.recordedTurns);
     expect(result.cost.byModel).toEqual([expect.objectContaining({ model: 'gemini-3-flash-preview', priced: true })]);
+    const text = await runCtxhostInProcess(['replay', session]);
+    expect(text.stdout).toContain(
+      `replayed ${result.answeredTurns} of ${result.recordedTurns} recorded assistant turns in 2 sessions (the main thread in 2 segments)`,
+    );
   });
 });

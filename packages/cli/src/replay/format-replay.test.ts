@@ -53,6 +53,7 @@ describe('formatReplaySummary', () => {
       'main thread: system prompt and tools not in the transcript, reconstructed as 14,000 tokens (its first request reported 16,000, its logged messages and tool definitions count 2,000)',
     );
     expect(text).toContain('the agent compacted its own conversation 1 time: the main thread replayed as 2 segments');
+    expect(text).toContain('in 2 sessions (the main thread in 2 segments)');
     expect(text).toContain('3 UI-only lines left out');
   });
 });

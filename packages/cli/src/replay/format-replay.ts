@@ -35,13 +35,20 @@ function describeEvent(event: ReplayEvent, colors: Colors): string {
   }
 }
 
+/** What the sessions were: each main-thread segment (after the agent's own compaction) is a session of its own, as each subagent is. */
+function sessionsMade(result: ReplayResult): string {
+  if (result.sessions <= 1) return '';
+  const subagents = result.sessions - result.segments;
+  const main = result.segments > 1 ? `the main thread in ${result.segments} segments` : 'the main thread';
+  return subagents > 0 ? ` (${main} and ${subagents} subagent${subagents === 1 ? '' : 's'})` : ` (${main})`;
+}
+
 /** The closing summary: what was replayed, the peak, compactions, overflows, tokens and dollars with and without caching. */
 export function formatReplaySummary(result: ReplayResult, colors: Colors): string[] {
   const { cost } = result;
-  const subagents = result.sessions - 1;
   return [
     colors.bold('Summary'),
-    `  replayed ${result.answeredTurns} of ${result.recordedTurns} recorded assistant turns in ${result.sessions} session${result.sessions === 1 ? '' : 's'}${subagents > 0 ? ` (the main thread and ${subagents} subagent${subagents === 1 ? '' : 's'})` : ''}${result.repeatedTurns > 0 ? `; ${result.repeatedTurns} answered again after a recovery reverted them` : ''}`,
+    `  replayed ${result.answeredTurns} of ${result.recordedTurns} recorded assistant turns in ${result.sessions} session${result.sessions === 1 ? '' : 's'}${sessionsMade(result)}${result.repeatedTurns > 0 ? `; ${result.repeatedTurns} answered again after a recovery reverted them` : ''}`,
     `  peak context ${count(result.peak)} tokens (${Math.round((result.peak / result.window) * 100)}% of the ${count(result.window)}-token window${result.contextLimit === result.window ? '' : `, API limit ${count(result.contextLimit)}`})`,
     `  compactions ${result.compactions} (engine ${result.engine}, summarizer ${result.summarizer})`,
     `  overflows ${result.overflows}${result.overflows === result.incidents ? '' : ` in ${result.incidents} incident${result.incidents === 1 ? '' : 's'}`}, recovered ${result.recoveries}${result.failedRecoveries > 0 ? `, not recovered ${result.failedRecoveries}` : ''}`,
