@@ -126,6 +126,20 @@ export function createContextManagementProcessor(
     return toAiSdkPrompt(request.messages, mirror.originals(session.id));
   }
 
+  /** An overflow starts (or continues) the host's cascade and asks Mastra to retry; anything else passes through. */
+  async function handleAPIError(call: CallState, error: unknown): Promise<ProcessAPIErrorResult | undefined> {
+    if (!isRecoverableOverflow(error)) {
+      handshake.settle(call.sessionId, false);
+      return undefined;
+    }
+    const host = await hostOf();
+    await host.emit('session.error', { sessionId: call.sessionId, error: toProviderError(error), raw: error });
+    const retry = await handshake.overflowed(call.sessionId, () =>
+      host.emit('session.idle', { sessionId: call.sessionId }),
+    );
+    return { retry };
+  }
+
   return {
     id: MASTRA_PROCESSOR,
     name: 'ctxhost context management',
@@ -190,19 +204,6 @@ export function createContextManagementProcessor(
       return result;
     },
   };
-
-  async function handleAPIError(call: CallState, error: unknown): Promise<ProcessAPIErrorResult | undefined> {
-    if (!isRecoverableOverflow(error)) {
-      handshake.settle(call.sessionId, false);
-      return undefined;
-    }
-    const host = await hostOf();
-    await host.emit('session.error', { sessionId: call.sessionId, error: toProviderError(error), raw: error });
-    const retry = await handshake.overflowed(call.sessionId, () =>
-      host.emit('session.idle', { sessionId: call.sessionId }),
-    );
-    return { retry };
-  }
 }
 
 function checkOptions(options: ContextManagementProcessorOptions): void {
