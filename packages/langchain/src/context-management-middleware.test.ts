@@ -61,10 +61,14 @@ function chatModel(provider: Provider, sim: Simulator) {
       });
 }
 
-async function rig(provider: Provider, options: { contextLimit?: number; contextWindow: number }) {
+async function rig(
+  provider: Provider,
+  options: { contextLimit?: number; contextWindow: number; overflowStyle?: 'stop_reason' },
+) {
   const limit = options.contextLimit ?? 1_000_000;
   const sim = await startSimulator({
     contextLimit: limit,
+    ...(options.overflowStyle === undefined ? {} : { overflowStyle: options.overflowStyle }),
     models: { [GPT]: { contextLimit: limit, overflowStyle: 'openai' } },
   });
   const warnings: string[] = [];
@@ -195,6 +199,27 @@ describe('contextManagementMiddleware in a tool loop (ChatAnthropic)', () => {
       chunks.push(chunk.text);
     expect(chunks.join('').length).toBeGreaterThan(0);
     expect(modelCalls(sim).map((call) => call.status)).toEqual([400, 200]);
+  });
+
+  it("recovers Anthropic's model_context_window_exceeded stop (a 200 with no content)", async () => {
+    const real = await promptTokens('anthropic');
+    // The stop names no limit, so the cascade cannot aim at one: 5% over, as a turn's growth would put it.
+    const { sim, agent } = await rig('anthropic', {
+      contextLimit: Math.floor(real / 1.05),
+      contextWindow: 200_000,
+      overflowStyle: 'stop_reason',
+    });
+    const result = await agent.invoke({ messages: conversation() });
+    expect(lastText(result.messages).length).toBeGreaterThan(0);
+    expect(modelCalls(sim).map((call) => call.stopReason)).toEqual(['model_context_window_exceeded', 'end_turn']);
+  });
+
+  it('names the session after the LangGraph thread when there is one', async () => {
+    const { host, agent } = await rig('anthropic', { contextWindow: 200_000 });
+    const created: string[] = [];
+    host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
+    await agent.invoke({ messages: [new HumanMessage('hello')] }, { configurable: { thread_id: 'chat-42' } });
+    expect(created).toEqual(['langchain-chat-42']);
   });
 
   it('sends a request with a block it cannot map untouched, with one warning', async () => {
