@@ -81,10 +81,11 @@ beforeAll(async () => {
   simulator = await startSimulator();
 }, INSTALL_TIMEOUT + 60_000);
 
+// Removing the install (with the frameworks the integrations bring) took over 30 s on a loaded machine.
 afterAll(async () => {
   await simulator?.close();
   if (folder) rmSync(join(folder, '..'), { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the packages as npm installs them, outside the workspace', () => {
   it('every public package was packed and installed', () => {
