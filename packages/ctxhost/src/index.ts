@@ -24,7 +24,7 @@ export {
   createCompactionPlugin,
 } from '@ctxhost/compaction';
 export { createContextWindowMonitor, CONTEXT_WINDOW_MONITOR } from '@ctxhost/context-window-monitor';
-export { createPreemptiveCompaction, PREEMPTIVE_COMPACTION } from '@ctxhost/preemptive-compaction';
+export { createPreemptiveCompaction, NOTICE_PREFIX, PREEMPTIVE_COMPACTION } from '@ctxhost/preemptive-compaction';
 export { createToolOutputTruncator, TOOL_OUTPUT_TRUNCATOR } from '@ctxhost/tool-output-truncator';
 export { createSessionHygiene, SESSION_HYGIENE } from '@ctxhost/session-hygiene';
 export {

@@ -3,7 +3,7 @@ export {
   PREEMPTIVE_COMPACTION,
   type PreemptiveCompactionOptions,
 } from './preemptive-compaction.js';
-export { createPreemptiveNotice, NOTICE_KIND } from './preemptive-notice.js';
+export { createPreemptiveNotice, NOTICE_KIND, NOTICE_PREFIX } from './preemptive-notice.js';
 export {
   PreemptiveConfigSchema,
   PREEMPTIVE_DEFAULTS,

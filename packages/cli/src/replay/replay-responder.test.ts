@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { startSimulator } from '@ctxhost/simulator';
 import { describe, expect, it } from 'vitest';
+import { NOTICE_PREFIX } from 'ctxhost';
 import { resultKey } from './replay-plan.js';
 import { createReplayResponder, requestKey } from './replay-responder.js';
 
@@ -31,6 +32,28 @@ describe('requestKey', () => {
         ],
       }),
     ).toBeUndefined();
+  });
+
+  it('skips ctxhost’s own preemptive notice after the results or the question it follows', () => {
+    const base = { model: 'm', max_tokens: 10 };
+    const notice = `${NOTICE_PREFIX} High context usage: 82% of this model's 12,500-token context window is in use.`;
+    const results = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'y' }] };
+    expect(requestKey({ ...base, messages: [results, { role: 'user', content: notice }] })).toBe(resultKey(['a']));
+    expect(
+      requestKey({
+        ...base,
+        messages: [{ role: 'user', content: [...results.content, { type: 'text', text: notice }] }],
+      }),
+    ).toBe(resultKey(['a']));
+    expect(
+      requestKey({
+        ...base,
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'user', content: [{ type: 'text', text: notice }] },
+        ],
+      }),
+    ).toBe('user:q');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ContentBlock, MessagesRequest, SimulatorFeature } from '@ctxhost/simulator';
+import { NOTICE_PREFIX } from 'ctxhost';
 import { resultKey, type RecordedTurn } from './replay-plan.js';
 
 export const REPLAY_RESPONDER = 'ctxhost-replay';
@@ -68,14 +69,29 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
   };
 }
 
-/** The key of a wire request: the call ids of its last message's tool results, or its last user text. */
+/**
+ * The key of a wire request: the call ids of its last message's tool results,
+ * or its last user text. ctxhost's own preemptive notice, appended after them,
+ * is not what the recorded turn answered: it is skipped.
+ */
 export function requestKey(request: MessagesRequest): string | undefined {
-  const last = request.messages.at(-1);
+  const messages = request.messages.filter((message) => !isNotice(message));
+  const last = messages.at(-1);
   if (last === undefined || last.role !== 'user') return undefined;
   if (typeof last.content === 'string') return `user:${last.content.trim()}`;
-  const blocks: ContentBlock[] = last.content;
+  const blocks = last.content.filter((block) => !isNoticeText(block));
   const results = blocks.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id));
   if (results.length > 0) return resultKey(results);
   const text = blocks.findLast((block) => block.type === 'text');
   return text?.text === undefined ? undefined : `user:${text.text.trim()}`;
+}
+
+function isNotice(message: MessagesRequest['messages'][number]): boolean {
+  if (message.role !== 'user') return false;
+  if (typeof message.content === 'string') return message.content.startsWith(NOTICE_PREFIX);
+  return message.content.length > 0 && message.content.every(isNoticeText);
+}
+
+function isNoticeText(block: ContentBlock): boolean {
+  return block.type === 'text' && typeof block.text === 'string' && block.text.startsWith(NOTICE_PREFIX);
 }
