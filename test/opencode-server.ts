@@ -73,12 +73,13 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
     const folder = join(base, `project-${projects++}`);
     const directory = join(folder, 'project');
     const scratch = join(folder, 'scratch');
-    await mkdir(join(directory, '.opencode'), { recursive: true });
     await mkdir(scratch, { recursive: true });
+    await markPluginDependencyInstalled(join(directory, '.opencode'));
     await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options, project), null, 2));
     await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), project.ctxhostYaml(scratch));
     return { directory, scratch };
   };
+  await markPluginDependencyInstalled(join(base, 'xdg', 'config', 'opencode'));
   const first = await createProject(options);
   const child = spawn(opencodeBinary(), ['serve', '--port', '0', '--hostname', '127.0.0.1'], {
     cwd: first.directory,
@@ -105,6 +106,20 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * opencode installs `@opencode-ai/plugin` from npm into every config folder
+ * (`.opencode`, the global config) for local plugin files, unless that folder
+ * already has a `node_modules` and a lock that lists it. These projects have
+ * no local plugin files (ctxhost's plugin loads from the workspace build), so
+ * the folder is marked installed: no registry call, and about 40 s less per
+ * project on this machine.
+ */
+async function markPluginDependencyInstalled(folder: string): Promise<void> {
+  await mkdir(join(folder, 'node_modules'), { recursive: true });
+  const lock = { lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } };
+  await writeFile(join(folder, 'package-lock.json'), JSON.stringify(lock, null, 2));
 }
 
 async function logLinesOf(folder: string, service: string): Promise<string[]> {
