@@ -237,6 +237,19 @@ function messageLargerThanWindow(
   return largest;
 }
 
+/** How far below the last rejected prompt a later attempt aims when the API never named its limit. */
+const UNSTATED_LIMIT_BACKOFF = 0.6;
+
+/**
+ * The window to plan with when the overflow names no limit (OpenAI's Responses API, a bare "prompt is too long",
+ * a window stop): the prompt the API just rejected is itself an upper bound, whatever window is configured. A
+ * later attempt of the same incident, whose smaller prompt was rejected too, aims well below it.
+ */
+function unstatedLimitBound(configured: number | undefined, rejected: number, tried: readonly Step[]): number {
+  const bound = tried.length === 0 ? rejected : Math.floor(rejected * UNSTATED_LIMIT_BACKOFF);
+  return Math.min(configured ?? bound, bound);
+}
+
 /** Chooses and applies the steps for one attempt: planned (skip to what is enough) or the seed's walk (one step per retry). */
 async function takeSteps(
   host: Host,
@@ -254,7 +267,7 @@ async function takeSteps(
   }
   const estimate = session.promptSize().tokens;
   const scale = error.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
-  const window = error.maxTokens ?? contextWindowOf(session, host.config) ?? estimate;
+  const window = error.maxTokens ?? unstatedLimitBound(contextWindowOf(session, host.config), estimate, tried);
   const target = Math.floor((window * config.headroom) / Math.max(scale, 0.01));
   if (error.kind === 'request_too_large')
     return (await truncateOutputs(

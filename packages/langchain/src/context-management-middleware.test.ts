@@ -214,6 +214,18 @@ describe('contextManagementMiddleware in a tool loop (ChatAnthropic)', () => {
     expect(modelCalls(sim).map((call) => call.stopReason)).toEqual(['model_context_window_exceeded', 'end_turn']);
   });
 
+  it('recovers the stop 50% over too: the prompt it stopped bounds the unnamed limit', async () => {
+    const real = await promptTokens('anthropic');
+    const { sim, agent } = await rig('anthropic', {
+      contextLimit: Math.floor(real / 1.5),
+      contextWindow: 200_000,
+      overflowStyle: 'stop_reason',
+    });
+    const result = await agent.invoke({ messages: conversation() });
+    expect(lastText(result.messages).length).toBeGreaterThan(0);
+    expect(modelCalls(sim).at(-1)?.stopReason).toBe('end_turn');
+  });
+
   it('names the session after the LangGraph thread when there is one', async () => {
     const { host, agent } = await rig('anthropic', { contextWindow: 200_000 });
     const created: string[] = [];

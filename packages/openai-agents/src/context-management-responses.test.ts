@@ -83,6 +83,16 @@ describe('createContextManagement with the OpenAI Agents SDK runner on its defau
     expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
   });
 
+  it('recovers a run 50% over a window configured far too large: the rejected prompt bounds the unnamed limit', async () => {
+    const real = await promptTokens();
+    const { agent, ctx, toasts, calls } = await rig(Math.floor(real / 1.5), 200_000);
+    const result = await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    expect(calls().at(-1)?.status).toBe(200);
+    expect(calls().length).toBeLessThanOrEqual(3);
+    expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
+  });
+
   it('compacts in the input filter when the window is known: one call, no 400', async () => {
     const real = await promptTokens();
     const limit = Math.floor(real / 1.5);
