@@ -1,4 +1,11 @@
-import { createMessage, ORIGINAL_TOOL_NAME, type Message, type Part, type SummarySource } from '@ctxhost/core';
+import {
+  createMessage,
+  messageContentHash,
+  ORIGINAL_TOOL_NAME,
+  type Message,
+  type Part,
+  type SummarySource,
+} from '@ctxhost/core';
 import { COMPRESSOR } from './constants.js';
 
 export interface AssembleOptions {
@@ -21,7 +28,7 @@ export function assembleProjection(options: AssembleOptions): Message[] {
     index === 0 && message.role === 'system' ? withSystemNote(message) : message,
   );
   const role = summaryRole(head.at(-1), options.tail[0]);
-  const id = `summary-${crypto.randomUUID().slice(0, 8)}`;
+  const id = summaryId(role, options);
   const handles =
     options.covers.length === 0
       ? ''
@@ -42,6 +49,17 @@ export function assembleProjection(options: AssembleOptions): Message[] {
     },
   );
   return sanitizeToolPairs([...head, summary, ...options.tail]);
+}
+
+/**
+ * The summary's id, which the model sees in its handles: derived from what it
+ * covers and says, not drawn at random, so the same compaction sends the same
+ * prompt (a replay is repeatable, and a random id's digits moved the token count).
+ */
+function summaryId(role: Message['role'], options: AssembleOptions): string {
+  const text = `${options.covers.join('\u0000')}\u0000${options.iteration}\u0000${options.summaryText}`;
+  const hash = messageContentHash({ id: '', role, parts: [{ id: '', type: 'text', text }] });
+  return `summary-${hash.toString(16).padStart(14, '0').slice(-8)}`;
 }
 
 function withSystemNote(message: Message): Message {

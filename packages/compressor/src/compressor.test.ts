@@ -244,6 +244,15 @@ describe('compressor', () => {
     expect(extractive.report.notes?.join(' ')).toContain('summarizer failing failed');
   });
 
+  it('compacts the same history to the same projection, summary id included (a replay is repeatable)', async () => {
+    const conversation = seedConversation();
+    const compress = () =>
+      createCompressor({ compression: { protectLastN: 2 } }).compress(conversation, context({ contextWindow: 1000 }));
+    const [first, second] = [await compress(), await compress()];
+    expect(second.messages).toEqual(first.messages);
+    expect(first.messages.find((message) => message.meta?.summary)?.id).toMatch(/^summary-[0-9a-f]{8}$/);
+  });
+
   it('prunes long tool outputs outside the tail only', async () => {
     const conversation = seedConversation();
     const { report, messages } = await createCompressor({ compression: { protectLastN: 5 } }).compress(
