@@ -20,7 +20,8 @@ import {
 } from '../../../bench/integration-scenarios.js';
 import { contextManagementMiddleware } from '../src/index.js';
 
-function toModelMessages(messages: NeutralMessage[]): ModelMessage[] {
+/** The bench conversation as AI SDK model messages (Mastra's agents take the same shape). */
+export function toModelMessages(messages: NeutralMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
     if (message.role === 'user') return { role: 'user', content: message.text };
     if (message.role === 'tool')

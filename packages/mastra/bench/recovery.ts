@@ -17,46 +17,10 @@ import {
   OVERFLOWS,
   runScenario,
   type IntegrationRow,
-  type NeutralMessage,
   type ScenarioRun,
 } from '../../../bench/integration-scenarios.js';
+import { toModelMessages } from '../../ai-sdk/bench/recovery.js';
 import { createContextManagementProcessor } from '../src/index.js';
-
-type Messages = Extract<Parameters<Agent['generate']>[0], unknown[]>;
-
-function toMessages(messages: NeutralMessage[]): Messages {
-  return messages.map((message): Messages[number] => {
-    if (message.role === 'user') return { role: 'user', content: message.text };
-    if (message.role === 'tool')
-      return {
-        role: 'tool',
-        content: [
-          {
-            type: 'tool-result',
-            toolCallId: message.callId,
-            toolName: message.name,
-            output: { type: 'text', value: message.output },
-          },
-        ],
-      };
-    return {
-      role: 'assistant',
-      content: [
-        { type: 'text', text: message.text },
-        ...(message.call === undefined
-          ? []
-          : [
-              {
-                type: 'tool-call' as const,
-                toolCallId: message.call.id,
-                toolName: message.call.name,
-                input: message.call.input,
-              },
-            ]),
-      ],
-    };
-  });
-}
 
 async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Promise<string> {
   const model: MastraModelConfig = router
@@ -79,7 +43,7 @@ async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Pro
       ...(withCtxhost ? { inputProcessors: [ctxhost], errorProcessors: [ctxhost], maxProcessorRetries: 3 } : {}),
     });
     agent.__setLogger(noopLogger);
-    const result = await agent.generate(toMessages(benchConversation()), {
+    const result = await agent.generate(toModelMessages(benchConversation()), {
       modelSettings: { maxOutputTokens: 100, maxRetries: 0 },
     });
     if (result.error !== undefined) throw result.error;
