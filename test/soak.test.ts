@@ -4,7 +4,7 @@ import { runSoak } from '../bench/soak/run-soak.js';
 
 const corpus = fileURLToPath(new URL('./fixtures/corpus/', import.meta.url));
 
-/** The short soak (the full one is `pnpm soak`, figures in the README's Reliability section). */
+/** The short soak (the full one is `pnpm soak`, figures in docs/reliability.md). */
 describe('soak: 50 agent sessions with seeded faults, through the real SDK and the simulator', () => {
   it(
     'sends nothing the API rejects for its shape, loses no original, and ends every session completed or with a clear error',
