@@ -20,6 +20,7 @@ const CONFIG_KEYS = [
   'disabled_hooks',
   'experimental',
   'plugin_dirs',
+  'trusted_projects',
   'store',
   'hooks',
 ];
@@ -75,6 +76,8 @@ describe('config examples in the READMEs', () => {
         const loaded = await loadConfig({
           cwd,
           userConfigDir: join(folder, 'no-user-config'),
+          // Examples that set code-loading keys are meant for the user file or a trusted project.
+          trustProject: true,
           sections: example.where.startsWith('packages/opencode/')
             ? [...builtInConfigSections(), opencodeConfigSection]
             : builtInConfigSections(),

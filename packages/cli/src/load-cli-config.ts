@@ -8,8 +8,10 @@ import type { CliStream } from './output/index.js';
 export interface CliConfigOptions {
   /** The project folder (its `.ctxhost/config.yaml` wins over the user's file). */
   cwd: string;
-  /** `--config file`: read after the user and project files, winning over both. */
+  /** `--config file`: read after the user and project files, winning over both; the person named it, so it may load code. */
   configFile?: string;
+  /** `--project-plugins`: the person trusts this project for this run (its config's `plugin_dirs` and plugin engine count). */
+  trustProject?: boolean;
 }
 
 /**
@@ -18,8 +20,14 @@ export interface CliConfigOptions {
  */
 export async function loadCliConfig(options: CliConfigOptions): Promise<LoadedConfig> {
   const cwd = await existingDirectory(options.cwd);
-  const extraFiles = options.configFile === undefined ? [] : [await existingFile(options.configFile)];
-  return loadConfig({ cwd, sections: builtInConfigSections(), extraFiles });
+  const extraFiles =
+    options.configFile === undefined ? [] : [{ path: await existingFile(options.configFile), level: 'user' as const }];
+  return loadConfig({
+    cwd,
+    sections: builtInConfigSections(),
+    extraFiles,
+    ...(options.trustProject === true ? { trustProject: true } : {}),
+  });
 }
 
 async function existingDirectory(path: string): Promise<string> {

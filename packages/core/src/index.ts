@@ -49,7 +49,19 @@ export {
   type ConfigFileInput,
 } from './config/config-file-schema.js';
 export { defineConfigSection, readHookSection, type ConfigSection } from './config/config-section.js';
-export { loadConfig, mergeConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.js';
+export {
+  loadConfig,
+  mergeConfig,
+  type ConfigLevel,
+  type LoadConfigOptions,
+  type LoadedConfig,
+} from './config/load-config.js';
+export {
+  CODE_LOADING_SETTINGS,
+  isTrustedProject,
+  type CodeLoadingSetting,
+  type RefusedSetting,
+} from './config/project-trust.js';
 export { createConfigJsonSchema, CONFIG_JSON_SCHEMA_FILE } from './config/config-json-schema.js';
 export {
   HOOK_ALIASES,

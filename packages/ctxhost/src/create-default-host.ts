@@ -89,7 +89,12 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
 
 /** Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds the default host. */
 export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
-  const { config, warnings } = await loadConfig({ cwd: options.cwd, sections: builtInConfigSections() });
+  // projectPlugins is the person's word that this project may run code: its config's plugin settings count too.
+  const { config, warnings } = await loadConfig({
+    cwd: options.cwd,
+    sections: builtInConfigSections(),
+    ...(options.projectPlugins === true ? { trustProject: true } : {}),
+  });
   for (const warning of warnings) options.logger?.warn(formatConfigWarning(warning));
   return createDefaultHost({ ...options, config });
 }

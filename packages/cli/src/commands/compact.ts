@@ -39,7 +39,7 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
     .option('--engine <name>', 'the context engine (default: context.engine, else compressor)')
     .option(
       '--project-plugins',
-      'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)',
+      "trust this project for this run: load context engines from ./.ctxhost/plugins and honour its config's plugin_dirs and plugin engine (their code runs; off by default)",
     )
     .option('--json', 'print the compaction report (and the conversation, without --out) as one JSON document')
     .option('--strict', 'fail on a broken line instead of skipping it')
@@ -54,6 +54,7 @@ export function registerCompactCommand(program: Command, io: CliIo): void {
         const loaded = await loadCliConfig({
           cwd: process.cwd(),
           ...(options.config === undefined ? {} : { configFile: options.config }),
+          trustProject: options.projectPlugins === true,
         });
         printConfigWarnings(loaded, io.err);
         const { config } = loaded;

@@ -41,7 +41,15 @@ export function registerConfigCommand(program: Command, io: CliIo): void {
       const values = configValues(loaded.config, loaded.sources);
       if (options.json)
         io.out.write(
-          formatJson({ valid: true, files, config: toFileShape(loaded.config), values, warnings: loaded.warnings }),
+          formatJson({
+            valid: true,
+            files,
+            config: toFileShape(loaded.config),
+            values,
+            warnings: loaded.warnings,
+            refused: loaded.refused,
+            projectTrusted: loaded.projectTrusted,
+          }),
         );
       else io.out.write(renderCheck(files, values, cwd, io, loaded.warnings));
     });

@@ -56,7 +56,7 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .option('--engine <name>', 'the context engine (context.engine)')
     .option(
       '--project-plugins',
-      'also load context engines from ./.ctxhost/plugins (plugin folders run their code; off by default)',
+      "trust this project for this run: load context engines from ./.ctxhost/plugins and honour its config's plugin_dirs and plugin engine (their code runs; off by default)",
     )
     .option('--report <file>', 'write the HTML report (charts and a table of compactions) to this file')
     .option('--json', 'print the result as JSON instead of text')
@@ -94,6 +94,7 @@ export async function replayTranscript(
   const loaded = await loadCliConfig({
     cwd: process.cwd(),
     ...(options.config === undefined ? {} : { configFile: options.config }),
+    trustProject: options.projectPlugins === true,
   });
   printConfigWarnings(loaded, io.err);
   const { config } = loaded;

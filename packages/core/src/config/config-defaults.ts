@@ -23,6 +23,7 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
   disabledHooks: [],
   experimental: { aggressiveTruncation: false },
   pluginDirs: [],
+  trustedProjects: [],
   store: { kind: 'file' },
   hooks: {},
 };

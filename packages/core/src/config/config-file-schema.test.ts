@@ -61,6 +61,7 @@ describe('ConfigFileSchema', () => {
         disabled_hooks: ['session-hygiene'],
         experimental: { aggressive_truncation: true },
         plugin_dirs: ['/opt/plugins'],
+        trusted_projects: ['~/work/app'],
         store: { kind: 'postgres', url: 'postgres://x' },
       }),
     );
@@ -86,6 +87,7 @@ describe('ConfigFileSchema', () => {
       disabledHooks: ['session-hygiene'],
       experimental: { aggressiveTruncation: true },
       pluginDirs: ['/opt/plugins'],
+      trustedProjects: ['~/work/app'],
       store: { kind: 'postgres', url: 'postgres://x' },
       hooks: {},
     });
@@ -112,7 +114,7 @@ describe('ConfigFileSchema', () => {
     [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
     [
       { compresion: {} },
-      'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, store, hooks, got "compresion"',
+      'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, trusted_projects, store, hooks, got "compresion"',
     ],
     [
       { compression: { thresold: 0.5 } },

@@ -149,6 +149,11 @@ const PluginDirsSchema = z
   .array(text('a directory path'), { error: 'a list of directory paths' })
   .default(() => [...defaults.pluginDirs]);
 
+/** Projects whose own config may load code (`plugin_dirs`, a plugin engine); read from the user config only. */
+const TrustedProjectsSchema = z
+  .array(text('a project folder (an absolute or ~/ path)'), { error: 'a list of project folders' })
+  .default(() => [...defaults.trustedProjects]);
+
 /** A hook section no package contributed: accepted as is (the hook validates it when it reads it). */
 const UncheckedHookSectionSchema = z.record(z.string(), z.unknown(), { error: 'a mapping of keys' });
 
@@ -183,6 +188,7 @@ export function createConfigSchema(sections: readonly ConfigSection[] = []) {
       disabled_hooks: DisabledHooksSchema,
       experimental: ExperimentalSectionSchema.prefault({}),
       plugin_dirs: PluginDirsSchema,
+      trusted_projects: TrustedProjectsSchema,
       store: StoreSectionSchema.prefault({}),
       hooks: createHooksSchema(sections).prefault({}),
     })
@@ -230,6 +236,7 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
     disabledHooks: file.disabled_hooks.flatMap((name) => canonicalHookName(name) ?? []),
     experimental: { aggressiveTruncation: file.experimental.aggressive_truncation },
     pluginDirs: [...file.plugin_dirs],
+    trustedProjects: [...file.trusted_projects],
     store: withoutUndefined({
       kind: file.store.kind,
       path: file.store.path,

@@ -42,7 +42,10 @@ export interface CtxhostConfig {
   models: Record<string, ModelOverride>;
   disabledHooks: BuiltInHookName[];
   experimental: { aggressiveTruncation: boolean };
+  /** Folders searched for plugins (`context_engine/<name>/`): their code runs. Honoured from a project's own config only when the project is trusted. */
   pluginDirs: string[];
+  /** Projects whose own config may load code; read from the user config only (see `loadConfig`). */
+  trustedProjects: string[];
   store: {
     kind: 'file' | 'memory' | 'postgres';
     path?: string;

@@ -35,7 +35,14 @@ async function loadError(options: Partial<Parameters<typeof loadConfig>[0]> = {}
 describe('loadConfig', () => {
   it('returns the defaults when no file exists', async () => {
     const loaded = await loadConfig({ cwd, userConfigDir });
-    expect(loaded).toStrictEqual({ config: DEFAULT_CONFIG, sources: {}, files: [], warnings: [] });
+    expect(loaded).toStrictEqual({
+      config: DEFAULT_CONFIG,
+      sources: {},
+      files: [],
+      warnings: [],
+      refused: [],
+      projectTrusted: false,
+    });
   });
 
   it('merges the project file over the user file key by key, lists replacing (disabled_hooks joining)', async () => {

@@ -8,6 +8,14 @@ import { configErrorMap, formatKeyPath, toConfigIssues } from './config-issues.j
 import type { CtxhostConfig } from './config-schema.js';
 import type { ConfigSection } from './config-section.js';
 import { resolveDisabledHooks, type ConfigWarning } from './disabled-hooks.js';
+import {
+  isTrustedProject,
+  refusalWarning,
+  resolvePluginDirs,
+  userPluginDirectory,
+  withoutCodeLoadingSettings,
+  type RefusedSetting,
+} from './project-trust.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 
 export interface LoadConfigOptions {
@@ -19,9 +27,23 @@ export interface LoadConfigOptions {
   sections?: readonly ConfigSection[];
   /** Environment read for `CTXHOST_CONFIG_DIR` (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** More files read after the project file, each winning over the ones before (a host's own file, such as `.opencode/ctxhost.yaml`); missing ones are skipped. */
-  extraFiles?: readonly string[];
+  /**
+   * More files read after the project file, each winning over the ones before; missing ones are skipped.
+   * A path is a project's file (a host's own, such as `.opencode/ctxhost.yaml`): its code-loading settings
+   * need a trusted project. `{ path, level: 'user' }` is the person's own (a `--config` on the command line).
+   */
+  extraFiles?: readonly (string | { path: string; level: ConfigLevel })[];
+  /**
+   * Honour the project's code-loading settings (`plugin_dirs`, a plugin engine in `context.engine`) for this
+   * load, as `trusted_projects` in the user config does (the CLI's `--trust-project`). Default false.
+   */
+  trustProject?: boolean;
+  /** The user plugins folder, to tell a plugin engine's name from a harmless one (default: env-paths data `/plugins`). */
+  userPluginDir?: string;
 }
+
+/** Whose file it is: the person's own (the user config, a file named on the command line) or the project's. */
+export type ConfigLevel = 'user' | 'project';
 
 export interface LoadedConfig {
   config: CtxhostConfig;
@@ -29,8 +51,12 @@ export interface LoadedConfig {
   sources: Record<string, string>;
   /** The files read, user file first, as absolute paths. */
   files: string[];
-  /** Problems that did not fail a file (an unknown or renamed hook in `disabled_hooks`), each with where it is. */
+  /** Problems that did not fail a file (an unknown or renamed hook in `disabled_hooks`, a refused setting), each with where it is. */
   warnings: ConfigWarning[];
+  /** Code-loading settings a project's file made that were not applied (the project is not trusted). */
+  refused: RefusedSetting[];
+  /** Whether the project's code-loading settings were honoured (`trusted_projects` or `trustProject`). */
+  projectTrusted: boolean;
 }
 
 const FILE_NAMES = ['config.yaml', 'config.yml', 'config.json'] as const;
@@ -46,13 +72,20 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const issues: ConfigIssue[] = [];
   let unreadable: unknown;
   const documents: ConfigDocument[] = [];
-  const found: string[] = [];
-  for (const folder of [userDir, join(options.cwd, '.ctxhost')]) {
+  const levels = new Map<ConfigDocument, ConfigLevel>();
+  const found: { path: string; level: ConfigLevel }[] = [];
+  for (const [folder, level] of [
+    [userDir, 'user'],
+    [join(options.cwd, '.ctxhost'), 'project'],
+  ] as const) {
     const file = await findConfigFile(folder, options.cwd, issues);
-    if (file !== undefined) found.push(file);
+    if (file !== undefined) found.push({ path: file, level });
   }
-  for (const file of options.extraFiles ?? []) if (await exists(file)) found.push(file);
-  for (const file of found) {
+  for (const extra of options.extraFiles ?? []) {
+    const file = typeof extra === 'string' ? { path: extra, level: 'project' as const } : extra;
+    if (await exists(file.path)) found.push(file);
+  }
+  for (const { path: file, level } of found) {
     const result = await readConfigDocument(file, displayPath(file, options.cwd));
     if (result.status === 'unreadable') {
       issues.push(result.issue);
@@ -68,9 +101,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
           ),
         );
       documents.push(result.document);
+      levels.set(result.document, level);
     }
   }
   if (issues.length > 0) throw new ConfigError(issues, { unreadable: unreadable !== undefined, cause: unreadable });
+  const trust = projectTrust(documents, levels, options);
+  for (const document of documents) if (!trust.trusted && levels.get(document) === 'project') trust.strip(document);
   const merged = documents.reduce<unknown>((base, document) => mergeConfig(base, document.value), {});
   // disabled_hooks joins across files (a project adds to the user's list) rather than replacing it.
   const hooks = resolveDisabledHooks(documents.flatMap((document) => disabledHooksOf(document)));
@@ -87,8 +123,39 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     config: toCtxhostConfig(schema.parse(merged)),
     sources,
     files: documents.map((document) => document.path),
-    warnings: hooks.warnings,
+    warnings: [...trust.refused.map(refusalWarning), ...hooks.warnings],
+    refused: trust.refused,
+    projectTrusted: trust.trusted,
   };
+}
+
+/**
+ * Whether the project may load code, and a way to take its code-loading settings out of a document
+ * (in place, before the merge) when it may not. Only the person's own files say which projects are trusted.
+ */
+function projectTrust(
+  documents: readonly ConfigDocument[],
+  levels: ReadonlyMap<ConfigDocument, ConfigLevel>,
+  options: LoadConfigOptions,
+): { trusted: boolean; refused: RefusedSetting[]; strip: (document: ConfigDocument) => void } {
+  const own = documents.filter((document) => levels.get(document) === 'user');
+  const listOf = (key: string): unknown[] =>
+    own.flatMap((document) =>
+      isPlainObject(document.value) && Array.isArray(document.value[key]) ? (document.value[key] as unknown[]) : [],
+    );
+  const trusted = options.trustProject === true || isTrustedProject(options.cwd, listOf('trusted_projects'));
+  const pluginDirs = [
+    options.userPluginDir ?? userPluginDirectory(),
+    ...resolvePluginDirs(listOf('plugin_dirs'), options.cwd),
+    join(options.cwd, '.ctxhost', 'plugins'),
+  ];
+  const refused: RefusedSetting[] = [];
+  const strip = (document: ConfigDocument): void => {
+    const result = withoutCodeLoadingSettings(document, { cwd: options.cwd, pluginDirs });
+    document.value = result.value;
+    refused.push(...result.refused);
+  };
+  return { trusted, refused, strip };
 }
 
 function disabledHooksOf(
