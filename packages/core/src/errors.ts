@@ -23,6 +23,9 @@ export const CORE_ERROR_CODES = {
   partNotFound: 'CTXHOST_PART_NOT_FOUND',
   messageNotFound: 'CTXHOST_MESSAGE_NOT_FOUND',
   hostDisposed: 'CTXHOST_HOST_DISPOSED',
+  sessionExists: 'CTXHOST_SESSION_EXISTS',
+  projectionInvalid: 'CTXHOST_PROJECTION_INVALID',
+  cacheEntryInvalid: 'CTXHOST_CACHE_ENTRY_INVALID',
 } as const;
 
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[keyof typeof CORE_ERROR_CODES];

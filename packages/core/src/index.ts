@@ -97,7 +97,8 @@ export {
   type PartialConfig,
 } from './host/create-host.js';
 export { createHostTasks, isAbortError, type TrackedHostTasks } from './host/host-tasks.js';
-export { createMemoryStore } from './stores/memory-store.js';
+export { createMemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
+export { assertCacheEntry, entryHead } from './stores/cache-entry.js';
 export { assertStoreId, STORE_ID_MAX_BYTES } from './stores/store-id.js';
 export { createHostSession, type HostSession, type HostSessionContext } from './host/host-session.js';
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
@@ -190,3 +191,5 @@ export {
 } from './host/original-tool.js';
 export { runCompaction, type CompactOptions, type CompactOutcome } from './host/run-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';
+export { validateProjection, type ProjectionProblem, type ProjectionProblemCode } from './model/validate-projection.js';
+export * from './stateless/index.js';

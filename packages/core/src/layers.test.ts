@@ -17,6 +17,7 @@ const LAYERS: Record<string, number> = {
   config: 2,
   engines: 3,
   host: 4,
+  stateless: 5,
 };
 
 const source = dirname(fileURLToPath(import.meta.url));

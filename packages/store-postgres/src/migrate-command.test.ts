@@ -11,10 +11,10 @@ describe('ctxhost-store-postgres migrate', () => {
   it('migrates a new schema, then reports it current (URL from DATABASE_URL)', async () => {
     const environment = { DATABASE_URL: testDatabaseUrl() };
     expect(await runMigrateCommand(['migrate', '--schema', schema], environment)).toBe(
-      `schema "${schema}" at version 1 (applied 1)\n`,
+      `schema "${schema}" at version 2 (applied 1, 2)\n`,
     );
     expect(await runMigrateCommand(['migrate', '--schema', schema, '--url', testDatabaseUrl()], {})).toBe(
-      `schema "${schema}" at version 1 (already current)\n`,
+      `schema "${schema}" at version 2 (already current)\n`,
     );
   });
 

@@ -39,6 +39,21 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (session_id, part_id)
       );`,
   },
+  {
+    version: 2,
+    name: 'content-addressed entries (the compaction cache of the stateless path)',
+    sql: (schema) => `
+      CREATE TABLE ${schema}.entries (
+        key text PRIMARY KEY,
+        index_key text NOT NULL,
+        covered_length integer NOT NULL,
+        covered_hash text NOT NULL,
+        settings text NOT NULL,
+        body text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX entries_index_key ON ${schema}.entries (index_key);`,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version));

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { assertStoreId, type Part, type SessionStore, type StoredEvent, type StoreEvent } from '@ctxhost/core';
+import {
+  assertCacheEntry,
+  assertStoreId,
+  type CacheEntry,
+  type Part,
+  type SessionStore,
+  type StoredEvent,
+  type StoreEvent,
+} from '@ctxhost/core';
 import type { Pool, PoolClient } from 'pg';
 import { POSTGRES_STORE_ERROR_CODES, PostgresStoreError } from './errors.js';
 import { runMigrations, type MigrationResult } from './migrations.js';
@@ -230,6 +238,40 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
         return result.rows[0] === undefined ? undefined : (JSON.parse(result.rows[0].part) as Part);
       });
     },
+    putEntry(entry) {
+      try {
+        assertCacheEntry(entry);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return operation(`write cache entry "${entry.key}"`, async (client) => {
+        // First writer wins: a second write of the key changes nothing, and both read back the stored row.
+        await client.query(
+          `INSERT INTO ${table('entries')} (key, index_key, covered_length, covered_hash, settings, body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING`,
+          [entry.key, entry.index, entry.coveredLength, entry.coveredHash, entry.settings, entry.body],
+        );
+        return (await readEntry(client, entry.key)) ?? entry;
+      });
+    },
+    getEntry(key) {
+      return operation(`read cache entry "${key}"`, (client) => readEntry(client, key));
+    },
+    entryHeads(index) {
+      return operation(`list cache entries of "${index}"`, async (client) => {
+        const result = await client.query<{
+          key: string;
+          covered_length: number;
+          covered_hash: string;
+          settings: string;
+        }>(`SELECT key, covered_length, covered_hash, settings FROM ${table('entries')} WHERE index_key = $1`, [index]);
+        return result.rows.map((row) => ({
+          key: row.key,
+          coveredLength: row.covered_length,
+          coveredHash: row.covered_hash,
+          settings: row.settings,
+        }));
+      });
+    },
     list() {
       return operation('list sessions', async (client) => {
         const result = await client.query<{ session_id: string }>(`SELECT session_id FROM ${table('sessions')}`);
@@ -277,6 +319,30 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       }
     },
   };
+
+  async function readEntry(client: PoolClient, key: string): Promise<CacheEntry | undefined> {
+    const result = await client.query<{
+      key: string;
+      index_key: string;
+      covered_length: number;
+      covered_hash: string;
+      settings: string;
+      body: string;
+    }>(`SELECT key, index_key, covered_length, covered_hash, settings, body FROM ${table('entries')} WHERE key = $1`, [
+      key,
+    ]);
+    const row = result.rows[0];
+    return row === undefined
+      ? undefined
+      : {
+          key: row.key,
+          index: row.index_key,
+          coveredLength: row.covered_length,
+          coveredHash: row.covered_hash,
+          settings: row.settings,
+          body: row.body,
+        };
+  }
 
   async function startListener(): Promise<NotificationListener> {
     const created = createNotificationListener({ pool, channel, onPayload: deliver });

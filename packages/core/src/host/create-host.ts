@@ -24,7 +24,9 @@ import {
   type ResolveContextEngineOptions,
 } from '../engines/resolve-context-engine.js';
 import { createSessionMutex } from './session-mutex.js';
-import type { SessionStore } from '../stores/session-store.js';
+import type { SessionStore, StoredEvent } from '../stores/session-store.js';
+import type { CompactionReport } from '../model/compaction-report.js';
+import type { EphemeralSeed } from './host.js';
 import type { Summarizer } from '../model/summarizer.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createTokenCounter } from '../tokens/create-token-counter.js';
@@ -95,6 +97,8 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   const counter = options.counter ?? createTokenCounter();
   const tasks = createHostTasks();
   const sessions = new Map<string, Promise<HostSession>>();
+  /** Sessions of the stateless path: held in memory only, each with a log of its own (never the host's store, no lock). */
+  const ephemeral = new Map<string, HostSession>();
   /** The sessions `sessions` resolved to, so a deletion can mark them at once. */
   const openedSessions = new Map<string, HostSession>();
   const plugins: string[] = [];
@@ -143,9 +147,18 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   }
 
   async function openSession(id: string): Promise<HostSession> {
-    const session = createHostSession({
+    const session = newSession(id, store);
+    const events = await store.read(id);
+    session.replay(events);
+    openedSessions.set(id, session);
+    if (events.length === 0) await host.emit('session.created', { sessionId: id });
+    return session;
+  }
+
+  function newSession(id: string, sessionStore: SessionStore, onDeleted?: () => void): HostSession {
+    return createHostSession({
       id,
-      store,
+      store: sessionStore,
       counter,
       mutex: createSessionMutex(),
       contextWindow: resolveContextWindow(config),
@@ -154,15 +167,11 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
         announce('message.updated', { sessionId: id, message, ...(usage === undefined ? {} : { usage }) }),
       onCompaction: (report) => announce('compaction.completed', { sessionId: id, report }),
       onDelete: async () => {
+        onDeleted?.();
         forgetSession(id);
         await announce('session.deleted', { sessionId: id });
       },
     });
-    const events = await store.read(id);
-    session.replay(events);
-    openedSessions.set(id, session);
-    if (events.length === 0) await host.emit('session.created', { sessionId: id });
-    return session;
   }
 
   /**
@@ -197,7 +206,10 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
 
   /** Waits for every session operation under way, so the store is not closed under an append. */
   async function drainSessions(): Promise<void> {
-    const opened = await Promise.allSettled([...sessions.values()]);
+    const opened = await Promise.allSettled([
+      ...sessions.values(),
+      ...[...ephemeral.values()].map(async (view) => view),
+    ]);
     await Promise.allSettled(opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value.drain()] : [])));
   }
 
@@ -215,6 +227,8 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
     },
     session(id) {
       assertLive(`open session ${id}`);
+      const view = ephemeral.get(id);
+      if (view !== undefined) return Promise.resolve(view);
       idleSessions.touch(id);
       let session = sessions.get(id);
       if (session === undefined) {
@@ -233,6 +247,31 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
       else await (hooks[key] as { promise(event: typeof payload): Promise<void> }).promise(payload);
       if (name === 'session.idle' && config.store.releaseOnSessionIdle === true)
         await releaseSession((payload as WireEventPayload<'session.idle'>).sessionId);
+    },
+    async ephemeralSession(id, seed) {
+      assertLive(`open ephemeral session ${id}`);
+      if (ephemeral.has(id) || sessions.has(id))
+        throw new CtxhostError(
+          CORE_ERROR_CODES.sessionExists,
+          `session ${id} is already open; give each ephemeral session an id of its own`,
+        );
+      await markStarted();
+      const viewStore = createMemoryStore({ copy: false });
+      const events: StoredEvent[] = [];
+      for (const message of seed?.history ?? [])
+        events.push(await viewStore.append(id, { type: 'message.appended', message }));
+      if (seed?.projection !== undefined)
+        events.push(
+          await viewStore.append(id, {
+            type: 'compaction.applied',
+            projection: [...seed.projection],
+            report: seededReport(seed),
+          }),
+        );
+      const session = newSession(id, viewStore, () => ephemeral.delete(id));
+      session.replay(events);
+      ephemeral.set(id, session);
+      return session;
     },
     releaseSession,
     toast: (toast) => host.emit('toast', toast),
@@ -276,6 +315,19 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   if (options.enginePlugin !== false) host.use(createEnginePlugin());
   for (const plugin of options.plugins ?? []) host.use(plugin);
   return host;
+}
+
+/** The report kept with a seeded projection (a compaction made earlier, maybe by another worker, adopted from the cache). */
+function seededReport(seed: EphemeralSeed): CompactionReport {
+  return {
+    engine: 'stateless-cache',
+    reason: 'manual',
+    tokensBefore: 0,
+    tokensAfter: 0,
+    messagesBefore: seed.history.length,
+    messagesAfter: seed.projection?.length ?? seed.history.length,
+    notes: ['adopted from the compaction cache'],
+  };
 }
 
 function missingEngineNotice(name: string, using: string, searched: string[]): ToastEvent {

@@ -178,6 +178,9 @@ export function createHostSession(context: HostSessionContext): HostSession {
     promptSize: () => tracker.promptSize(projection),
     lastUsage: () => lastUsage,
     original: (partId) => context.store.original(context.id, partId),
+    async recordEvent(event) {
+      await context.store.append(context.id, event);
+    },
     exclusive: (fn) => context.mutex.run(fn),
     async delete() {
       if (deleted) return;

@@ -6,6 +6,7 @@ import type { CompactOptions, CompactOutcome } from './run-compaction.js';
 import type { Session } from './session.js';
 import type { SessionStore } from '../stores/session-store.js';
 import type { Summarizer } from '../model/summarizer.js';
+import type { Message } from '../model/message.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 export interface HostLogger {
@@ -21,6 +22,12 @@ export interface HostTasks {
   run<T>(name: string, sessionId: string | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** A cancellable delay (rejects with an AbortError when cancelled). */
   delay(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** What an ephemeral session starts with: its history, and what the model sees when that differs (a cached compaction). */
+export interface EphemeralSeed {
+  history: readonly Message[];
+  projection?: readonly Message[];
 }
 
 export interface Host {
@@ -44,6 +51,15 @@ export interface Host {
    * `store.release_idle_after` seconds.
    */
   releaseSession(id: string): Promise<boolean>;
+  /**
+   * Opens a session held in memory only: its log is its own (never the host's
+   * store, no lock), `host.session(id)` answers it while it lives, every hook
+   * runs on it as on any session, and `delete()` ends it. The stateless path's
+   * view of a caller's prompt (`createStatelessContext`). `seed`: what it starts
+   * with, without `message.updated` for each (the history, and the projection
+   * when it is not the history).
+   */
+  ephemeralSession(id: string, seed?: EphemeralSeed): Promise<Session>;
   /** Emits a wire event to its hook; a throwing tap is reported as `hook.failed`, never rethrown. */
   emit<N extends WireEventName>(name: N, payload: WireEventPayload<N>): Promise<void>;
   /**

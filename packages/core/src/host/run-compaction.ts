@@ -5,7 +5,7 @@ import { contextWindowOf } from './context-usage.js';
 import { isAbortError } from './host-tasks.js';
 import type { CompactionPlan } from './host-hooks.js';
 import type { Host } from './host.js';
-import type { Session } from './session.js';
+import type { ObservationEvent, Session } from './session.js';
 
 export interface CompactOptions {
   /** What the summary should concentrate on (Hermes `/compress <focus>`, Claude Code `/compact [instructions]`). */
@@ -51,7 +51,10 @@ export async function runCompaction(
   const contextWindow = options.contextWindow ?? contextWindowOf(session, host.config);
   if (contextWindow === undefined) return { status: 'no-window' };
   const plan = await host.hooks.compactionBefore.promise(initialPlan(session.id, reason, options));
-  const record = (event: Parameters<Host['store']['append']>[1]) => host.store.append(session.id, event);
+  const record = async (event: ObservationEvent): Promise<void> => {
+    if (session.recordEvent !== undefined) await session.recordEvent(event);
+    else await host.store.append(session.id, event);
+  };
   if (plan.veto !== undefined) {
     const error = `vetoed by ${plan.veto.by}: ${plan.veto.why}`;
     await record({ type: 'compaction.failed', reason, engine, durationMs: 0, error, vetoed: true });

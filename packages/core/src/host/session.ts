@@ -2,6 +2,10 @@ import type { CompactionReport } from '../model/compaction-report.js';
 import type { Message, Part } from '../model/message.js';
 import type { PromptSize } from '../tokens/token-counter.js';
 import type { Usage } from '../model/usage.js';
+import type { StoreEvent } from '../stores/session-store.js';
+
+/** Events kept for observability only: replaying them changes nothing. */
+export type ObservationEvent = Extract<StoreEvent, { type: 'compaction.started' | 'compaction.failed' }>;
 
 /** A change to one part: fields to replace (the part's `type` and `id` stay). */
 export type PartChange = Partial<Omit<Part, 'id' | 'type'>> & Record<string, unknown>;
@@ -48,6 +52,11 @@ export interface Session {
   lastUsage(): Usage | undefined;
   /** A part as first appended. */
   original(partId: string): Promise<Part | undefined>;
+  /**
+   * Writes an event that changes nothing the model sees (`compaction.started`, `compaction.failed`) to the
+   * session's own log: the host's store, or an ephemeral session's memory. Optional for sessions made elsewhere.
+   */
+  recordEvent?(event: ObservationEvent): Promise<void>;
   /** Runs `fn` holding the session's lock (turns and recoveries use it). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Deletes the session from the store and emits `session.deleted`. */

@@ -10,6 +10,7 @@ import { acquireSessionLock, type SessionLock } from './session-lock.js';
 import { loadSessionLog, readLogHeader, syncDirectory, writeLogAtomically } from './session-log-file.js';
 import type { SessionStore, StoredEvent } from './session-store.js';
 import { assertStoreId } from './store-id.js';
+import { createFileEntries } from './file-entries.js';
 
 export interface FileStoreOptions {
   /** Where the session logs live (default: the env-paths data folder for `ctxhost`, `sessions/`). */
@@ -219,6 +220,7 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
   const store: FileStore = {
     kind: 'file',
     directory,
+    ...createFileEntries(directory),
     append(sessionId, event, appendOptions) {
       return serialize(sessionId, async () => {
         assertStoreId('session id', sessionId);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createPartOriginals, type PartOriginals } from './part-originals.js';
 import { assertStoreId } from './store-id.js';
-import type { SessionStore, StoreEvent, StoredEvent } from './session-store.js';
+import type { CacheEntry, CacheEntryHead, SessionStore, StoreEvent, StoredEvent } from './session-store.js';
+import { assertCacheEntry, entryHead } from './cache-entry.js';
 
 interface MemorySession {
   events: StoredEvent[];
@@ -13,12 +14,23 @@ interface MemorySession {
  * An in-memory SessionStore: lossless and append-only like the file store,
  * gone when the process ends. For tests, and hosts that persist elsewhere.
  */
-export function createMemoryStore(): SessionStore {
+export interface MemoryStoreOptions {
+  /**
+   * Copy events in and out (default true), so a caller changing an object later cannot change the store.
+   * `false` is for a log whose writer never changes what it wrote (an ephemeral session's): O(1) per append.
+   */
+  copy?: boolean;
+}
+
+export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStore {
+  const copy = options.copy !== false ? <T>(value: T): T => structuredClone(value) : <T>(value: T): T => value;
   const sessions = new Map<string, MemorySession>();
+  const entries = new Map<string, CacheEntry>();
+  const heads = new Map<string, CacheEntryHead[]>();
   const sessionOf = (id: string): MemorySession => {
     let session = sessions.get(id);
     if (session === undefined) {
-      session = { events: [], byEventId: new Map(), originals: createPartOriginals() };
+      session = { events: [], byEventId: new Map(), originals: createPartOriginals({ copy: options.copy !== false }) };
       sessions.set(id, session);
     }
     return session;
@@ -31,9 +43,9 @@ export function createMemoryStore(): SessionStore {
       if (options.eventId !== undefined) assertStoreId('event id', options.eventId);
       const session = sessionOf(sessionId);
       const existing = options.eventId === undefined ? undefined : session.byEventId.get(options.eventId);
-      if (existing !== undefined) return structuredClone(existing);
+      if (existing !== undefined) return copy(existing);
       const stored = {
-        ...structuredClone(event),
+        ...copy(event),
         seq: session.events.length + 1,
         at: new Date().toISOString(),
         eventId: options.eventId ?? randomUUID(),
@@ -41,10 +53,10 @@ export function createMemoryStore(): SessionStore {
       session.events.push(stored);
       session.byEventId.set(stored.eventId, stored);
       session.originals.record(stored);
-      return structuredClone(stored);
+      return copy(stored);
     },
     async read(sessionId) {
-      return structuredClone(sessions.get(sessionId)?.events ?? []);
+      return copy(sessions.get(sessionId)?.events ?? []);
     },
     async original(sessionId, partId) {
       return sessions.get(sessionId)?.originals.get(partId);
@@ -54,6 +66,24 @@ export function createMemoryStore(): SessionStore {
     },
     async delete(sessionId) {
       sessions.delete(sessionId);
+    },
+    async putEntry(entry) {
+      assertCacheEntry(entry);
+      const existing = entries.get(entry.key);
+      if (existing !== undefined) return { ...existing };
+      const stored = { ...entry };
+      entries.set(entry.key, stored);
+      const filed = heads.get(entry.index) ?? [];
+      filed.push(entryHead(stored));
+      heads.set(entry.index, filed);
+      return { ...stored };
+    },
+    async getEntry(key) {
+      const entry = entries.get(key);
+      return entry === undefined ? undefined : { ...entry };
+    },
+    async entryHeads(index) {
+      return (heads.get(index) ?? []).map((head) => ({ ...head }));
     },
     async close() {},
   };

@@ -12,10 +12,12 @@ export interface PartOriginals {
   get(partId: string): Part | undefined;
 }
 
-export function createPartOriginals(): PartOriginals {
+/** `copy: false` keeps the parts themselves (a caller that never changes them, like an ephemeral session's log). */
+export function createPartOriginals(options: { copy?: boolean } = {}): PartOriginals {
+  const copy = options.copy !== false ? <T>(value: T): T => structuredClone(value) : <T>(value: T): T => value;
   const originals = new Map<string, Part>();
   const remember = (part: Part): void => {
-    if (!originals.has(part.id)) originals.set(part.id, structuredClone(part));
+    if (!originals.has(part.id)) originals.set(part.id, copy(part));
   };
   return {
     record(event) {
@@ -28,7 +30,7 @@ export function createPartOriginals(): PartOriginals {
     },
     get(partId) {
       const part = originals.get(partId);
-      return part === undefined ? undefined : structuredClone(part);
+      return part === undefined ? undefined : copy(part);
     },
   };
 }

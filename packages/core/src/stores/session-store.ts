@@ -33,6 +33,28 @@ export type StoreEvent =
 export type StoredEvent = StoreEvent & { seq: number; at: string; eventId: string };
 
 /**
+ * What locates a content-addressed entry without reading it: the stateless path's compaction cache
+ * files each entry under an `index` (the hash of a prompt's opening) and a caller verifies
+ * `coveredLength` and `coveredHash` against its own prompt before reading the body.
+ */
+export interface CacheEntryHead {
+  /** The entry's address: a hash of `coveredHash` and `settings`. Written once; the first writer wins. */
+  key: string;
+  /** How many of the prompt's messages the entry replaces (a prefix). */
+  coveredLength: number;
+  /** The chained hash of exactly those messages. */
+  coveredHash: string;
+  /** A hash of the settings that made it (engine, its config, the window). */
+  settings: string;
+}
+
+/** A content-addressed entry: immutable once written. `body` is JSON the writer chose (the stateless path: a projection). */
+export interface CacheEntry extends CacheEntryHead {
+  index: string;
+  body: string;
+}
+
+/**
  * An append-only, lossless log of session events. Compaction changes what the
  * model sees, never what the store holds: `original(partId)` always returns a
  * part as it was first appended.
@@ -53,5 +75,16 @@ export interface SessionStore {
    * touched. Optional: a store that keeps nothing per session has none.
    */
   release?(sessionId: string): Promise<void>;
+  /**
+   * Content-addressed entries (the stateless path's compaction cache), beside the session logs.
+   * Writes are idempotent, first writer wins: resolves with the entry stored under `entry.key`,
+   * which is another writer's when it got there first. No lock is taken. Optional: a store without
+   * them leaves the stateless path its in-process cache.
+   */
+  putEntry?(entry: CacheEntry): Promise<CacheEntry>;
+  /** The entry stored under `key`, if any. */
+  getEntry?(key: string): Promise<CacheEntry | undefined>;
+  /** The heads of every entry filed under `index` (no bodies): one read, whatever the number of sessions. */
+  entryHeads?(index: string): Promise<CacheEntryHead[]>;
   close(): Promise<void>;
 }

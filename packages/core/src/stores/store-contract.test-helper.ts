@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, Part } from '../model/message.js';
-import type { SessionStore, StoreEvent } from './session-store.js';
+import type { CacheEntry, SessionStore, StoreEvent } from './session-store.js';
 
 /**
  * The behaviour every SessionStore promises, as one suite. Run it against an
@@ -132,7 +132,42 @@ export function describeSessionStoreContract(
       const restarted = await store.append('s1', appended(textMessage('m9', 'again')));
       expect(restarted.seq).toBe(1);
     });
+
+    describe('content-addressed entries', () => {
+      it('writes an entry once: the first writer wins and every writer gets the stored one', async () => {
+        const [first, second] = await Promise.all([
+          store.putEntry!(cacheEntry('k-aaaaaaaa', 'index-one', 'first')),
+          store.putEntry!(cacheEntry('k-aaaaaaaa', 'index-one', 'second')),
+        ]);
+        expect(first.body).toBe(second.body);
+        expect(['"first"', '"second"']).toContain(first.body);
+        expect((await store.getEntry!('k-aaaaaaaa'))?.body).toBe(first.body);
+        expect(await store.entryHeads!('index-one')).toStrictEqual([
+          { key: 'k-aaaaaaaa', coveredLength: 3, coveredHash: 'h-k-aaaaaaaa', settings: 'settings1' },
+        ]);
+      });
+
+      it('lists heads by index only, and answers unknown keys and indexes with nothing', async () => {
+        await store.putEntry!(cacheEntry('k-bbbbbbbb', 'index-one', 'b'));
+        await store.putEntry!(cacheEntry('k-cccccccc', 'index-two', 'c'));
+        await store.putEntry!(cacheEntry('k-dddddddd', 'index-one', 'd'));
+        const keys = (await store.entryHeads!('index-one')).map((head) => head.key).sort();
+        expect(keys).toStrictEqual(['k-bbbbbbbb', 'k-dddddddd']);
+        expect(await store.entryHeads!('index-none')).toStrictEqual([]);
+        expect(await store.getEntry!('k-nothere0')).toBeUndefined();
+        expect(await store.getEntry!('../../etc/passwd')).toBeUndefined();
+      });
+
+      it('refuses an entry whose key or index could name a path', async () => {
+        await expect(store.putEntry!(cacheEntry('../escape', 'index-one', 'x'))).rejects.toThrow(/key/);
+        await expect(store.putEntry!(cacheEntry('k-eeeeeeee', 'a/b/c/d/e', 'x'))).rejects.toThrow(/index/);
+      });
+    });
   });
+}
+
+function cacheEntry(key: string, index: string, body: string): CacheEntry {
+  return { key, index, coveredLength: 3, coveredHash: `h-${key}`, settings: 'settings1', body: JSON.stringify(body) };
 }
 
 export function textPart(id: string, text: string): Part {

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { Message } from '../model/message.js';
+import { validateMessages } from '../model/validate-messages.js';
+import { createMemoryStore } from '../stores/memory-store.js';
+import type { CacheEntryHead, SessionStore } from '../stores/session-store.js';
+import type { ReportOnce } from './report-once.js';
+
+/** What `write` stored: `projection` is another writer's, already there under the key, or undefined when ours went in. */
+export interface WrittenProjection {
+  key: string;
+  projection: Message[] | undefined;
+}
+
+/** A compaction result from the cache, verified against the prompt: it replaces messages `0..coveredLength`. */
+export interface CachedProjection {
+  coveredLength: number;
+  key: string;
+  projection: Message[];
+}
+
+export interface CompactionCache {
+  /** The longest entry whose covered messages the prompt holds exactly (`hashes[length-1]` matches), made under `settings`. */
+  best(hashes: readonly string[], settings: string): Promise<CachedProjection | undefined>;
+  /** Stores what `hashes[length-1]` becomes under `settings`; resolves with another writer's projection when one was there first. */
+  write(
+    hashes: readonly string[],
+    length: number,
+    settings: string,
+    projection: readonly Message[],
+  ): Promise<WrittenProjection>;
+}
+
+/** How many opening messages name an entry's index: entries are found by the opening, verified by the prefix hash. */
+export const CACHE_INDEX_DEPTH = 4;
+
+type EntryStore = Required<Pick<SessionStore, 'putEntry' | 'getEntry' | 'entryHeads'>>;
+
+/**
+ * The stateless path's content-addressed compaction cache over a store's entries. A lookup is two
+ * store reads (the heads filed under the prompt's opening, then the one body that matches), never a
+ * scan; a write is idempotent, first writer wins. A store without entries, or one that fails, leaves
+ * this process its own cache in memory (said once): requests still go out, each worker consistent
+ * with itself.
+ */
+export function createCompactionCache(store: SessionStore, report: ReportOnce): CompactionCache {
+  const local: EntryStore = createMemoryStore() as EntryStore;
+  const shared: EntryStore | undefined =
+    store.putEntry !== undefined && store.getEntry !== undefined && store.entryHeads !== undefined
+      ? (store as EntryStore)
+      : undefined;
+
+  async function tryShared<T>(what: string, fn: (entries: EntryStore) => Promise<T>): Promise<T | undefined> {
+    if (shared === undefined) return undefined;
+    try {
+      return await fn(shared);
+    } catch (error) {
+      report(
+        'store',
+        `the ${store.kind} store could not ${what}; this process keeps its compactions in memory meanwhile`,
+        error,
+      );
+      return undefined;
+    }
+  }
+
+  return {
+    async best(hashes, settings) {
+      const index = indexOf(hashes, hashes.length);
+      const heads = [
+        ...((await tryShared('list cached compactions', (entries) => entries.entryHeads(index))) ?? []),
+        ...(await local.entryHeads(index)),
+      ];
+      const match = bestHead(heads, hashes, settings);
+      if (match === undefined) return undefined;
+      const entry =
+        (await tryShared('read a cached compaction', (entries) => entries.getEntry(match.key))) ??
+        (await local.getEntry(match.key));
+      if (entry === undefined) return undefined;
+      const projection = parseProjection(entry.body, report);
+      return projection === undefined ? undefined : { coveredLength: match.coveredLength, key: match.key, projection };
+    },
+    async write(hashes, length, settings, projection) {
+      const coveredHash = hashes[length - 1]!;
+      const entry = {
+        key: `c-${createHash('sha256').update(coveredHash).update(settings).digest('hex').slice(0, 40)}`,
+        index: indexOf(hashes, length),
+        coveredLength: length,
+        coveredHash,
+        settings,
+        body: JSON.stringify({ projection }),
+      };
+      const stored =
+        (await tryShared('store a compaction', (entries) => entries.putEntry(entry))) ?? (await local.putEntry(entry));
+      return {
+        key: entry.key,
+        projection: stored.body === entry.body ? undefined : parseProjection(stored.body, report),
+      };
+    },
+  };
+}
+
+function indexOf(hashes: readonly string[], length: number): string {
+  return `i-${hashes[Math.min(length, CACHE_INDEX_DEPTH) - 1]!.slice(0, 32)}`;
+}
+
+function bestHead(
+  heads: readonly CacheEntryHead[],
+  hashes: readonly string[],
+  settings: string,
+): CacheEntryHead | undefined {
+  let best: CacheEntryHead | undefined;
+  for (const head of heads) {
+    if (head.settings !== settings || head.coveredLength > hashes.length) continue;
+    if (hashes[head.coveredLength - 1] !== head.coveredHash) continue;
+    if (best === undefined || head.coveredLength > best.coveredLength) best = head;
+  }
+  return best;
+}
+
+function parseProjection(body: string, report: ReportOnce): Message[] | undefined {
+  try {
+    const parsed = JSON.parse(body) as { projection?: unknown };
+    return validateMessages(parsed.projection, 'cached projection');
+  } catch (error) {
+    report('cache-entry', 'a cached compaction could not be read and was left unused', error);
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+export {
+  createStatelessContext,
+  type StatelessContext,
+  type StatelessContextOptions,
+  type StatelessRequest,
+  type StatelessTurn,
+  type RunOptions,
+} from './stateless-context.js';
+export { ContextWindowStop } from './context-window-stop.js';
+export {
+  createPromptChainer,
+  chainHash,
+  contentHash,
+  chainedMessageId,
+  type PromptChain,
+  type PromptChainer,
+  type ChainedMessage,
+  type ChainResult,
+} from './prompt-chain.js';
+export {
+  createCompactionCache,
+  CACHE_INDEX_DEPTH,
+  type CompactionCache,
+  type CachedProjection,
+  type WrittenProjection,
+} from './compaction-cache.js';
+export { createReportOnce, type ReportOnce } from './report-once.js';
+export { settingsHash } from './settings-hash.js';

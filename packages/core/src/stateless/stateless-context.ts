@@ -1,0 +1,189 @@
+import type { Host } from '../host/host.js';
+import type { MappedPromptItem } from '../host/prompt-mirror.js';
+import { createPromptOriginals, type PromptOriginals } from '../host/prompt-originals.js';
+import { resolveContextWindow } from '../host/context-usage.js';
+import type { Message } from '../model/message.js';
+import type { ToolDefinition } from '../model/model-client.js';
+import type { Usage } from '../model/usage.js';
+import { createCompactionCache, type CompactionCache } from './compaction-cache.js';
+import { createPromptChainer, type PromptChain } from './prompt-chain.js';
+import { createReportOnce, type ReportOnce } from './report-once.js';
+import { settingsHash } from './settings-hash.js';
+import { commitRequest } from './commit-request.js';
+import { createStatelessRecovery, type StatelessRecovery } from './stateless-recovery.js';
+import { extendView, openView } from './stateless-view.js';
+import { createViewPool, type StatelessView, type ViewPool } from './view-pool.js';
+
+export interface StatelessContextOptions<S, P> {
+  /** The host whose hooks run; called on the first request (build it lazily there). */
+  host: () => Host | Promise<Host>;
+  /** The integration's name, in warnings and tap names (`ai-sdk`, `langchain`, …). */
+  name: string;
+  /** Maps one of the framework's prompt items to a ctxhost message (or names the type it cannot map). */
+  map: (source: S, id: string) => MappedPromptItem<P>;
+  /** Live views kept in this process (default 256): the least recently used idle one goes first. */
+  maxViews?: number;
+}
+
+/** The request's settings, beside the prompt: they decide the window and what the waterfall plans with. */
+export interface StatelessRequest {
+  model: string;
+  /** The model's window; default: `model.context_length` in the config, else the model registry's. */
+  contextWindow?: number;
+  maxOutputTokens: number;
+  tools?: ToolDefinition[];
+  signal?: AbortSignal;
+}
+
+/** One prepared request. Send with `run`, which recovers an overflow through the host's cascade. */
+export interface StatelessTurn<S, P> {
+  /** What to send, or undefined: send the caller's prompt as it came (ctxhost stepped aside and said why, once). */
+  readonly messages: readonly Message[] | undefined;
+  /** The caller's objects behind each message id: parts no hook changed are sent as the caller's own. */
+  readonly originals: PromptOriginals<S, P>;
+  /**
+   * Sends (`send` gets `messages`), and on an overflow (an error, or a `ContextWindowStop` thrown for a
+   * 200 that is one) runs the recovery cascade, whose retries call `send` again with smaller projections.
+   * Only a provider error ctxhost could not recover reaches the caller; a window stop it could not recover
+   * resolves with the reply the provider gave.
+   */
+  run<T>(send: (messages: readonly Message[] | undefined) => Promise<T>, options?: RunOptions<T>): Promise<T>;
+}
+
+export interface RunOptions<T> {
+  /** The API-reported usage of a result, so the next request's thresholds start from it. */
+  usageOf?(result: T): Usage | undefined;
+}
+
+export interface StatelessContext<S, P> {
+  /** The projection of `prompt` (the caller's whole prompt) under the request's settings. Never throws. */
+  prepare(prompt: readonly S[], request: StatelessRequest): Promise<StatelessTurn<S, P>>;
+  /** ctxhost's own trouble, once per cause. */
+  readonly report: ReportOnce;
+  /** Live views and the host (after the first request). */
+  stats(): { views: number };
+}
+
+/**
+ * ctxhost as a function of the caller's whole prompt plus a content-addressed cache of compaction
+ * results (see the core README, "The stateless path"). No session id, no lock: a conversation is its
+ * messages. A prompt that extends a live view costs what is new; a compaction is stored under the hash
+ * of exactly the messages it replaces and the settings that made it, and used only for a prompt that
+ * holds all of them, on any worker that shares the store.
+ */
+export function createStatelessContext<S, P>(options: StatelessContextOptions<S, P>): StatelessContext<S, P> {
+  const chainer = createPromptChainer(options.map);
+  let hostPromise: Promise<{ host: Host; cache: CompactionCache; recovery: StatelessRecovery }> | undefined;
+  let currentHost: Host | undefined;
+  const report = createReportOnce(() => currentHost?.logger, `ctxhost ${options.name}`);
+  const pool: ViewPool<S, P> = createViewPool(options.maxViews ?? 256, (error) =>
+    report('evict', 'an idle view could not be closed', error),
+  );
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  const ready = () =>
+    (hostPromise ??= Promise.resolve(options.host()).then((host) => {
+      currentHost = host;
+      return {
+        host,
+        cache: createCompactionCache(host.store, report),
+        recovery: createStatelessRecovery(host, options.name, report),
+      };
+    }));
+
+  const passThrough = (): StatelessTurn<S, P> => ({
+    messages: undefined,
+    originals: createPromptOriginals(),
+    run: (send) => send(undefined),
+  });
+
+  async function viewFor(
+    host: Host,
+    cache: CompactionCache,
+    chain: PromptChain<S, P>,
+    settings: string,
+    window: number | undefined,
+  ) {
+    const cached = await cache.best(chain.hashes, settings);
+    const live = pool.take(chain.hashes);
+    if (live === undefined) {
+      const view = await openView(host, chain, cached, window);
+      pool.add(view);
+      return view;
+    }
+    try {
+      live.session.contextWindow ??= window;
+      await extendView(live, chain, cached);
+      return live;
+    } catch (error) {
+      await pool.drop(live).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function prepare(prompt: readonly S[], request: StatelessRequest): Promise<StatelessTurn<S, P>> {
+    let view: StatelessView<S, P> | undefined;
+    try {
+      const { host, cache, recovery } = await ready();
+      const chained = chainer.chain(prompt);
+      if (!chained.ok) {
+        report(
+          `unmapped:${chained.unmappedType}`,
+          `a prompt item of type "${chained.unmappedType}" has no place in ctxhost's message model; such prompts are sent untouched`,
+        );
+        return passThrough();
+      }
+      const chain = chained.chain;
+      if (chain.items.length === 0) return passThrough();
+      const window = request.contextWindow ?? resolveContextWindow(host.config, request.model);
+      const settings = settingsHash(host, window);
+      // Single flight: a second request for the same prompt waits for the first one's compaction, then reads it from the cache.
+      const flightKey = `${chain.hashes.at(-1)}:${settings}`;
+      await inFlight.get(flightKey)?.catch(() => undefined);
+      const build = (async () => {
+        view = await viewFor(host, cache, chain, settings, window);
+        return commitRequest(host, cache, view, chain, settings, request);
+      })();
+      inFlight.set(flightKey, build);
+      const built = await build.finally(() => {
+        if (inFlight.get(flightKey) === build) inFlight.delete(flightKey);
+      });
+      const taken = view!;
+      return {
+        messages: built.messages,
+        originals: taken.originals,
+        run: (send, runOptions) =>
+          recovery
+            .run(
+              taken,
+              built.messages,
+              send,
+              () => commitRequest(host, cache, taken, chain, settings, request),
+              runOptions,
+            )
+            .then(
+              (outcome) => {
+                if (outcome.exhausted) void pool.drop(taken).catch(() => undefined);
+                else pool.release(taken);
+                return outcome.value;
+              },
+              (error: unknown) => {
+                void pool.drop(taken).catch(() => undefined);
+                throw error;
+              },
+            ),
+      };
+    } catch (error) {
+      report(causeOf(error), 'preparing the request failed', error);
+      if (view !== undefined) await pool.drop(view).catch(() => undefined);
+      return passThrough();
+    }
+  }
+
+  return { prepare, report, stats: () => ({ views: pool.size }) };
+}
+
+function causeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'error';
+}

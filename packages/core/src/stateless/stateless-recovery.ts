@@ -1,0 +1,102 @@
+import type { Host } from '../host/host.js';
+import type { Message } from '../model/message.js';
+import type { ModelRequest } from '../model/model-client.js';
+import { isRecoverableOverflow, normalizeProviderError } from '../model/normalize-provider-error.js';
+import { ContextWindowStop } from './context-window-stop.js';
+import type { ReportOnce } from './report-once.js';
+import type { RunOptions } from './stateless-context.js';
+import type { StatelessView } from './view-pool.js';
+
+/** How a turn ended: `exhausted` when the cascade gave up (the view is dropped: its recovery state says "do not retry"). */
+export interface RecoveryOutcome<T> {
+  value: T;
+  exhausted: boolean;
+}
+
+export interface StatelessRecovery {
+  run<S, P, T>(
+    view: StatelessView<S, P>,
+    first: readonly Message[],
+    send: (messages: readonly Message[] | undefined) => Promise<T>,
+    rebuild: () => Promise<ModelRequest>,
+    options?: RunOptions<T>,
+  ): Promise<RecoveryOutcome<T>>;
+}
+
+/** A view's recovery under way: what the `resend` tap runs. */
+interface Attempt {
+  (): Promise<boolean>;
+}
+
+/**
+ * Sends a stateless turn and, on an overflow, drives the host's recovery cascade on the turn's own
+ * view (`session.error`, then `session.idle`; auto-compact shrinks the view and asks for a `resend`,
+ * which rebuilds the request and sends again). Concurrent turns of one conversation have views of
+ * their own, so each one that overflows recovers. One `resend` tap per host serves every view.
+ */
+export function createStatelessRecovery(host: Host, name: string, report: ReportOnce): StatelessRecovery {
+  const attempts = new Map<string, Attempt>();
+  host.hooks.resend.tapPromise(`stateless-${name}`, async ({ sessionId }) => {
+    const attempt = attempts.get(sessionId);
+    return attempt === undefined ? undefined : attempt();
+  });
+
+  return {
+    async run(view, first, send, rebuild, options = {}) {
+      let value: { result: Awaited<ReturnType<typeof send>> } | undefined;
+      let last: unknown;
+      try {
+        value = { result: await send(first) };
+      } catch (error) {
+        if (!isRecoverableOverflow(error)) throw error;
+        last = error;
+      }
+      let exhausted = false;
+      if (value === undefined) {
+        const attempt: Attempt = async () => {
+          let request: ModelRequest;
+          try {
+            request = await rebuild();
+          } catch (error) {
+            report('recovery', 'the recovery could not rebuild the request', error);
+            return false;
+          }
+          try {
+            value = { result: await send(request.messages) };
+            return true;
+          } catch (error) {
+            last = error;
+            if (isRecoverableOverflow(error))
+              await host.emit('session.error', {
+                sessionId: view.id,
+                error: normalizeProviderError(error),
+                raw: error,
+              });
+            return false;
+          }
+        };
+        attempts.set(view.id, attempt);
+        try {
+          await host.emit('session.error', { sessionId: view.id, error: normalizeProviderError(last), raw: last });
+          await host.emit('session.idle', { sessionId: view.id });
+        } catch (error) {
+          report('recovery', 'the recovery cascade failed', error);
+        } finally {
+          attempts.delete(view.id);
+        }
+        if (value === undefined) {
+          exhausted = true;
+          if (ContextWindowStop.isInstance(last))
+            return { value: last.result as Awaited<ReturnType<typeof send>>, exhausted };
+          throw last;
+        }
+      }
+      const usage = options.usageOf?.(value.result);
+      if (usage !== undefined)
+        await view.session
+          .reportUsage(usage)
+          .catch((error: unknown) => report('usage', 'a reported usage could not be recorded', error));
+      return { value: value.result, exhausted };
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { Host } from '../host/host.js';
+import { createPromptOriginals } from '../host/prompt-originals.js';
+import type { CompactionReport } from '../model/compaction-report.js';
+import type { Message } from '../model/message.js';
+import type { CachedProjection } from './compaction-cache.js';
+import { withChainedId, type PromptChain } from './prompt-chain.js';
+import type { StatelessView } from './view-pool.js';
+
+/**
+ * A new view of a prompt: an ephemeral session seeded with every caller message (no `message.updated`
+ * per message, so a prompt handed over whole costs one pass) and, when the cache holds a compaction of
+ * a prefix, that compaction followed by the messages after it.
+ */
+export async function openView<S, P>(
+  host: Host,
+  chain: PromptChain<S, P>,
+  cached: CachedProjection | undefined,
+  contextWindow: number | undefined,
+): Promise<StatelessView<S, P>> {
+  const history = chain.items.map((item, index) => withChainedId(item.message, chain.hashes[index]!));
+  const projection = cached === undefined ? undefined : [...cached.projection, ...history.slice(cached.coveredLength)];
+  const id = `stateless-${randomUUID()}`;
+  const session = await host.ephemeralSession(id, { history, ...(projection === undefined ? {} : { projection }) });
+  session.contextWindow = contextWindow;
+  const originals = createPromptOriginals<S, P>();
+  history.forEach((message, index) =>
+    originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts),
+  );
+  return {
+    id,
+    session,
+    hashes: [...chain.hashes],
+    originals,
+    entryLength: cached?.coveredLength ?? 0,
+    busy: true,
+    lastUsed: 0,
+  };
+}
+
+/** Appends the prompt's messages the view does not have yet (each announced: O(new)), then adopts a newer cached compaction. */
+export async function extendView<S, P>(
+  view: StatelessView<S, P>,
+  chain: PromptChain<S, P>,
+  cached: CachedProjection | undefined,
+): Promise<void> {
+  for (let index = view.hashes.length; index < chain.items.length; index++) {
+    const message = withChainedId(chain.items[index]!.message, chain.hashes[index]!);
+    await view.session.append(message);
+    view.hashes.push(chain.hashes[index]!);
+    view.originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts);
+  }
+  if (cached !== undefined && cached.coveredLength > view.entryLength) await adoptProjection(view, chain, cached);
+}
+
+/** Replaces what the view's session sends with a cached compaction (another request's or another worker's) and what follows it. */
+export async function adoptProjection<S, P>(
+  view: StatelessView<S, P>,
+  chain: PromptChain<S, P>,
+  cached: CachedProjection,
+): Promise<void> {
+  const after: Message[] = [];
+  for (let index = cached.coveredLength; index < view.hashes.length; index++)
+    after.push(withChainedId(chain.items[index]!.message, chain.hashes[index]!));
+  const projection = [...cached.projection, ...after];
+  await view.session.applyCompaction(projection, adoptedReport(view.hashes.length, projection.length));
+  view.entryLength = cached.coveredLength;
+}
+
+function adoptedReport(messagesBefore: number, messagesAfter: number): CompactionReport {
+  return {
+    engine: 'stateless-cache',
+    reason: 'manual',
+    tokensBefore: 0,
+    tokensAfter: 0,
+    messagesBefore,
+    messagesAfter,
+    notes: ['adopted from the compaction cache'],
+  };
+}

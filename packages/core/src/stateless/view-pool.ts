@@ -1,0 +1,96 @@
+import type { Session } from '../host/session.js';
+import type { PromptOriginals } from '../host/prompt-originals.js';
+import { CACHE_INDEX_DEPTH } from './compaction-cache.js';
+
+/**
+ * A live view of one conversation in this process: an ephemeral session holding the caller messages
+ * `0..length` (their prefix hashes in `hashes`) and what the hooks made of them. A request whose prompt
+ * extends it appends only what is new.
+ */
+export interface StatelessView<S, P> {
+  readonly id: string;
+  readonly session: Session;
+  readonly hashes: string[];
+  readonly originals: PromptOriginals<S, P>;
+  /** The covered length of the newest cached compaction this view holds (0: none). */
+  entryLength: number;
+  busy: boolean;
+  lastUsed: number;
+}
+
+export interface ViewPool<S, P> {
+  /** The longest idle view whose messages the prompt starts with exactly, marked busy; undefined when none. */
+  take(hashes: readonly string[]): StatelessView<S, P> | undefined;
+  /** Adds a new view (busy); evicts the least recently used idle views beyond the limit. */
+  add(view: StatelessView<S, P>): void;
+  release(view: StatelessView<S, P>): void;
+  /** Forgets a view and deletes its session (its hooks' state goes with it). */
+  drop(view: StatelessView<S, P>): Promise<void>;
+  readonly size: number;
+}
+
+/**
+ * The live views of this process, filed by their opening (the prefix hash at `CACHE_INDEX_DEPTH`
+ * messages, or the whole view when shorter). A view in use by one request is never handed to
+ * another: a concurrent request on the same conversation gets a view of its own, so neither waits.
+ */
+export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unknown) => void): ViewPool<S, P> {
+  const byOpening = new Map<string, Set<StatelessView<S, P>>>();
+  const all = new Set<StatelessView<S, P>>();
+  let clock = 0;
+
+  const openingOf = (hashes: readonly string[]): string => hashes[Math.min(hashes.length, CACHE_INDEX_DEPTH) - 1] ?? '';
+  const unfile = (view: StatelessView<S, P>): void => {
+    const filed = byOpening.get(openingOf(view.hashes));
+    filed?.delete(view);
+    if (filed?.size === 0) byOpening.delete(openingOf(view.hashes));
+  };
+
+  const pool: ViewPool<S, P> = {
+    take(hashes) {
+      let best: StatelessView<S, P> | undefined;
+      const candidates = new Set<StatelessView<S, P>>();
+      for (let depth = 1; depth <= Math.min(hashes.length, CACHE_INDEX_DEPTH); depth++)
+        for (const view of byOpening.get(hashes[depth - 1]!) ?? []) candidates.add(view);
+      for (const view of candidates) {
+        const length = view.hashes.length;
+        if (view.busy || length > hashes.length || view.hashes[length - 1] !== hashes[length - 1]) continue;
+        if (best === undefined || length > best.hashes.length) best = view;
+      }
+      if (best === undefined) return undefined;
+      // Unfiled while in use; `release` files it again under its opening (which changes while it is shorter than the index depth).
+      unfile(best);
+      best.busy = true;
+      best.lastUsed = ++clock;
+      return best;
+    },
+    add(view) {
+      view.busy = true;
+      view.lastUsed = ++clock;
+      all.add(view);
+      if (all.size > maxViews) evict();
+    },
+    release(view) {
+      view.busy = false;
+      view.lastUsed = ++clock;
+      const opening = openingOf(view.hashes);
+      const filed = byOpening.get(opening) ?? new Set();
+      filed.add(view);
+      byOpening.set(opening, filed);
+    },
+    async drop(view) {
+      unfile(view);
+      all.delete(view);
+      await view.session.delete();
+    },
+    get size() {
+      return all.size;
+    },
+  };
+
+  function evict(): void {
+    const idle = [...all].filter((view) => !view.busy).sort((left, right) => left.lastUsed - right.lastUsed);
+    for (const view of idle.slice(0, all.size - maxViews)) pool.drop(view).catch(onEvictError);
+  }
+  return pool;
+}
