@@ -15,7 +15,14 @@ import { pathToFileURL } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropicSummarizer } from '@ctxhost/anthropic';
 import { createCompressor } from '@ctxhost/compressor';
-import { createSecretRedactor, createTokenCounter, lowWaterMark, type Message, type Summarizer } from '@ctxhost/core';
+import {
+  coveredIds,
+  createSecretRedactor,
+  createTokenCounter,
+  lowWaterMark,
+  type Message,
+  type Summarizer,
+} from '@ctxhost/core';
 import { startSimulator } from '@ctxhost/simulator';
 import { generateLongSession, HELD_OUT_SEEDS } from '../test/support/long-session.js';
 import { pathsTouched } from './paths-touched.js';
@@ -120,7 +127,7 @@ async function measure(
       const requests = cut.filter((message) => message.role === 'user' && requestText(message).length > 0);
       if (kept(requests.at(-1))) counts.newest++;
       if (kept(requests[0])) counts.task++;
-      const covered = new Set(summary.meta!.summary!.covers);
+      const covered = new Set(coveredIds(summary.meta!.summary!.covers, cut));
       const span = cut.filter((message) => covered.has(message.id));
       const paths = pathsTouched(span);
       counts.paths[0]! += paths.filter((path) => shown.includes(path)).length;

@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createTokenCounter, type Message } from '@ctxhost/core';
+import { coveredIds, createTokenCounter, type Message } from '@ctxhost/core';
 import { createCompressor } from '@ctxhost/compressor';
 import { readTranscript } from '@ctxhost/transcripts';
 import { pathsTouched } from './paths-touched.js';
@@ -34,7 +34,7 @@ export async function runCompressorExtractive(): Promise<ExtractiveRow[]> {
         { sessionId: name, contextWindow: WINDOW, counter, reason: 'manual' },
       );
       const summary = projection.find((message) => message.meta?.summary);
-      const covered = new Set(summary?.meta?.summary?.covers ?? []);
+      const covered = new Set(summary?.meta?.summary ? coveredIds(summary.meta.summary.covers, messages) : []);
       const span = messages.filter((message) => covered.has(message.id));
       const text =
         summary === undefined ? '' : summary.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');

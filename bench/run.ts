@@ -17,6 +17,7 @@ import { runTokenCounter } from './token-counter.js';
 import { runIntegrations } from './integrations.js';
 import { runOpencode } from './opencode.js';
 import { runLongSessionReplay } from './long-session-replay.js';
+import { runRecompaction } from './recompaction.js';
 import { runRecovery } from './recovery.js';
 import { runReplayFidelity } from './replay-fidelity.js';
 import { runTurnOverhead } from './turn-overhead.js';
@@ -25,6 +26,11 @@ const BENCHES: Record<string, { title: string; run: () => Promise<object[]> }> =
   'compaction-throughput': {
     title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',
     run: () => runCompactionThroughput(),
+  },
+  recompaction: {
+    title:
+      'Re-compaction on the default host path: the compressor again after 10 new messages, vs one JSON.stringify of the history; share of the projection that is summary metadata',
+    run: () => runRecompaction(),
   },
   'turn-overhead': {
     title:

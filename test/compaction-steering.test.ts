@@ -4,6 +4,7 @@ import { createAgent, createAnthropicModel, createAnthropicSummarizer, type Agen
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import {
   createHost,
+  coveredIds,
   createMessage,
   ORIGINAL_TOOL_NAME,
   readOriginal,
@@ -179,7 +180,7 @@ describe('ctxhost_original: originals on demand', () => {
     expect((await host.compact('s')).status).toBe('completed');
     const session = await host.session('s');
     const summary = session.messages().find((message: Message) => message.meta?.summary !== undefined)!;
-    const covers = summary.meta!.summary!.covers;
+    const covers = coveredIds(summary.meta!.summary!.covers, session.history());
     expect(JSON.stringify(summary)).toContain(
       `ctxhost_original handle ${summary.id}#1 … ${summary.id}#${covers.length}, oldest first.`,
     );

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnthropicSummarizer } from '@ctxhost/anthropic';
 import { startSimulator } from '@ctxhost/simulator';
 import {
+  coveredIds,
   createHost,
   createHostAsync,
   registerContextEngine,
@@ -160,7 +161,9 @@ describe('lcm engine', () => {
     const inView = new Set(session.messages().map((message) => message.id));
     const nodes = session
       .messages()
-      .flatMap((message) => (message.meta?.summary?.engine === 'lcm' ? message.meta.summary.covers : []));
+      .flatMap((message) =>
+        message.meta?.summary?.engine === 'lcm' ? coveredIds(message.meta.summary.covers, []) : [],
+      );
     expect(nodes.length).toBeLessThanOrEqual(4);
     const expanded = new Set<string>();
     for (const node of nodes) {

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { applyCompaction, selectiveToolCall, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
 import { createCompressor } from '@ctxhost/compressor';
 import {
+  coveredCount,
   createTokenCounter,
   fromAnthropic,
   getModelInfo,
@@ -177,7 +178,7 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
     const { messages: projection, report } = await applyCompaction(messages, strategy, { counter });
     const collapsed = projection
       .filter((message) => message.meta?.summary !== undefined)
-      .reduce((sum, message) => sum + (message.meta?.summary?.covers?.length ?? 0), 0);
+      .reduce((sum, message) => sum + (message.meta?.summary ? coveredCount(message.meta.summary.covers) : 0), 0);
     return {
       projection:
         projection.length === messages.length && projection.every((message, index) => message === messages[index])

@@ -1,4 +1,10 @@
-import type { CompactionReason, CompactionReport, Message, TokenCounter } from '@ctxhost/core';
+import {
+  coveredCount,
+  type CompactionReason,
+  type CompactionReport,
+  type Message,
+  type TokenCounter,
+} from '@ctxhost/core';
 import { createCompactionIndex, type CompactionGroup, type CompactionIndex } from './compaction-index.js';
 import { createContext, type CompactionContext, type CompactionStrategy } from './compaction-strategy.js';
 
@@ -98,10 +104,7 @@ function buildResult(
   };
   const first = modelSummaries[0];
   if (first !== undefined) {
-    const covered = modelSummaries.reduce(
-      (total, group) => total + (group.messages[0]?.meta?.summary?.covers.length ?? 0),
-      0,
-    );
+    const covered = modelSummaries.reduce((total, group) => total + coveredCountOf(group.messages[0]), 0);
     report.summary = {
       tokens: modelSummaries.reduce((total, group) => total + group.tokens, 0),
       source: first.summarySource ?? 'model',
@@ -123,10 +126,18 @@ function countCollapsedResults(inserted: readonly CompactionGroup[], excludedMes
   const covered = new Set(
     inserted
       .filter((group) => group.summarySource === 'tool-results')
-      .flatMap((group) => group.messages[0]?.meta?.summary?.covers ?? []),
+      .flatMap((group) => {
+        const covers = group.messages[0]?.meta?.summary?.covers;
+        return Array.isArray(covers) ? covers : [];
+      }),
   );
   let results = 0;
   for (const message of excludedMessages)
     if (covered.has(message.id)) for (const part of message.parts) if (part.type === 'tool-result') results++;
   return results;
+}
+
+function coveredCountOf(message: Message | undefined): number {
+  const covers = message?.meta?.summary?.covers;
+  return covers === undefined ? 0 : coveredCount(covers);
 }

@@ -1,4 +1,11 @@
-import type { Message, Summarizer, SummarySource } from '@ctxhost/core';
+import {
+  coveredCount,
+  coveredSpanOf,
+  type Covers,
+  type Message,
+  type Summarizer,
+  type SummarySource,
+} from '@ctxhost/core';
 import type { CompactionGroup, CompactionIndex } from './compaction-index.js';
 import type { CompactionContext, CompactionStrategy, PreserveOptions } from './compaction-strategy.js';
 import { assertCount, COMPACTION_ERROR_CODES, CompactionError, throwIfAborted } from './errors.js';
@@ -105,7 +112,7 @@ async function writeSummary(
     };
     const summary = await summarizeSpan(options.summarizer, span, request);
     if (summary.text.trim() === '') throw new Error('the summarizer returned an empty summary');
-    const covers = span.flatMap((group) => group.messages.map((message) => message.id));
+    const covers = coveredSpanOf(span.flatMap((group) => group.messages)) ?? [];
     index.replaceInserted(placeholder, summaryMessage(summary.text, covers, summary.source));
     return true;
   } catch (error) {
@@ -123,8 +130,9 @@ async function writeSummary(
   }
 }
 
-function summaryMessage(text: string, covers: string[], source: SummarySource): Message {
-  const id = `summary:${covers[0] ?? 'pending'}:${covers.length}`;
+function summaryMessage(text: string, covers: Covers, source: SummarySource): Message {
+  const first = Array.isArray(covers) ? covers[0] : covers.first;
+  const id = `summary:${first ?? 'pending'}:${coveredCount(covers)}`;
   return {
     id,
     role: 'user',

@@ -1,7 +1,9 @@
 import {
+  coveredCount,
   createMessage,
   messageContentHash,
   ORIGINAL_TOOL_NAME,
+  type Covers,
   type Message,
   type Part,
   type SummarySource,
@@ -13,7 +15,7 @@ export interface AssembleOptions {
   tail: readonly Message[];
   summaryText: string;
   source: SummarySource;
-  covers: string[];
+  covers: Covers;
   iteration: number;
 }
 
@@ -29,10 +31,9 @@ export function assembleProjection(options: AssembleOptions): Message[] {
   );
   const role = summaryRole(head.at(-1), options.tail[0]);
   const id = summaryId(role, options);
+  const count = coveredCount(options.covers);
   const handles =
-    options.covers.length === 0
-      ? ''
-      : `\n(Covered messages: ${ORIGINAL_TOOL_NAME} handle ${id}#1 … ${id}#${options.covers.length}, oldest first.)`;
+    count === 0 ? '' : `\n(Covered messages: ${ORIGINAL_TOOL_NAME} handle ${id}#1 … ${id}#${count}, oldest first.)`;
   const summary = createMessage(
     role,
     [{ type: 'text', text: `${COMPRESSOR.summaryPrefix}${handles}\n\n${options.summaryText}` }],
@@ -57,7 +58,10 @@ export function assembleProjection(options: AssembleOptions): Message[] {
  * prompt (a replay is repeatable, and a random id's digits moved the token count).
  */
 function summaryId(role: Message['role'], options: AssembleOptions): string {
-  const text = `${options.covers.join('\u0000')}\u0000${options.iteration}\u0000${options.summaryText}`;
+  const covers = Array.isArray(options.covers)
+    ? options.covers.join('\u0000')
+    : `${options.covers.first}\u0000${options.covers.last}\u0000${options.covers.count}`;
+  const text = `${covers}\u0000${options.iteration}\u0000${options.summaryText}`;
   const hash = messageContentHash({ id: '', role, parts: [{ id: '', type: 'text', text }] });
   return `summary-${hash.toString(16).padStart(14, '0').slice(-8)}`;
 }

@@ -217,6 +217,41 @@ describe('compressor', () => {
     expect(second.report.summary?.source).toBe('model');
   });
 
+  it('says what a summary covers as a span that takes the previous summary whole (a list from before spans too)', async () => {
+    const compressor = createCompressor({ compression: { protectLastN: 2 } });
+    const conversation = seedConversation();
+    const first = await compressor.compress(conversation, context({ contextWindow: 1000 }));
+    const covers = first.messages.find((message) => message.meta?.summary)!.meta!.summary!.covers;
+    expect(covers).toEqual({
+      first: conversation[2]!.id,
+      last: expect.any(String),
+      count: first.report.summary!.messagesCovered,
+    });
+    expect(first.report.summary!.messagesCovered).toBeGreaterThan(30);
+    const added = seedConversation().slice(2, 22);
+    const second = await compressor.compress([...first.messages, ...added], context({ contextWindow: 1000 }));
+    const again = second.messages.find((message) => message.meta?.summary)!.meta!.summary!;
+    expect(again.covers).toMatchObject({ first: conversation[2]!.id });
+    expect(JSON.stringify(again).length).toBeLessThan(200);
+    expect(second.report.summary!.messagesCovered).toBeGreaterThan(first.report.summary!.messagesCovered);
+
+    // A summary stored before spans existed lists every id: the next one starts from its first and counts them all.
+    const legacy = first.messages.map((message) =>
+      message.meta?.summary === undefined
+        ? message
+        : {
+            ...message,
+            meta: {
+              summary: { ...message.meta.summary, covers: Array.from({ length: 5000 }, (_, index) => `old-${index}`) },
+            },
+          },
+    );
+    const fromLegacy = await compressor.compress([...legacy, ...added], context({ contextWindow: 1000 }));
+    const inherited = fromLegacy.messages.find((message) => message.meta?.summary)!.meta!.summary!.covers;
+    expect(inherited).toMatchObject({ first: 'old-0' });
+    expect(fromLegacy.report.summary!.messagesCovered).toBeGreaterThan(5000);
+  });
+
   it('chunks a middle too large for the summarizer, and falls back to an extractive summary when it fails', async () => {
     let calls = 0;
     const small: Summarizer = {

@@ -1,4 +1,6 @@
 import {
+  coveredCount,
+  coveredSpanOf,
   createSecretRedactor,
   secretRedactorFromConfig,
   type CompressContext,
@@ -201,7 +203,8 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   // A model summary that dropped a constraint, a failed command or a path does not make the compaction silently lossy.
   if (summary.source !== 'extractive') state.notInSummary = missingFacts(span, summary.text);
   const workingState = run.redactor.redactText(renderWorkingState(state));
-  const covers = middle.flatMap((message) => message.meta?.summary?.covers ?? [message.id]);
+  // A bounded reference (first, last, count), the previous summary's span taken whole: nothing here grows with the session.
+  const covers = coveredSpanOf(middle) ?? [];
   const projection = assembleProjection({
     head: pruned.messages.slice(0, headEnd),
     tail: pruned.messages.slice(tailStart),
@@ -226,7 +229,7 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     summary: {
       tokens: context.counter.countText(summary.text),
       source: summary.source,
-      messagesCovered: covers.length,
+      messagesCovered: coveredCount(covers),
     },
     notes,
     steps: ['prune', 'boundaries', `summarize (${summary.source})`, 'assemble'],

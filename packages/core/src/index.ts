@@ -38,6 +38,14 @@ export {
 } from './tokens/create-token-counter.js';
 export { messageChars } from './model/message-chars.js';
 export { messageContentHash } from './model/message-content-hash.js';
+export {
+  coveredCount,
+  coveredIdAt,
+  coveredIds,
+  coveredSpanOf,
+  toCoveredSpan,
+  type Covers,
+} from './model/covered-span.js';
 export { DEFAULT_CONFIG, CONFIG_LIMITS } from './config/config-defaults.js';
 export {
   ConfigFileSchema,

@@ -24,7 +24,7 @@ describe('createOpencodeSummaryEngine', () => {
     expect(result.messages).toHaveLength(2);
     expect(summary !== undefined && isSummaryMessage(summary)).toBe(true);
     expect(summary?.meta?.summary).toEqual({
-      covers: ['u1', 'a1', 'u2', 'a2'],
+      covers: { first: 'u1', last: 'a2', count: 4 },
       engine: OPENCODE_SUMMARY_ENGINE,
       source: 'extractive',
     });

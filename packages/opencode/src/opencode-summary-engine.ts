@@ -1,4 +1,5 @@
 import {
+  coveredSpanOf,
   createMessage,
   type CompressContext,
   type CompressResult,
@@ -49,7 +50,7 @@ function summarizeBeforeLastPrompt(messages: readonly Message[], context: Compre
     );
   const summary = createMessage('assistant', [{ type: 'text', text: extractiveSummary(history) }], {
     meta: {
-      summary: { covers: history.map((message) => message.id), engine: OPENCODE_SUMMARY_ENGINE, source: 'extractive' },
+      summary: { covers: coveredSpanOf(history) ?? [], engine: OPENCODE_SUMMARY_ENGINE, source: 'extractive' },
     },
   });
   const projection = [summary, ...messages.slice(prompt)];

@@ -3,7 +3,10 @@ import { createHost } from './create-host.js';
 import { createMessage } from '../model/part-ids.js';
 import { ORIGINAL_TOOL, readOriginal } from './original-tool.js';
 
-async function session() {
+/** A summary's covers as written today (a span) and as written before spans (a list of ids). */
+type CoversForm = 'span' | 'list';
+
+async function session(form: CoversForm = 'span') {
   const host = createHost();
   const current = await host.session('s');
   const call = createMessage('assistant', [
@@ -15,7 +18,14 @@ async function session() {
   await current.append(result);
   const summary = createMessage('user', [{ type: 'text', text: 'summary' }], {
     id: 'sum-1',
-    meta: { summary: { covers: [call.id, result.id], engine: 'test', source: 'extractive', iteration: 1 } },
+    meta: {
+      summary: {
+        covers: form === 'list' ? [call.id, result.id] : { first: call.id, last: result.id, count: 2 },
+        engine: 'test',
+        source: 'extractive',
+        iteration: 1,
+      },
+    },
   });
   await current.applyCompaction([summary, ...current.messages().slice(0, 1)], {
     engine: 'test',
@@ -29,20 +39,24 @@ async function session() {
 }
 
 describe('readOriginal (ctxhost_original)', () => {
-  it('reads a part by its id, a line range of it, a message by its id, and the n-th message a summary covers', async () => {
-    const { current, result } = await session();
-    const partId = result.parts[0]!.id;
-    expect(await readOriginal(current, { handle: partId, fromLine: 2, toLine: 3 })).toEqual({
-      output: `Lines 2-3 of 4 of the original output of part ${partId}:\ntwo\nthree`,
-    });
-    expect((await readOriginal(current, { partId })).output).toContain('one\ntwo\nthree\nfour');
-    expect((await readOriginal(current, { handle: 'sum-1#1' })).output).toContain(
-      '[tool call bash] {"command":"cat log"}',
-    );
-    expect((await readOriginal(current, { handle: 'sum-1#2' })).output).toContain(
-      `of the original message ${result.id}:\ntool:\none`,
-    );
-  });
+  it.each<CoversForm>(['span', 'list'])(
+    'reads a part by its id, a line range of it, a message by its id, and the n-th message a summary covers (%s)',
+    async (form) => {
+      const { current, result } = await session(form);
+      const partId = result.parts[0]!.id;
+      expect(await readOriginal(current, { handle: partId, fromLine: 2, toLine: 3 })).toEqual({
+        output: `Lines 2-3 of 4 of the original output of part ${partId}:\ntwo\nthree`,
+      });
+      expect((await readOriginal(current, { partId })).output).toContain('one\ntwo\nthree\nfour');
+      expect((await readOriginal(current, { handle: 'sum-1#1' })).output).toContain(
+        '[tool call bash] {"command":"cat log"}',
+      );
+      expect((await readOriginal(current, { handle: 'sum-1#2' })).output).toContain(
+        `of the original message ${result.id}:\ntool:\none`,
+      );
+      expect((await readOriginal(current, { handle: 'sum-1#3' })).isError).toBe(true);
+    },
+  );
 
   it.each([
     [{ handle: 'missing' }, 'No original with handle missing'],

@@ -1,4 +1,5 @@
 import type { Session } from './session.js';
+import { coveredIdAt } from '../model/covered-span.js';
 import type { JsonValue, Message, Part } from '../model/message.js';
 import type { ToolDefinition } from '../model/model-client.js';
 import type { EngineToolResult } from '../engines/context-engine.js';
@@ -70,8 +71,10 @@ async function originalText(
 ): Promise<{ text: string; what: string } | undefined> {
   const covered = /^(.+)#(\d+)$/.exec(handle);
   if (covered !== null) {
-    const summary = [...session.messages(), ...session.history()].find((message) => message.id === covered[1]);
-    const id = summary?.meta?.summary?.covers[Number(covered[2]) - 1];
+    const history = session.history();
+    const summary = [...session.messages(), ...history].find((message) => message.id === covered[1]);
+    const covers = summary?.meta?.summary?.covers;
+    const id = covers === undefined ? undefined : coveredIdAt(covers, Number(covered[2]), history);
     return id === undefined ? undefined : originalText(session, id);
   }
   const part = await session.original(handle).catch(() => undefined);

@@ -135,9 +135,28 @@ export type PartType = Part['type'];
 export const RoleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
 export type Role = z.infer<typeof RoleSchema>;
 
-/** What a summary message covers: the ids of the messages it replaces in the projection. */
+/**
+ * A bounded reference to what a summary replaces: the oldest and newest
+ * message of the run it covers, in the order they were appended, and how many
+ * messages that run holds. Its size does not grow with the session (a summary
+ * of a summary covers the union of both runs); the originals stay in the
+ * session's history, found from `first` (see `coveredIdAt`).
+ */
+export const CoveredSpanSchema = z.strictObject({
+  first: z.string().min(1),
+  last: z.string().min(1),
+  count: z.number().int().nonnegative(),
+});
+export type CoveredSpan = z.infer<typeof CoveredSpanSchema>;
+
+/**
+ * What a summary message covers: a span (what the compressor and the
+ * summarization strategy write), or the ids of the messages it replaces (a
+ * short run such as one collapsed tool group, another engine's own list, and
+ * every summary written before spans existed).
+ */
 export const SummaryMetaSchema = z.strictObject({
-  covers: z.array(z.string()),
+  covers: z.union([z.array(z.string()), CoveredSpanSchema]),
   engine: z.string(),
   source: z.enum(['model', 'chunked', 'extractive', 'tool-results']).optional(),
   iteration: z.number().int().positive().optional(),

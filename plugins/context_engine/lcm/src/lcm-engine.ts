@@ -169,7 +169,8 @@ function nodeMessage(nodeId: string, covered: number, summary: string): Message 
 }
 
 function nodeIdOf(message: Message): string | undefined {
-  return message.meta?.summary?.covers[0];
+  const covers = message.meta?.summary?.covers;
+  return Array.isArray(covers) ? covers[0] : undefined;
 }
 
 /** Keeps at most `max` summary nodes in view: the oldest are merged into a parent node. */
