@@ -29,6 +29,11 @@ export default defineConfig({
         // Cross-package tests start servers and child processes and change the environment: one process per file.
         test: { name: 'integration', include: ['test/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        // Every bench at its smallest size (bench/benches.test.ts) and the short soak: a process per file.
+        test: { name: 'bench', include: ['bench/**/*.test.ts'] },
+      },
     ],
   },
 });

@@ -24,6 +24,7 @@ import {
   type Message,
 } from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
+import type { BenchSize } from './bench.js';
 
 export interface CacheAwareRow {
   variant: string;
@@ -92,8 +93,10 @@ function withLine(message: Message, line: string): Message {
   return { ...message, parts: [...message.parts.slice(0, -1), { ...last, text: `${last.text}\n${line}` }] };
 }
 
-export async function runCacheAwareCompaction(): Promise<CacheAwareRow[]> {
-  const { messages } = await readTranscript(TRANSCRIPT, { includeSidechains: true });
+/** Smallest: every variant on the session's first 150 messages (past the window, so compactions happen). */
+export async function runCacheAwareCompaction(size: BenchSize = 'full'): Promise<CacheAwareRow[]> {
+  const { messages: all } = await readTranscript(TRANSCRIPT, { includeSidechains: true });
+  const messages = size === 'smallest' ? all.slice(0, 150) : all;
   const runs: { variant: string; result: Awaited<ReturnType<typeof runReplay>> }[] = [];
   for (const [variant, wrap] of Object.entries(VARIANTS)) {
     const name = `bench-${variant.replace(/\W+/g, '-')}`;

@@ -25,6 +25,7 @@ import {
 } from '@ctxhost/core';
 import { startSimulator } from '@ctxhost/simulator';
 import { generateLongSession, HELD_OUT_SEEDS } from '../test/support/long-session.js';
+import type { BenchSize } from './bench.js';
 import { pathsTouched } from './paths-touched.js';
 
 export interface FidelityRow {
@@ -55,19 +56,25 @@ const SECRETS = {
 };
 const CONSTRAINT = 'Constraint: never modify anything under vendor/legacy-billing/.';
 
-export async function runCompactionFidelity(): Promise<FidelityRow[]> {
+/** Smallest: one tuning session of 8 requests, 16k, both summaries (its cuts under half the window skipped as always). */
+export async function runCompactionFidelity(size: BenchSize = 'full'): Promise<FidelityRow[]> {
   const simulator = await startSimulator();
   try {
     const client = new Anthropic({ apiKey: 'bench', baseURL: simulator.url, maxRetries: 0 });
     const rows: FidelityRow[] = [];
-    for (const [label, seeds] of [
-      ['tuning seeds 1-3', TUNING_SEEDS],
-      ['held out 9001-9003', HELD_OUT_SEEDS],
-    ] as const) {
+    const groups =
+      size === 'smallest'
+        ? ([['tuning seed 1', [1]]] as const)
+        : ([
+            ['tuning seeds 1-3', TUNING_SEEDS],
+            ['held out 9001-9003', HELD_OUT_SEEDS],
+          ] as const);
+    const requests = size === 'smallest' ? 8 : REQUESTS;
+    for (const [label, seeds] of groups) {
       const sessions = await Promise.all(
-        seeds.map(async (seed) => plant((await generateLongSession({ seed, requests: REQUESTS })).messages)),
+        seeds.map(async (seed) => plant((await generateLongSession({ seed, requests })).messages)),
       );
-      for (const window of WINDOWS) {
+      for (const window of size === 'smallest' ? WINDOWS.slice(0, 1) : WINDOWS) {
         for (const path of ['extractive', 'simulator'] as const) {
           const summarizer =
             path === 'simulator'

@@ -19,6 +19,7 @@ import {
 } from '@ctxhost/compaction';
 import { createTokenCounter, textFeaturesCache, type Message, type Part } from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
+import type { BenchSize } from './bench.js';
 
 export interface CompactionThroughputRow {
   messages: number;
@@ -88,13 +89,12 @@ async function timeAsync(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-export async function runCompactionThroughput(
-  sizes: readonly number[] = [1_000, 10_000, 100_000],
-): Promise<CompactionThroughputRow[]> {
+export async function runCompactionThroughput(size: BenchSize = 'full'): Promise<CompactionThroughputRow[]> {
+  const sizes = size === 'smallest' ? [1_000] : [1_000, 10_000, 100_000];
   const corpus = await corpusMessages();
   const rows: CompactionThroughputRow[] = [];
-  for (const size of sizes) {
-    const history = buildHistory(corpus, size);
+  for (const length of sizes) {
+    const history = buildHistory(corpus, length);
     const stringifyMs = time(() => JSON.stringify(history));
     const counter = createTokenCounter();
     const budget = Math.floor(counter.countAll(history.slice(0, Math.min(history.length, 400))) / 2);

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { coveredIds, createTokenCounter, type Message } from '@ctxhost/core';
 import { createCompressor } from '@ctxhost/compressor';
 import { readTranscript } from '@ctxhost/transcripts';
+import type { BenchSize } from './bench.js';
 import { pathsTouched } from './paths-touched.js';
 
 export interface ExtractiveRow {
@@ -23,10 +24,14 @@ export interface ExtractiveRow {
 const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
 const WINDOW = 32_000;
 
-export async function runCompressorExtractive(): Promise<ExtractiveRow[]> {
+/** Smallest: one transcript per source. */
+export async function runCompressorExtractive(size: BenchSize = 'full'): Promise<ExtractiveRow[]> {
   const rows: ExtractiveRow[] = [];
   for (const folder of ['claude-code', 'openhands', 'swe-agent']) {
-    for (const name of readdirSync(join(CORPUS, folder)).filter((file) => /\.(jsonl|json|traj)$/.test(file))) {
+    const files = readdirSync(join(CORPUS, folder))
+      .filter((file) => /\.(jsonl|json|traj)$/.test(file))
+      .sort();
+    for (const name of size === 'smallest' ? files.slice(0, 1) : files) {
       const { messages } = await readTranscript(join(CORPUS, folder, name), { includeSidechains: true });
       const counter = createTokenCounter();
       const { messages: projection, report } = await createCompressor({ compression: { protectLastN: 6 } }).compress(

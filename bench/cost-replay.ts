@@ -42,6 +42,7 @@ import {
 } from '@ctxhost/prompt-caching';
 import { startSimulator } from '@ctxhost/simulator';
 import { readTranscript } from '@ctxhost/transcripts';
+import type { BenchSize } from './bench.js';
 
 export interface CostRow {
   window: string;
@@ -62,7 +63,8 @@ export interface CostRow {
 
 const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
 const SOURCES = ['claude-code', 'openhands', 'swe-agent'];
-const MODEL = 'claude-sonnet-4';
+/** Claude Sonnet 4 by the alias the API serves (`claude-sonnet-4` alone is a 404 there, and in the simulator). */
+const MODEL = 'claude-sonnet-4-0';
 /** The issue's window; a 16k run of the sessions that pass 16k shows what the strategies do once they trigger. */
 const WINDOW = 64_000;
 const SMALL_WINDOW = 16_000;
@@ -153,13 +155,16 @@ async function requestPrefixes(file: string): Promise<Message[][]> {
     .filter((prefix) => prefix.some((message) => message.role === 'user'));
 }
 
-export async function runCostReplay(): Promise<CostRow[]> {
+/** Smallest: the shortest Claude Code session in every mode, and its small-window row at a window it passes. */
+export async function runCostReplay(size: BenchSize = 'full'): Promise<CostRow[]> {
   const rows: CostRow[] = [];
   const small: CostRow[] = [];
-  for (const source of SOURCES) {
-    for (const name of readdirSync(join(CORPUS, source))
+  const smallWindow = size === 'smallest' ? 2_000 : SMALL_WINDOW;
+  for (const source of size === 'smallest' ? SOURCES.slice(0, 1) : SOURCES) {
+    const files = readdirSync(join(CORPUS, source))
       .filter((file) => /\.(jsonl|json|traj)$/.test(file))
-      .sort()) {
+      .sort();
+    for (const name of size === 'smallest' ? files.slice(0, 1) : files) {
       const prefixes = await requestPrefixes(join(CORPUS, source, name));
       const none = await replay(prefixes, 'none');
       const cached = await replay(prefixes, 'system_and_3');
@@ -173,13 +178,13 @@ export async function runCostReplay(): Promise<CostRow[]> {
           server_compact: await replay(prefixes, 'server_compact'),
         }),
       );
-      if (promptOf(none.usages.at(-1)!) > SMALL_WINDOW) {
+      if (promptOf(none.usages.at(-1)!) > smallWindow) {
         small.push(
-          row(session, SMALL_WINDOW, prefixes, {
+          row(session, smallWindow, prefixes, {
             none,
             system_and_3: cached,
-            client: await replay(prefixes, 'client', SMALL_WINDOW),
-            server_edit: await replay(prefixes, 'server_edit', SMALL_WINDOW),
+            client: await replay(prefixes, 'client', smallWindow),
+            server_edit: await replay(prefixes, 'server_edit', smallWindow),
           }),
         );
       }

@@ -3,7 +3,7 @@
  * (`@ctxhost/ai-sdk`, …): one conversation (a build investigation with ten tool
  * outputs, then a question), an API limit that puts it 1%, 50% or 300% over, and
  * what the simulator saw until the caller had its answer. Each integration's
- * bench (packages/<name>/bench/recovery.ts) drives its framework through it.
+ * bench (bench/integrations/<package>.ts) drives its framework through it.
  */
 import {
   countTokens,
@@ -13,10 +13,16 @@ import {
   type RecordedRequest,
   type Simulator,
 } from '@ctxhost/simulator';
+import type { BenchSize } from './bench.js';
 
 export const BENCH_MODEL = 'claude-sonnet-4-6';
 export const BENCH_SYSTEM = 'You are a careful engineer.';
 export const OVERFLOWS = [0.01, 0.5, 3] as const;
+
+/** The overflows a run measures: all three, or the middle one at the smallest size. */
+export function overflowsFor(size: BenchSize): readonly number[] {
+  return size === 'smallest' ? [0.5] : OVERFLOWS;
+}
 
 /** The conversation, framework-neutral: the caller's own history, ending in a question. */
 export type NeutralMessage =

@@ -1,23 +1,23 @@
 /**
- * Issue #23's measure: bench/recovery's overflows (1%, 50%, 300%) through each
- * framework integration — model calls until the answer, tokens sent, whether the
- * caller saw an error. Each framework's part lives in its package's bench/ folder,
- * so the framework stays that package's dependency.
+ * `recovery`'s overflows (1%, 50%, 300%) through each framework integration —
+ * model calls until the answer, tokens sent, whether the caller saw an error.
+ * Each framework's part is in bench/integrations/<package>.ts.
  * Run alone: npx tsx --conditions=@ctxhost/source bench/integrations.ts
  */
 import { pathToFileURL } from 'node:url';
-import { runAiSdkRecovery } from '../packages/ai-sdk/bench/recovery.js';
-import { runLangchainRecovery } from '../packages/langchain/bench/recovery.js';
-import { runMastraRecovery } from '../packages/mastra/bench/recovery.js';
-import { runOpenaiAgentsRecovery } from '../packages/openai-agents/bench/recovery.js';
+import type { BenchSize } from './bench.js';
 import type { IntegrationRow } from './integration-scenarios.js';
+import { runAiSdkRecovery } from './integrations/ai-sdk.js';
+import { runLangchainRecovery } from './integrations/langchain.js';
+import { runMastraRecovery } from './integrations/mastra.js';
+import { runOpenaiAgentsRecovery } from './integrations/openai-agents.js';
 
-export async function runIntegrations(): Promise<IntegrationRow[]> {
+export async function runIntegrations(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   return [
-    ...(await runAiSdkRecovery()),
-    ...(await runOpenaiAgentsRecovery()),
-    ...(await runMastraRecovery()),
-    ...(await runLangchainRecovery()),
+    ...(await runAiSdkRecovery(size)),
+    ...(await runOpenaiAgentsRecovery(size)),
+    ...(await runMastraRecovery(size)),
+    ...(await runLangchainRecovery(size)),
   ];
 }
 

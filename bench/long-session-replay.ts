@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { runReplay, type ReplayResult } from '@ctxhost/cli';
 import { parseTranscript } from '@ctxhost/transcripts';
 import { generateLongSession, type LongSessionOptions } from '../test/support/long-session.js';
+import type { BenchSize } from './bench.js';
 
 export interface LongReplayRow {
   session: string;
@@ -47,11 +48,16 @@ export function weakShare(result: ReplayResult): { weak: number; total: number }
   return { weak, total: compactions.length };
 }
 
-export async function runLongSessionReplay(options: { quick?: boolean } = {}): Promise<LongReplayRow[]> {
+/** `quick`: one tuning and one held-out session at two limits; `smallest`: one short session (8 requests) at one limit. */
+export async function runLongSessionReplay(size: BenchSize | 'quick' = 'full'): Promise<LongReplayRow[]> {
   const rows: LongReplayRow[] = [];
-  const sessions = options.quick === true ? SESSIONS.filter((_, index) => index === 0 || index === 2) : SESSIONS;
+  const sessions =
+    size === 'full' ? SESSIONS : SESSIONS.filter((_, index) => index === 0 || (size === 'quick' && index === 2));
+  const limits = size === 'full' ? API_LIMITS : size === 'quick' ? [15_300, 12_500] : [7_000];
   for (const { options: sessionOptions, heldOut } of sessions) {
-    const session = await generateLongSession(sessionOptions);
+    const session = await generateLongSession(
+      size === 'smallest' ? { ...sessionOptions, requests: 8 } : sessionOptions,
+    );
     const { messages } = parseTranscript(session.transcript);
     const withSystem = [
       {
@@ -61,7 +67,7 @@ export async function runLongSessionReplay(options: { quick?: boolean } = {}): P
       },
       ...messages,
     ];
-    for (const apiLimit of options.quick === true ? [15_300, 12_500] : API_LIMITS) {
+    for (const apiLimit of limits) {
       const result = await runReplay({ messages: withSystem, window: WINDOW, contextLimit: apiLimit, config: NO_WAIT });
       const { weak, total } = weakShare(result);
       rows.push({
@@ -84,5 +90,5 @@ export async function runLongSessionReplay(options: { quick?: boolean } = {}): P
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.table(await runLongSessionReplay({ quick: process.argv.includes('--quick') }));
+  console.table(await runLongSessionReplay(process.argv.includes('--quick') ? 'quick' : 'full'));
 }

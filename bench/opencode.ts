@@ -19,6 +19,7 @@ import {
   type OpencodeProject,
   type OpencodeServer,
 } from '../test/opencode-server.js';
+import type { BenchSize } from './bench.js';
 
 export interface OpencodeRecoveryRow {
   scenario: string;
@@ -357,7 +358,8 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-export async function runOpencode(): Promise<OpencodeRecoveryRow[]> {
+/** Smallest: the first scenario with opencode's compaction off. */
+export async function runOpencode(size: BenchSize = 'full'): Promise<OpencodeRecoveryRow[]> {
   const first = await startSimulator({ contextLimit: 60_000 });
   const server = await startOpencodeServer({
     simulatorUrl: first.url,
@@ -367,8 +369,8 @@ export async function runOpencode(): Promise<OpencodeRecoveryRow[]> {
   const bench: Bench = { server, sims: new Map([['60000/prompt_too_long', first]]), projects: new Map() };
   const rows: OpencodeRecoveryRow[] = [];
   try {
-    for (const compaction of [false, true]) {
-      for (const scenario of SCENARIOS) {
+    for (const compaction of size === 'smallest' ? [false] : [false, true]) {
+      for (const scenario of size === 'smallest' ? SCENARIOS.slice(0, 1) : SCENARIOS) {
         const setup = { window: scenario.window, style: scenario.style, compaction };
         const run = await open(bench, setup);
         const text = await scenario.run(run);

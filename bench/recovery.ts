@@ -12,6 +12,7 @@ import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createHost, type Message } from '@ctxhost/core';
 import { startSimulator } from '@ctxhost/simulator';
+import type { BenchSize } from './bench.js';
 
 export interface RecoveryRow {
   overflow: string;
@@ -102,9 +103,10 @@ async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
   };
 }
 
-export async function runRecovery(): Promise<RecoveryRow[]> {
+export async function runRecovery(size: BenchSize = 'full'): Promise<RecoveryRow[]> {
   const rows: RecoveryRow[] = [];
-  for (const overBy of [0.01, 0.5, 3]) for (const plan of [true, false]) rows.push(await measure(overBy, plan));
+  for (const overBy of size === 'smallest' ? [0.5] : [0.01, 0.5, 3])
+    for (const plan of [true, false]) rows.push(await measure(overBy, plan));
   return rows;
 }
 

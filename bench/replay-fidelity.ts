@@ -10,8 +10,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readTranscript } from '@ctxhost/transcripts';
-import { buildInspectReport } from '../packages/cli/src/inspect-report.js';
-import { runReplay } from '../packages/cli/src/replay/run-replay.js';
+import { buildInspectReport, runReplay } from '@ctxhost/cli';
+import type { BenchSize } from './bench.js';
 
 export interface ReplayFidelityRow {
   session: string;
@@ -36,9 +36,10 @@ const SESSIONS = [
 ];
 const WINDOW = 1_000_000;
 
-export async function runReplayFidelity(): Promise<ReplayFidelityRow[]> {
+/** Smallest: the shortest session. */
+export async function runReplayFidelity(size: BenchSize = 'full'): Promise<ReplayFidelityRow[]> {
   const rows: ReplayFidelityRow[] = [];
-  for (const file of SESSIONS) {
+  for (const file of size === 'smallest' ? SESSIONS.slice(0, 1) : SESSIONS) {
     const transcript = await readTranscript(file, { includeSidechains: true, skipInvalid: true });
     const recorded = buildInspectReport(transcript).usage!;
     const result = await runReplay({

@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createFileStore, type Message, type SessionStore } from '@ctxhost/core';
 import { createPostgresStore, type PostgresStore } from '@ctxhost/store-postgres';
 import { createDefaultHost } from 'ctxhost';
+import type { BenchSize } from './bench.js';
 
 export interface StorePostgresRow {
   store: 'file' | 'postgres';
@@ -33,13 +34,16 @@ interface WorkerResult {
   turnOverheadMs: number;
 }
 
-const APPENDS = 200;
-const TURNS = 30;
+const FULL = { appends: 200, turns: 30 };
+/** Smallest: a few appends and turns, the worker in this process (one process start less per store). */
+const SMALLEST = { appends: 20, turns: 5 };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 const databaseUrl = () => process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-export async function runStorePostgres(workerCounts: readonly number[] = [1, 4]): Promise<StorePostgresRow[]> {
+/** Smallest: one worker per store, in this process. */
+export async function runStorePostgres(size: BenchSize = 'full'): Promise<StorePostgresRow[]> {
+  const workerCounts = size === 'smallest' ? [1] : [1, 4];
   const directory = await mkdtemp(join(tmpdir(), 'ctxhost-bench-store-'));
   const schema = `ctxhost_bench_${randomBytes(4).toString('hex')}`;
   const setup = createPostgresStore({ url: databaseUrl(), schema });
@@ -50,7 +54,11 @@ export async function runStorePostgres(workerCounts: readonly number[] = [1, 4])
       for (const workers of workerCounts) {
         const target = store === 'file' ? join(directory, `run-${workers}`) : schema;
         const results = await Promise.all(
-          Array.from({ length: workers }, (_, index) => runWorker(store, target, `w${workers}-${index}`)),
+          Array.from({ length: workers }, (_, index) =>
+            size === 'smallest'
+              ? workerMain(store, target, `w${workers}-${index}`, SMALLEST)
+              : runWorker(store, target, `w${workers}-${index}`),
+          ),
         );
         rows.push({
           store,
@@ -85,7 +93,12 @@ function runWorker(store: 'file' | 'postgres', target: string, name: string): Pr
   });
 }
 
-async function workerMain(kind: 'file' | 'postgres', target: string, name: string): Promise<WorkerResult> {
+async function workerMain(
+  kind: 'file' | 'postgres',
+  target: string,
+  name: string,
+  counts: { appends: number; turns: number } = FULL,
+): Promise<WorkerResult> {
   const open = (): SessionStore =>
     kind === 'file'
       ? createFileStore({ directory: target })
@@ -93,17 +106,17 @@ async function workerMain(kind: 'file' | 'postgres', target: string, name: strin
   const appendStore = open();
   const body = 'x'.repeat(1_000);
   const started = performance.now();
-  for (let index = 0; index < APPENDS; index += 1)
+  for (let index = 0; index < counts.appends; index += 1)
     await appendStore.append(`${name}-appends`, {
       type: 'message.appended',
       message: message('tool', `${index} ${body}`),
     });
-  const appendsPerSecond = APPENDS / ((performance.now() - started) / 1_000);
+  const appendsPerSecond = counts.appends / ((performance.now() - started) / 1_000);
   await appendStore.close();
-  return { appendsPerSecond, turnOverheadMs: await turnOverhead(open(), `${name}-turns`) };
+  return { appendsPerSecond, turnOverheadMs: await turnOverhead(open(), `${name}-turns`, counts.turns) };
 }
 
-async function turnOverhead(store: SessionStore, sessionId: string): Promise<number> {
+async function turnOverhead(store: SessionStore, sessionId: string, turns: number): Promise<number> {
   const host = await createDefaultHost({
     config: { store: { kind: store.kind === 'file' ? 'file' : 'postgres' }, model: { contextLength: 200_000 } },
     store,
@@ -112,7 +125,7 @@ async function turnOverhead(store: SessionStore, sessionId: string): Promise<num
   const locked = <T>(fn: () => Promise<T>) =>
     store.kind === 'postgres' ? (store as PostgresStore).withSessionLock(sessionId, fn) : fn();
   const timings: number[] = [];
-  for (let turn = 0; turn < TURNS; turn += 1) {
+  for (let turn = 0; turn < turns; turn += 1) {
     const started = performance.now();
     await locked(async () => {
       await session.append(message('user', `turn ${turn}: next step please`));

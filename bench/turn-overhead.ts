@@ -10,6 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { createMemoryStore, messageChars, type Message } from '@ctxhost/core';
 import { createDefaultHost } from 'ctxhost';
+import type { BenchSize } from './bench.js';
 import { buildHistory, corpusMessages } from './compaction-throughput.js';
 
 export interface TurnOverheadRow {
@@ -26,11 +27,12 @@ export interface TurnOverheadRow {
 
 const TURNS = 15;
 
-export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000, 100_000]): Promise<TurnOverheadRow[]> {
+export async function runTurnOverhead(size: BenchSize = 'full'): Promise<TurnOverheadRow[]> {
+  const sizes = size === 'smallest' ? [1_000] : [1_000, 10_000, 100_000];
   const corpus = await corpusMessages();
   const rows: TurnOverheadRow[] = [];
-  for (const size of sizes) {
-    const history = buildHistory(corpus, size);
+  for (const length of sizes) {
+    const history = buildHistory(corpus, length);
     const heapBefore = settledHeap();
     const host = await createDefaultHost({
       config: { store: { kind: 'memory' }, model: { contextLength: 1_000_000_000 } },
@@ -78,7 +80,7 @@ export async function runTurnOverhead(sizes: readonly number[] = [1_000, 10_000,
     void Math.ceil(chars / 4);
     const fullRecountMs = performance.now() - recount;
     rows.push({
-      messages: size,
+      messages: length,
       hostMs: round(median(timings)),
       fullRecountMs: round(fullRecountMs),
       heapMb: Math.round(process.memoryUsage().heapUsed / 1e6),

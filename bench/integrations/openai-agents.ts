@@ -17,13 +17,14 @@ import {
   BENCH_SYSTEM,
   benchConversation,
   measureConversation,
-  OVERFLOWS,
+  overflowsFor,
   runScenario,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
-} from '../../../bench/integration-scenarios.js';
-import { createContextManagement } from '../src/index.js';
+} from '../integration-scenarios.js';
+import type { BenchSize } from '../bench.js';
+import { createContextManagement } from '@ctxhost/openai-agents';
 
 const MODEL = 'gpt-4o';
 
@@ -88,11 +89,11 @@ async function send(run_: ScenarioRun, withCtxhost: boolean): Promise<string> {
   }
 }
 
-export async function runOpenaiAgentsRecovery(): Promise<IntegrationRow[]> {
+export async function runOpenaiAgentsRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   setTracingDisabled(true);
   const real = await measureConversation((scenario) => send(scenario, false));
   const rows: IntegrationRow[] = [];
-  for (const overBy of OVERFLOWS) {
+  for (const overBy of overflowsFor(size)) {
     rows.push(await runScenario('openai-agents, no ctxhost', real, overBy, false, (scenario) => send(scenario, false)));
     rows.push(await runScenario('openai-agents + ctxhost', real, overBy, false, (scenario) => send(scenario, true)));
     rows.push(await runScenario('openai-agents + ctxhost', real, overBy, true, (scenario) => send(scenario, true)));

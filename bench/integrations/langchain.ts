@@ -1,8 +1,7 @@
 /**
  * bench/recovery's overflows through a LangChain v1 agent (`createAgent` with
  * `ChatAnthropic` on the simulator's Messages endpoint, and `ChatOpenAI` on its
- * Chat Completions endpoint), with and without the middleware. Lives in the
- * package so LangChain stays this package's dependency; `bench/integrations.ts` runs it.
+ * Chat Completions endpoint), with and without the middleware. `bench/integrations.ts` runs it.
  */
 import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
@@ -16,13 +15,14 @@ import {
   BENCH_SYSTEM,
   benchConversation,
   measureConversation,
-  OVERFLOWS,
+  overflowsFor,
   runScenario,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
-} from '../../../bench/integration-scenarios.js';
-import { contextManagementMiddleware } from '../src/index.js';
+} from '../integration-scenarios.js';
+import type { BenchSize } from '../bench.js';
+import { contextManagementMiddleware } from '@ctxhost/langchain';
 
 const readFile = tool(async ({ path }: { path: string }) => `contents of ${path}`, {
   name: 'read_file',
@@ -80,12 +80,12 @@ async function send(run: ScenarioRun, withMiddleware: boolean, chat: boolean): P
   }
 }
 
-export async function runLangchainRecovery(): Promise<IntegrationRow[]> {
+export async function runLangchainRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   const rows: IntegrationRow[] = [];
   for (const chat of [false, true]) {
     const name = chat ? 'langchain ChatOpenAI' : 'langchain ChatAnthropic';
     const real = await measureConversation((run) => send(run, false, chat));
-    for (const overBy of OVERFLOWS) {
+    for (const overBy of overflowsFor(size)) {
       rows.push(await runScenario(`${name}, no ctxhost`, real, overBy, false, (run) => send(run, false, chat)));
       rows.push(await runScenario(`${name} + ctxhost`, real, overBy, false, (run) => send(run, true, chat)));
       rows.push(await runScenario(`${name} + ctxhost`, real, overBy, true, (run) => send(run, true, chat)));

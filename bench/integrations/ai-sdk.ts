@@ -1,7 +1,6 @@
 /**
  * bench/recovery's overflows through `ai` + `@ai-sdk/anthropic` with the
- * middleware (and without it, for the baseline). Lives in the package so the
- * AI SDK stays this package's dependency; `bench/integrations.ts` runs it.
+ * middleware (and without it, for the baseline). `bench/integrations.ts` runs it.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -12,13 +11,14 @@ import {
   BENCH_SYSTEM,
   benchConversation,
   measureConversation,
-  OVERFLOWS,
+  overflowsFor,
   runScenario,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
-} from '../../../bench/integration-scenarios.js';
-import { contextManagementMiddleware } from '../src/index.js';
+} from '../integration-scenarios.js';
+import type { BenchSize } from '../bench.js';
+import { contextManagementMiddleware } from '@ctxhost/ai-sdk';
 
 /** The bench conversation as AI SDK model messages (Mastra's agents take the same shape). */
 export function toModelMessages(messages: NeutralMessage[]): ModelMessage[] {
@@ -83,16 +83,16 @@ async function send(run: ScenarioRun, withMiddleware: boolean, chat = false): Pr
   }
 }
 
-export async function runAiSdkRecovery(): Promise<IntegrationRow[]> {
+export async function runAiSdkRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   const real = await measureConversation((run) => send(run, false));
   const rows: IntegrationRow[] = [];
-  for (const overBy of OVERFLOWS) {
+  for (const overBy of overflowsFor(size)) {
     rows.push(await runScenario('ai-sdk, no middleware', real, overBy, false, (run) => send(run, false)));
     rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, false, (run) => send(run, true)));
     rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, true, (run) => send(run, true)));
   }
   const chatReal = await measureConversation((run) => send(run, false, true));
-  for (const overBy of OVERFLOWS) {
+  for (const overBy of overflowsFor(size)) {
     rows.push(
       await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, false, (run) => send(run, true, true)),
     );

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runSoak } from '../bench/soak/run-soak.js';
+import { runSoak } from './run-soak.js';
 
-const corpus = fileURLToPath(new URL('./fixtures/corpus/', import.meta.url));
+const corpus = fileURLToPath(new URL('../../test/fixtures/corpus/', import.meta.url));
 
 /** The short soak (the full one is `pnpm soak`, figures in docs/reliability.md). */
 describe('soak: 50 agent sessions with seeded faults, through the real SDK and the simulator', () => {

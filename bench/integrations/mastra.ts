@@ -14,13 +14,14 @@ import {
   BENCH_SYSTEM,
   benchConversation,
   measureConversation,
-  OVERFLOWS,
+  overflowsFor,
   runScenario,
   type IntegrationRow,
   type ScenarioRun,
-} from '../../../bench/integration-scenarios.js';
-import { toModelMessages } from '../../ai-sdk/bench/recovery.js';
-import { createContextManagementProcessor } from '../src/index.js';
+} from '../integration-scenarios.js';
+import type { BenchSize } from '../bench.js';
+import { toModelMessages } from './ai-sdk.js';
+import { createContextManagementProcessor } from '@ctxhost/mastra';
 
 async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Promise<string> {
   const model: MastraModelConfig = router
@@ -53,11 +54,11 @@ async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Pro
   }
 }
 
-export async function runMastraRecovery(): Promise<IntegrationRow[]> {
+export async function runMastraRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   const real = await measureConversation((scenario) => send(scenario, false));
   const routed = await measureConversation((scenario) => send(scenario, false, true));
   const rows: IntegrationRow[] = [];
-  for (const overBy of OVERFLOWS) {
+  for (const overBy of overflowsFor(size)) {
     rows.push(await runScenario('mastra, no ctxhost', real, overBy, false, (scenario) => send(scenario, false)));
     rows.push(await runScenario('mastra + ctxhost processor', real, overBy, false, (scenario) => send(scenario, true)));
     rows.push(await runScenario('mastra + ctxhost processor', real, overBy, true, (scenario) => send(scenario, true)));

@@ -1,0 +1,99 @@
+/**
+ * Every benchmark `pnpm bench` knows, by the name `--only` takes. To add one:
+ * write `bench/<name>.ts` exporting `run<Name>(size: BenchSize)`, and add its
+ * entry here (bench/README.md, "Adding a bench").
+ */
+import type { Bench } from './bench.js';
+import { runCacheAwareCompaction } from './cache-aware-compaction.js';
+import { runCompactionFidelity } from './compaction-fidelity.js';
+import { runCompactionThroughput } from './compaction-throughput.js';
+import { runCompressorExtractive } from './compressor-extractive.js';
+import { runCostReplay } from './cost-replay.js';
+import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runIntegrations } from './integrations.js';
+import { runLongSessionReplay } from './long-session-replay.js';
+import { runRecompaction } from './recompaction.js';
+import { runModelRegistry } from './model-registry.js';
+import { runOpencode } from './opencode.js';
+import { runRecovery } from './recovery.js';
+import { runReplayFidelity } from './replay-fidelity.js';
+import { runStorePostgres } from './store-postgres.js';
+import { runTokenCounter } from './token-counter.js';
+import { runTurnOverhead } from './turn-overhead.js';
+
+export const BENCHES: Readonly<Record<string, Bench>> = {
+  'compaction-throughput': {
+    title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',
+    run: runCompactionThroughput,
+  },
+  recompaction: {
+    title:
+      'Re-compaction on the default host path: the compressor again after 10 new messages, vs one JSON.stringify of the history; share of the projection that is summary metadata',
+    run: (size) => runRecompaction(size === 'smallest' ? [1_000] : undefined),
+  },
+  'turn-overhead': {
+    title:
+      'Per-turn overhead of the host (all default hooks) vs history length; baseline: a full chars/4 re-count per event',
+    run: runTurnOverhead,
+  },
+  'estimator-accuracy': {
+    title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)',
+    run: runEstimatorAccuracy,
+  },
+  'token-counter': {
+    title:
+      'Exact tokens on the OpenAI-format corpus (OpenHands, SWE-agent): the OpenAI counter vs gpt-tokenizer encodeChat, the estimator and chars/4 vs exact (o200k_base)',
+    run: runTokenCounter,
+  },
+  'model-registry': {
+    title: 'Model registry: models per provider, data source, lookup time',
+    run: runModelRegistry,
+  },
+  'cost-replay': {
+    title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction',
+    run: runCostReplay,
+  },
+  'cache-aware-compaction': {
+    title:
+      'Cache-aware compaction: the demo session at 18k with the compressor as shipped and with each cache-relevant choice undone',
+    run: runCacheAwareCompaction,
+  },
+  'long-session-replay': {
+    title:
+      'Long sessions (hundreds of requests) replayed at an 18k window and several API limits: turns answered, failed recoveries, weak compactions, cache reads, dollars (held-out sessions marked)',
+    run: runLongSessionReplay,
+  },
+  recovery: {
+    title: 'Recovery from overflows: model calls and time, planned cascade vs oh-my-opencode’s walk-the-cascade order',
+    run: runRecovery,
+  },
+  integrations: {
+    title:
+      'Overflows through the framework integrations (AI SDK, OpenAI Agents, Mastra, LangChain): model calls, tokens sent, whether the caller saw an error',
+    run: runIntegrations,
+  },
+  opencode: {
+    title:
+      'Overflows inside the real opencode with ctxhost’s plugin, opencode’s compaction off and on: model calls from the first request past 80% to the answer, failed requests, tokens, originals lost',
+    run: runOpencode,
+  },
+  'replay-fidelity': {
+    title:
+      'Replay fidelity: Claude Code sessions replayed at a 1M window, peak prompt and uncached price against the recorded ones',
+    run: runReplayFidelity,
+  },
+  'compaction-fidelity': {
+    title:
+      'Compaction fidelity: long sessions cut at 8 points, 16k and 32k, extractive and simulator summaries; what survived and secrets leaked',
+    run: runCompactionFidelity,
+  },
+  'compressor-extractive': {
+    title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept',
+    run: runCompressorExtractive,
+  },
+  'store-postgres': {
+    title:
+      'The PostgreSQL store beside the file store, 1 and 4 worker processes: appends per second and per-turn overhead (needs PostgreSQL)',
+    run: runStorePostgres,
+  },
+};
