@@ -44,7 +44,6 @@ export async function main(log: (line: string) => void = console.log): Promise<n
       system: 'You read build logs.',
       messages,
       maxOutputTokens: 200,
-      providerOptions: { ctxhost: { sessionId: 'example-ai-sdk' } },
     });
     messages.push(...(await result.response).messages);
   }

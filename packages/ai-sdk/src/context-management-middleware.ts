@@ -1,50 +1,31 @@
 import { createDefaultHost } from 'ctxhost';
 import {
-  createPromptMirror,
-  isRecoverableOverflow as isRecoverable,
-  normalizeProviderError as toProviderError,
-  resolveContextWindow,
-  type Host,
-  type PartialConfig,
-  type Session,
+  createStatelessIntegration,
+  warnDeprecated,
+  type IntegrationOptions,
+  type Message,
+  type StatelessTurn,
   type ToolDefinition,
 } from '@ctxhost/core';
 import type { LanguageModelMiddleware } from 'ai';
-import type { AiCallOptions, AiGenerateResult, AiModel, AiStreamResult, AiUsage, AiContent } from './ai-sdk-types.js';
+import type { AiCallOptions, AiMessage, AiModel, AiPart } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
-import { collectReply } from './reply-collector.js';
-import { replyMessage, toUsage } from './reply-message.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
-import { sessionIdOf } from './session-id.js';
+import { toUsage } from './to-usage.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
-import { throwOnWindowStop, WindowStop } from './window-stop.js';
+import { throwOnStreamWindowStop, throwOnWindowStop } from './window-stop.js';
 
 export const AI_SDK_MIDDLEWARE = 'ai-sdk-middleware';
 
-export interface ContextManagementMiddlewareOptions {
-  /** The host whose hooks run (a `createDefaultHost()` of your own, a shared store, …). Default: `createDefaultHost({ config })`, built on the first call. */
-  host?: Host | Promise<Host>;
-  /** Config for the default host (ignored when `host` is given). */
-  config?: PartialConfig;
-  /** The model's window in tokens. Default: `model.context_length` from the config, else the model registry's window for the model's id. */
-  contextWindow?: number;
-  /** The session for calls that do not name one in `providerOptions.ctxhost.sessionId`. Default: derived from the opening messages. */
-  sessionId?: string;
-  /** The output budget the request hooks plan with when a call sets no `maxOutputTokens` (default 4096). */
+export interface ContextManagementMiddlewareOptions extends IntegrationOptions {
+  /** @deprecated Use `maxOutputTokens` (the same option in every integration). Said once. */
   defaultMaxOutputTokens?: number;
 }
 
 interface CallState {
-  sessionId: string;
+  turn: StatelessTurn<AiMessage, AiPart>;
   model: AiModel;
-  original: AiCallOptions;
-}
-
-/** A call in recovery: what the `resend` tap runs, and what it got. */
-interface Recovery {
-  attempt(): Promise<void>;
-  succeeded: boolean;
-  error: unknown;
+  params: AiCallOptions;
 }
 
 /**
@@ -52,192 +33,83 @@ interface Recovery {
  *
  *   const model = wrapLanguageModel({ model: anthropic('claude-sonnet-4-6'), middleware: contextManagementMiddleware() });
  *
- * `transformParams` mirrors the prompt into a ctxhost session and sends what the
- * host's request waterfall makes of it (engine, hygiene, cache breakpoints);
- * `wrapGenerate` / `wrapStream` recover from an overflow through the host's
- * recovery cascade and return the answer, so the caller never sees the error.
+ * On core's stateless path: `transformParams` hands the whole prompt to ctxhost and sends the projection
+ * the host's hooks make of it (engine, hygiene, cache breakpoints); `wrapGenerate` and `wrapStream`
+ * recover an overflow (an error, or a window stop in a 200, streamed or not) through the host's
+ * cascade, so the caller gets the answer. No session, no lock: conversations that open alike share
+ * nothing but identical compactions of identical messages.
  */
 export function contextManagementMiddleware(options: ContextManagementMiddlewareOptions = {}): LanguageModelMiddleware {
   checkOptions(options);
-  const mirror = createPromptMirror(fromAiSdkMessage);
+  const { defaultMaxOutputTokens, ...shared } = options;
+  if (defaultMaxOutputTokens !== undefined)
+    warnDeprecated(
+      'ai-sdk:defaultMaxOutputTokens',
+      'contextManagementMiddleware: defaultMaxOutputTokens is now maxOutputTokens; the old name still works',
+    );
+  const integration = createStatelessIntegration<AiMessage, AiPart>({
+    name: 'ai-sdk',
+    options: {
+      ...shared,
+      ...(shared.maxOutputTokens === undefined && defaultMaxOutputTokens !== undefined
+        ? { maxOutputTokens: defaultMaxOutputTokens }
+        : {}),
+    },
+    map: fromAiSdkMessage,
+    createDefaultHost: (config) => createDefaultHost({ config }),
+  });
   const calls = new WeakMap<AiCallOptions, CallState>();
-  const recoveries = new Map<string, Recovery>();
-  const warned = new Set<string>();
-  let hostPromise: Promise<Host> | undefined;
 
-  const hostOf = (): Promise<Host> => {
-    hostPromise ??= Promise.resolve(
-      options.host ?? createDefaultHost(options.config === undefined ? {} : { config: options.config }),
-    ).then((host) => {
-      host.hooks.resend.tapPromise(AI_SDK_MIDDLEWARE, async ({ sessionId }) => {
-        const recovery = recoveries.get(sessionId);
-        if (recovery === undefined) return undefined;
-        await recovery.attempt();
-        return recovery.succeeded;
-      });
-      host.hooks.sessionDeleted.tapPromise(AI_SDK_MIDDLEWARE, async ({ sessionId }) => mirror.forget(sessionId));
-      return host;
-    });
-    return hostPromise;
-  };
-
-  async function openSession(host: Host, sessionId: string, model: AiModel): Promise<Session> {
-    const session = await host.session(sessionId);
-    session.contextWindow ??= options.contextWindow ?? resolveContextWindow(host.config, model.modelId);
-    return session;
-  }
-
-  /** The call's parameters with the prompt the host's waterfall makes of the session as it is now. */
-  async function prepare(host: Host, session: Session, call: CallState): Promise<AiCallOptions> {
-    const params = call.original;
-    const request = await host.hooks.beforeRequest.promise(
-      {
-        sessionId: session.id,
-        model: call.model.modelId,
-        messages: session.messages(),
-        tools: toolDefinitions(params),
-        maxTokens: params.maxOutputTokens ?? options.defaultMaxOutputTokens ?? 4096,
-      },
-      { sessionId: session.id, contextWindow: session.contextWindow },
-    );
-    const prepared: AiCallOptions = {
-      ...params,
-      prompt: toAiSdkPrompt(request.messages, mirror.originals(session.id)),
-    };
-    calls.set(prepared, call);
-    return prepared;
-  }
-
-  function warnOnce(host: Host, type: string): void {
-    if (warned.has(type)) return;
-    warned.add(type);
-    host.logger.warn(
-      `ctxhost ai-sdk middleware: a prompt part of type "${type}" has no place in ctxhost's message model; such prompts are sent untouched (no compaction, caching or recovery for them)`,
-      { partType: type },
-    );
-  }
-
-  async function recordReply(
-    host: Host,
-    call: CallState,
-    content: readonly AiContent[],
-    usage: AiUsage | undefined,
-  ): Promise<void> {
-    const session = await openSession(host, call.sessionId, call.model);
-    const message = replyMessage(content);
-    if (message.parts.length > 0)
-      await session.exclusive(() =>
-        mirror.appendReply(session, message, usage === undefined ? {} : { usage: toUsage(usage) }),
-      );
-    await host.emit('session.idle', { sessionId: call.sessionId });
-  }
-
-  /** Runs the host's cascade for a failed call; the cascade's `resend` calls `send` with the compacted prompt. Throws the last error when it cannot recover. */
-  async function recover<T>(
-    host: Host,
-    call: CallState,
-    error: unknown,
-    send: (params: AiCallOptions) => Promise<T>,
-  ): Promise<T> {
-    const session = await openSession(host, call.sessionId, call.model);
-    let result: { value: T } | undefined;
-    const recovery: Recovery = {
-      succeeded: false,
-      error,
-      attempt: async () => {
-        try {
-          const params = await session.exclusive(() => prepare(host, session, call));
-          result = { value: await send(params) };
-          recovery.succeeded = true;
-        } catch (retryError) {
-          recovery.error = retryError;
-          recovery.succeeded = false;
-          if (isRecoverable(retryError))
-            await host.emit('session.error', {
-              sessionId: call.sessionId,
-              error: toProviderError(retryError),
-              raw: retryError,
-            });
-        }
-      },
-    };
-    recoveries.set(call.sessionId, recovery);
-    try {
-      await host.emit('session.error', { sessionId: call.sessionId, error: toProviderError(error), raw: error });
-      await host.emit('session.idle', { sessionId: call.sessionId });
-    } finally {
-      recoveries.delete(call.sessionId);
-    }
-    if (recovery.succeeded && result !== undefined) return result.value;
-    throw recovery.error;
-  }
+  const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions =>
+    messages === undefined ? call.params : { ...call.params, prompt: toAiSdkPrompt(messages, call.turn.originals) };
 
   return {
     specificationVersion: 'v4',
 
     async transformParams({ params, model }) {
-      const host = await hostOf();
-      const sessionId = sessionIdOf(params, options.sessionId);
-      let session = await openSession(host, sessionId, model);
-      const call: CallState = { sessionId, model, original: params };
-      let synced = await session.exclusive(() => mirror.sync(session, params.prompt));
-      if (!synced.ok && 'restart' in synced) {
-        // Another conversation under the same id: start the session afresh rather than mix the two.
-        await session.delete();
-        session = await openSession(host, sessionId, model);
-        synced = await session.exclusive(() => mirror.sync(session, params.prompt));
-      }
-      if (!synced.ok) {
-        if ('unmappedType' in synced) warnOnce(host, synced.unmappedType);
-        return params;
-      }
-      return session.exclusive(() => prepare(host, session, call));
+      if (params.providerOptions?.['ctxhost']?.['sessionId'] !== undefined)
+        warnDeprecated(
+          'ai-sdk:providerOptions.ctxhost.sessionId',
+          'providerOptions.ctxhost.sessionId is no longer used: a conversation is identified by its messages; remove it',
+        );
+      const turn = await integration.prepare(
+        params.prompt,
+        integration.request({
+          model: model.modelId,
+          ...(params.maxOutputTokens === undefined ? {} : { maxOutputTokens: params.maxOutputTokens }),
+          tools: toolDefinitions(params),
+          ...(params.abortSignal === undefined ? {} : { signal: params.abortSignal }),
+        }),
+      );
+      const call: CallState = { turn, model, params };
+      const prepared = paramsFor(call, turn.messages);
+      calls.set(prepared, call);
+      return prepared;
     },
 
     async wrapGenerate({ doGenerate, params }) {
       const call = calls.get(params);
       if (call === undefined) return doGenerate();
-      const host = await hostOf();
-      let result: AiGenerateResult;
-      try {
-        result = throwOnWindowStop(await doGenerate());
-      } catch (error) {
-        if (!isRecoverable(error)) throw error;
-        try {
-          result = await recover(host, call, error, async (retry) =>
-            throwOnWindowStop(await call.model.doGenerate(retry)),
-          );
-        } catch (final) {
-          if (final instanceof WindowStop) return final.result;
-          throw final;
-        }
-      }
-      await recordReply(host, call, result.content, result.usage);
-      return result;
+      let first = true;
+      return call.turn.run(
+        async (messages) => {
+          const retry = !first;
+          first = false;
+          return throwOnWindowStop(retry ? await call.model.doGenerate(paramsFor(call, messages)) : await doGenerate());
+        },
+        { usageOf: (result) => toUsage(result.usage) },
+      );
     },
 
     async wrapStream({ doStream, params }) {
       const call = calls.get(params);
       if (call === undefined) return doStream();
-      const host = await hostOf();
-      let result: AiStreamResult;
-      try {
-        result = await doStream();
-      } catch (error) {
-        if (!isRecoverable(error)) throw error;
-        result = await recover(host, call, error, async (retry) => call.model.doStream(retry));
-      }
-      const record = collectReply(async (reply) => {
-        try {
-          await recordReply(host, call, reply.content, reply.usage);
-        } catch (error) {
-          host.logger.warn(
-            `ctxhost ai-sdk middleware: could not record the streamed reply of session ${call.sessionId}`,
-            { error: String(error) },
-          );
-        }
+      let first = true;
+      return call.turn.run(async (messages) => {
+        const retry = !first;
+        first = false;
+        return throwOnStreamWindowStop(retry ? await call.model.doStream(paramsFor(call, messages)) : await doStream());
       });
-      return { ...result, stream: result.stream.pipeThrough(record) };
     },
   };
 }

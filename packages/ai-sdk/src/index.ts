@@ -5,5 +5,4 @@ export {
 } from './context-management-middleware.js';
 export { fromAiSdkMessage, type MappedMessage } from './from-ai-sdk-prompt.js';
 export { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
-export { sessionIdOf } from './session-id.js';
 export { AI_SDK_ERROR_CODES, AiSdkMiddlewareError, type AiSdkErrorCode } from './errors.js';

@@ -26,3 +26,12 @@ export {
 } from './compaction-cache.js';
 export { createReportOnce, type ReportOnce } from './report-once.js';
 export { settingsHash } from './settings-hash.js';
+export {
+  createStatelessIntegration,
+  checkIntegrationOptions,
+  warnDeprecated,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  type IntegrationOptions,
+  type StatelessIntegration,
+  type CreateStatelessIntegrationOptions,
+} from './stateless-integration.js';
