@@ -46,6 +46,16 @@ describe('ctxhost compact', () => {
     }
   });
 
+  it('--engine none compacts nothing (no compressor in its place)', async () => {
+    const { code, stderr } = await runCtxhostInProcess(['compact', openhands, '--window', '20000', '--engine', 'none']);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/with the none engine at a 20,000-token window\n/);
+    const [, before, after] = /^tokens ([\d,]+) → ([\d,]+) \(/m.exec(stderr) ?? [];
+    expect(after).toBe(before);
+    expect(stderr).toMatch(/the "none" engine never compresses/);
+    expect(stderr).not.toMatch(/compressor/);
+  });
+
   it('writes the conversation to stdout and the summary to stderr without --out', async () => {
     const { code, stdout, stderr } = await runCtxhostInProcess(['compact', openhands, '--window', '20000']);
     expect(code).toBe(0);
@@ -136,7 +146,7 @@ describe('ctxhost compact', () => {
     [
       ['--engine', 'nope'],
       2,
-      /^ctxhost: --engine nope: context\.engine "nope" was not found, so the "compressor" engine is used\. Searched: .*\[CTXHOST_CLI_USAGE\]$/,
+      /^ctxhost: --engine nope: context\.engine "nope" was not found: searched .*context_engine\/nope and the engine registry\. Name one of "compressor", "none".* \[CTXHOST_CLI_USAGE\]$/,
     ],
     [
       ['--config', '<folder>/missing.yaml'],

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serverFirstThreshold } from '@ctxhost/prompt-caching';
 import { createDefaultHost, loadDefaultHost } from 'ctxhost';
 
@@ -33,6 +33,15 @@ describe('createDefaultHost', () => {
     expect(host.engine.name).toBe('compressor');
     expect(serverFirstThreshold(host.engine)).toBe(0.9);
     await host.dispose();
+  });
+
+  it('context.engine: none is no engine (the compressor does not stand in), and an unknown name is an error', async () => {
+    const host = await createDefaultHost({ config: { store: { kind: 'memory' }, context: { engine: 'none' } } });
+    expect(host.engine.name).toBe('none');
+    await host.dispose();
+    await expect(
+      createDefaultHost({ config: { store: { kind: 'memory' }, context: { engine: 'compresor' } } }),
+    ).rejects.toMatchObject({ code: 'CTXHOST_ENGINE_NOT_FOUND', message: expect.stringContaining('"compressor"') });
   });
 
   it('lets a built-in be replaced by one configured differently', async () => {
@@ -67,5 +76,33 @@ describe('createDefaultHost', () => {
     expect(host.store.kind).toBe('file');
     expect(await host.store.list()).toEqual(['s1']);
     await host.dispose();
+  });
+
+  it('says a misspelt disabled_hooks name to a library user: once to stderr by default, or to the logger given', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ctxhost-default-'));
+    mkdirSync(join(cwd, '.ctxhost'));
+    writeFileSync(
+      join(cwd, '.ctxhost', 'config.yaml'),
+      `disabled_hooks: [preemptive-compation]\nstore:\n  kind: memory\n`,
+    );
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+      written.push(String(text));
+      return true;
+    });
+    try {
+      for (let load = 0; load < 2; load++) await (await loadDefaultHost({ cwd })).dispose();
+    } finally {
+      stderr.mockRestore();
+    }
+    const said = written.filter((text) => text.includes('preemptive-compation'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^ctxhost: warning: config .*config\.yaml:1:\d+ disabled_hooks\[0\]: .*preemptive-compaction/,
+    );
+    const warned: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (text: string) => void warned.push(text), error() {} };
+    await (await loadDefaultHost({ cwd, logger })).dispose();
+    expect(warned).toEqual([expect.stringContaining('preemptive-compation')]);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  CORE_ERROR_CODES,
+  CtxhostError,
   createMemoryStore,
   runCompaction,
   toAnthropic,
@@ -20,7 +22,7 @@ export interface CompactMessagesOptions {
   cwd: string;
   /** `--window`: wins over `model.context_length`. */
   window?: number;
-  /** `--engine`: wins over `context.engine`; an engine that is not found is an error, not a fallback. */
+  /** `--engine`: wins over `context.engine`; an engine that is not found is a usage error. */
   engine?: string;
   /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
   projectPlugins?: boolean;
@@ -66,11 +68,16 @@ export async function compactMessages(
     logger: warningCollector(warnings),
     ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
     ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
+  }).catch((error: unknown) => {
+    if (
+      options.engine !== undefined &&
+      CtxhostError.isInstance(error) &&
+      error.code === CORE_ERROR_CODES.engineNotFound
+    )
+      throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${error.message}`, { cause: error });
+    throw error;
   });
   try {
-    const missing = warnings.find((warning) => warning.includes(`context.engine "${engineName}" was not found`));
-    if (options.engine !== undefined && missing !== undefined)
-      throw new CliError(CLI_ERROR_CODES.usage, `--engine ${options.engine}: ${missing}`);
     // Through core's runCompaction, so a plugin's `compaction.before` (instructions, veto) and the started/failed
     // events apply here too. The messages are passed as they are, not appended: appending would run the message hooks.
     const result = await runCompaction(host, await host.session('ctxhost-compact'), {

@@ -13,6 +13,7 @@ export const CORE_ERROR_CODES = {
   pluginDuplicate: 'CTXHOST_PLUGIN_DUPLICATE',
   engineDuplicate: 'CTXHOST_ENGINE_DUPLICATE',
   engineLoadFailed: 'CTXHOST_ENGINE_LOAD_FAILED',
+  engineNotFound: 'CTXHOST_ENGINE_NOT_FOUND',
   storeCorrupt: 'CTXHOST_STORE_CORRUPT',
   storeVersion: 'CTXHOST_STORE_VERSION',
   storeInUse: 'CTXHOST_STORE_IN_USE',

@@ -4,7 +4,6 @@ import {
   createMemoryStore,
   CtxhostError,
   CORE_ERROR_CODES,
-  formatConfigWarning,
   loadConfig,
   readHookSection,
   withDefaults,
@@ -33,6 +32,7 @@ import {
 import { createSessionHygiene } from '@ctxhost/session-hygiene';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import { builtInConfigSections } from './built-in-config-sections.js';
+import { reportConfigWarnings } from './report-config-warnings.js';
 
 export interface DefaultHostOptions {
   config?: PartialConfig;
@@ -87,7 +87,10 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
   });
 }
 
-/** Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds the default host. */
+/**
+ * Reads `.ctxhost/config.yaml` (over the user's config) from `cwd`, then builds
+ * the default host. The config's warnings go to `logger`, else once to stderr.
+ */
 export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'> & { cwd: string }): Promise<Host> {
   // projectPlugins is the person's word that this project may run code: its config's plugin settings count too.
   const { config, warnings } = await loadConfig({
@@ -95,7 +98,7 @@ export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'
     sections: builtInConfigSections(),
     ...(options.projectPlugins === true ? { trustProject: true } : {}),
   });
-  for (const warning of warnings) options.logger?.warn(formatConfigWarning(warning));
+  reportConfigWarnings(warnings, options.logger);
   return createDefaultHost({ ...options, config });
 }
 

@@ -32,14 +32,15 @@ describe('runReplay', () => {
     const result = await runReplay({
       messages,
       window: 200_000,
-      engine: 'no-such-engine',
+      engine: 'none',
       config: { disabledHooks: ['context-window-monitor'], compression: { threshold: 0.6 } },
     });
-    expect(result.engine).toBe('compressor');
+    expect(result.engine).toBe('none');
     expect(result.thresholds).toEqual({ engineAt: 0.6 });
-    expect(result.events).toContainEqual(
-      expect.objectContaining({ kind: 'toast', sessionId: '', title: 'Context engine not found' }),
-    );
+    expect(result.events.filter((event) => event.kind === 'compaction')).toEqual([]);
+    await expect(runReplay({ messages, window: 200_000, engine: 'no-such-engine' })).rejects.toMatchObject({
+      code: 'CTXHOST_ENGINE_NOT_FOUND',
+    });
   });
 
   it('lets the simulated API manage the context when the config turns server-side context editing on', async () => {

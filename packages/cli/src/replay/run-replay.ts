@@ -224,7 +224,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
 
 interface ReplayFacts {
   config: CtxhostConfig;
-  /** The engine in use: `context.engine`, or the built-in one when that names nothing. */
+  /** The engine in use: the one `context.engine` names. */
   engine: string;
   plan: ReplayPlan;
   points: ReplayPoint[];

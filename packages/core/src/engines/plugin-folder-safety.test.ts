@@ -54,8 +54,10 @@ describe('plugin folders never run code unasked', () => {
   it('loads a project plugin folder only when asked (projectPlugins or plugin_dirs), and says which file', async () => {
     const { cwd, userPluginDir } = repository();
     const marker = plantEngine(join(cwd, '.ctxhost', 'plugins'), 'custom');
-    const unasked = await createHostAsync({ cwd, userPluginDir, config: { context: { engine: 'custom' } } });
-    expect(unasked.engine.name).toBe('none');
+    const unasked = await createHostAsync({ cwd, userPluginDir, config: { context: { engine: 'custom' } } }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(CtxhostError.hasCode(unasked, CORE_ERROR_CODES.engineNotFound)).toBe(true);
     expect(existsSync(marker)).toBe(false);
     const loaded: string[] = [];
     const asked = await createHostAsync({

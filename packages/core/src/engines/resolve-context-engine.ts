@@ -5,7 +5,11 @@ import envPaths from 'env-paths';
 import { DEFAULT_CONFIG } from '../config/config-defaults.js';
 import type { CtxhostConfig } from '../config/config-schema.js';
 import type { ContextEngine, ContextEngineFactory, EngineFactoryOptions } from './context-engine.js';
-import { createNoneEngine as noneEngine, registeredContextEngine } from './engine-registry.js';
+import {
+  createNoneEngine as noneEngine,
+  registeredContextEngine,
+  registeredContextEngineNames,
+} from './engine-registry.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import type { Summarizer } from '../model/summarizer.js';
 
@@ -13,7 +17,7 @@ export interface ResolveContextEngineOptions {
   cwd?: string;
   /** Engines handed to the host, checked with the registry. */
   engines?: Record<string, ContextEngineFactory>;
-  /** The built-in engine (the `ctxhost` package hands in the compressor). */
+  /** The built-in engine, used when `context.engine` names it (the `ctxhost` package hands in the compressor). */
   fallback?: { name: string; factory: ContextEngineFactory };
   summarizer?: Summarizer;
   /** Overrides the user plugins folder (tests). */
@@ -28,15 +32,14 @@ export interface ResolveContextEngineOptions {
   onPluginLoad?: (info: { name: string; file: string }) => void;
 }
 
-export type EngineSource = 'plugin-folder' | 'registry' | 'fallback';
+/** `built-in`: the host's own engine (the compressor with the `ctxhost` package) or `none`. */
+export type EngineSource = 'plugin-folder' | 'registry' | 'built-in';
 
 export interface ResolvedContextEngine {
   engine: ContextEngine;
   source: EngineSource;
   /** Folders searched for `context_engine/<name>/`. */
   searched: string[];
-  /** Set when `context.engine` named an engine that was not found and the fallback was used. */
-  notFound?: string;
   /** The file a plugin-folder engine was imported from. */
   file?: string;
 }
@@ -67,11 +70,12 @@ export function pluginDirectories(
 
 /**
  * Finds the engine `context.engine` names: (1) a built-in or registered
- * engine of that name (the fallback's name, `none`, the registry, the
+ * engine of that name (the built-in engine's name, `none`, the registry, the
  * `engines` given) — never looked up in a plugin folder, so no folder can
  * stand in for one; (2) a folder `context_engine/<name>/` under each plugin
- * directory (importing it runs its code); (3) the built-in fallback. A
- * plugin engine is active only when named.
+ * directory (importing it runs its code). A name found nowhere is
+ * CTXHOST_ENGINE_NOT_FOUND, never another engine in its place. A plugin
+ * engine is active only when named.
  */
 export async function resolveContextEngine(
   config: CtxhostConfig,
@@ -92,16 +96,10 @@ export async function resolveContextEngine(
       return { engine: await loadEngineFile(file, name, factoryOptions), source: 'plugin-folder', searched, file };
     }
   }
-  const fallback = resolveFallback(options.fallback, factoryOptions);
-  return {
-    engine: fallback,
-    source: 'fallback',
-    searched,
-    ...(isMissing(name, options.fallback) ? { notFound: name } : {}),
-  };
+  throw engineNotFound(name, options, searched);
 }
 
-/** The synchronous part of resolution (registry, then fallback), for `createHost`. */
+/** The synchronous part of resolution (built-in and registered engines), for `createHost`. */
 export function resolveRegisteredEngine(
   config: CtxhostConfig,
   options: ResolveContextEngineOptions = {},
@@ -114,26 +112,40 @@ export function resolveRegisteredEngine(
   };
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry' };
-  const fallback = resolveFallback(options.fallback, factoryOptions);
-  return { engine: fallback, source: 'fallback', ...(isMissing(name, options.fallback) ? { notFound: name } : {}) };
+  if (name === 'none') return { engine: noneEngine(), source: 'built-in' };
+  if (options.fallback?.name === name) return { engine: options.fallback.factory(factoryOptions), source: 'built-in' };
+  // Bare core has no compressor: the default name, which nobody chose, means no engine there.
+  if (options.fallback === undefined && name === DEFAULT_CONFIG.context.engine)
+    return { engine: noneEngine(), source: 'built-in' };
+  throw engineNotFound(name, options, []);
 }
 
-/**
- * Whether falling back deserves a word to the person. Not when the fallback is
- * the engine named, nor when the name is the default (`compressor`) and core
- * runs without the `ctxhost` package to supply it: nobody asked for it then.
- */
-function isMissing(name: string, fallback: ResolveContextEngineOptions['fallback']): boolean {
-  if (name === 'none' || fallback?.name === name) return false;
-  return !(fallback === undefined && name === DEFAULT_CONFIG.context.engine);
+/** The names `context.engine` could have used, for the error. */
+function knownEngineNames(options: ResolveContextEngineOptions): string[] {
+  return [
+    ...new Set([
+      ...(options.fallback === undefined ? [] : [options.fallback.name]),
+      'none',
+      ...Object.keys(options.engines ?? {}),
+      ...registeredContextEngineNames(),
+    ]),
+  ];
 }
 
-function resolveFallback(
-  fallback: ResolveContextEngineOptions['fallback'],
-  options: EngineFactoryOptions,
-): ContextEngine {
-  if (fallback !== undefined) return fallback.factory(options);
-  return noneEngine();
+function engineNotFound(name: string, options: ResolveContextEngineOptions, searched: string[]): CtxhostError {
+  const where =
+    searched.length > 0
+      ? `searched ${searched.join(', ')} and the engine registry`
+      : 'it is neither built in nor registered (plugin-folder engines load with createHostAsync / createDefaultHost)';
+  return new CtxhostError(
+    CORE_ERROR_CODES.engineNotFound,
+    `context.engine "${name}" was not found: ${where}. Name one of ${knownEngineNames(options)
+      .map((known) => `"${known}"`)
+      .join(
+        ', ',
+      )}, register it with registerContextEngine(), or put it in context_engine/${name}/ under a plugin folder`,
+    { plugin: name },
+  );
 }
 
 /** A name the host already has an engine for (the fallback's, `none`, a registered one): never looked up in a plugin folder. */

@@ -264,17 +264,38 @@ describe('createHost: context engines', () => {
     } finally {
       unregisterContextEngine('test-registered');
     }
-    const toasts: ToastEvent[] = [];
+  });
+
+  it('context.engine: none is no engine, even with a built-in compressor', () => {
     const host = createHost({
-      config: { context: { engine: 'missing' } },
+      config: { context: { engine: 'none' } },
       fallbackEngine: { name: 'compressor', factory: () => fakeEngine('compressor') },
     });
-    host.hooks.toast.tapPromise('t', async (toast) => {
-      toasts.push(toast);
+    expect(host.engine.name).toBe('none');
+  });
+
+  it('an engine name found nowhere is CTXHOST_ENGINE_NOT_FOUND, never the compressor in its place', async () => {
+    const builtIn = { name: 'compressor', factory: () => fakeEngine('compressor') };
+    expect(() => createHost({ config: { context: { engine: 'missing' } }, fallbackEngine: builtIn })).toThrow(
+      expect.objectContaining({
+        code: 'CTXHOST_ENGINE_NOT_FOUND',
+        message: expect.stringMatching(/context\.engine "missing" was not found: .*Name one of "compressor", "none"/),
+      }),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'ctxhost-engines-'));
+    await expect(
+      createHostAsync({
+        cwd: dir,
+        userPluginDir: dir,
+        config: { context: { engine: 'missing' } },
+        fallbackEngine: builtIn,
+      }),
+    ).rejects.toMatchObject({
+      code: 'CTXHOST_ENGINE_NOT_FOUND',
+      message: expect.stringContaining(`searched ${join(dir, 'context_engine', 'missing')} and the engine registry`),
     });
-    expect(host.engine.name).toBe('compressor');
-    await host.session('s');
-    expect(toasts).toMatchObject([{ level: 'warning', title: 'Context engine not found' }]);
+    // Bare core has no compressor: the default name, which nobody chose, is no engine there, silently.
+    expect(createHost().engine.name).toBe('none');
   });
 
   it('loads an engine from a plugin folder only when context.engine names it', async () => {

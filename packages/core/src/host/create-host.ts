@@ -39,7 +39,7 @@ export interface CreateHostOptions {
   plugins?: Plugin[];
   /** Engines by name, checked with the global registry. */
   engines?: Record<string, ContextEngineFactory>;
-  /** The built-in engine used when `context.engine` names nothing else (the `ctxhost` package passes the compressor). */
+  /** The built-in engine, used when `context.engine` names it (the `ctxhost` package passes the compressor). */
   fallbackEngine?: { name: string; factory: ContextEngineFactory };
   /** An engine already resolved (by `createHostAsync`). */
   engine?: ContextEngine;
@@ -80,11 +80,7 @@ export async function createHostAsync(options: CreateHostOptions = {}): Promise<
     options.logger?.info(
       `context engine "${resolved.engine.name}" loaded from ${resolved.file} (plugin folders run code)`,
     );
-  const notices =
-    resolved.notFound === undefined
-      ? []
-      : [missingEngineNotice(resolved.notFound, resolved.engine.name, resolved.searched)];
-  return buildHost({ ...options, engine: resolved.engine }, notices);
+  return buildHost({ ...options, engine: resolved.engine }, []);
 }
 
 /** `notices`: toasts for the person, held until the first session or event (so `use()` stays open until then). */
@@ -124,10 +120,7 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
   }
 
   function resolveEngineNow(): ContextEngine {
-    const resolved = resolveRegisteredEngine(config, engineOptions(options));
-    if (resolved.notFound !== undefined)
-      pendingToasts.push(missingEngineNotice(resolved.notFound, resolved.engine.name, []));
-    return resolved.engine;
+    return resolveRegisteredEngine(config, engineOptions(options)).engine;
   }
 
   function assertLive(what: string): void {
@@ -327,19 +320,6 @@ function seededReport(seed: EphemeralSeed): CompactionReport {
     messagesBefore: seed.history.length,
     messagesAfter: seed.projection?.length ?? seed.history.length,
     notes: ['adopted from the compaction cache'],
-  };
-}
-
-function missingEngineNotice(name: string, using: string, searched: string[]): ToastEvent {
-  const where =
-    searched.length > 0
-      ? ` Searched: ${searched.join(', ')}, and the engine registry.`
-      : ' It is not in the engine registry.';
-  return {
-    level: 'warning',
-    title: 'Context engine not found',
-    text: `context.engine "${name}" was not found, so the "${using}" engine is used.${where}`,
-    source: 'context-engine',
   };
 }
 
