@@ -55,6 +55,19 @@ describe('the simulator refuses what the API refuses', () => {
     ).resolves.toMatchObject({ type: 'message' });
   });
 
+  it('takes the largest output limit any source states: @ai-sdk/anthropic sends 128,000 for claude-sonnet-4-6, the data says 64,000', async () => {
+    await expect(
+      // An explicit timeout: the SDK refuses a large max_tokens without streaming unless one is given.
+      client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 128_000, messages: hello }, { timeout: 30_000 }),
+    ).resolves.toMatchObject({ type: 'message' });
+    await expect(
+      client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 128_001, messages: hello }, { timeout: 30_000 }),
+    ).rejects.toThrow('max_tokens: 128001 > 128000');
+    await expect(
+      client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64_001, messages: hello }, { timeout: 30_000 }),
+    ).rejects.toThrow('max_tokens: 64001 > 64000');
+  });
+
   it('answers a dated or aliased name of a known model, and any name when told to', async () => {
     await expect(
       client.messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 10, messages: hello }),

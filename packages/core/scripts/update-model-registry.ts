@@ -8,6 +8,11 @@
  *
  * Long-context tiers are not in that data: they live in long-context.json beside
  * the snapshot, kept by hand from the providers' pricing pages.
+ *
+ * Each model's limits are then cross-checked against the provider SDKs' own
+ * tables (`@ai-sdk/anthropic`, LangChain's model profiles; the copies installed
+ * in this workspace): where one says otherwise, the entry keeps its value and
+ * lists the other in `claims`, with the SDK and its version.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelToEncodingMap } from 'gpt-tokenizer/mapping';
+import { disagreements, readLimitClaims } from './model-limit-claims.js';
 
 const PACKAGE = '@mariozechner/pi-ai';
 const version = process.argv[2] ?? 'latest';
 const target = fileURLToPath(new URL('../data/model-registry/models.json', import.meta.url));
+const workspace = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface SourceModel {
   id: string;
@@ -44,11 +51,16 @@ try {
   const module = (await import(pathToFileURL(join(folder, 'package/dist/models.generated.js')).href)) as {
     MODELS: Record<string, Record<string, SourceModel>>;
   };
-  const models = Object.values(module.MODELS)
+  const entries = Object.values(module.MODELS)
     .flatMap((byId) => Object.values(byId))
     .filter((model) => model.contextWindow > 0)
     .map(toEntry)
     .sort((a, b) => a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+  const { claims, sources } = await readLimitClaims(workspace, entries);
+  const models = entries.map((entry) => {
+    const differing = disagreements(entry, claims.get(`${entry.provider}/${entry.id}`) ?? []);
+    return Object.keys(differing).length === 0 ? entry : { ...entry, claims: differing };
+  });
   const snapshot = {
     source: {
       package: PACKAGE,
@@ -56,14 +68,18 @@ try {
       file: 'dist/models.generated.js',
       license: 'MIT',
       fetched: new Date().toISOString().slice(0, 10),
+      crossChecked: sources,
     },
     models,
   };
   writeFileSync(target, `${JSON.stringify(snapshot, null, 0).replace(/\},\{"provider"/g, '},\n{"provider"')}\n`);
   const providers = new Set(models.map((model) => model.provider));
+  const disputed = models.filter((model) => 'claims' in model);
   console.log(
-    `wrote ${target}: ${models.length} models, ${providers.size} providers, from ${PACKAGE}@${tarball.version}`,
+    `wrote ${target}: ${models.length} models, ${providers.size} providers, from ${PACKAGE}@${tarball.version}; ` +
+      `${disputed.length} with a limit another source states otherwise (${sources.join(', ')})`,
   );
+  for (const model of disputed) console.log(`  ${model.provider}/${model.id}: ${JSON.stringify(model.claims)}`);
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

@@ -149,6 +149,12 @@ export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export type * from './adapters/openai-wire-types.js';
 export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';
 export {
+  largestStatedLimit,
+  type ModelLimitClaim,
+  type ModelLimitName,
+  type ModelLimitSources,
+} from './model-registry/model-limit-sources.js';
+export {
   getModelInfo,
   createModelRegistry,
   defaultModelRegistry,

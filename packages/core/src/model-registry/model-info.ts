@@ -1,3 +1,5 @@
+import type { ModelLimitSources } from './model-limit-sources.js';
+
 /** Prices in USD per million tokens. `cacheWrite` is the (5-minute) cache write; absent means not billed apart from input. */
 export interface ModelPrices {
   input: number;
@@ -33,6 +35,8 @@ export interface ModelInfo {
   /** The public tokenizer's encoding (`o200k_base`, `cl100k_base`…) where there is one. */
   tokenizer?: string;
   longContext?: LongContextTier;
+  /** Where `contextWindow` and `maxOutputTokens` came from, and what other sources state for them. */
+  limitSources?: ModelLimitSources;
 }
 
 /** A config `models:` entry (camelCase): overrides fields of a known model, or adds a model (then `contextWindow` is required). */

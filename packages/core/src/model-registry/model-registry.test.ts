@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createModelRegistry, defaultModelRegistry, getModelInfo } from './model-registry.js';
+import { largestStatedLimit } from './model-limit-sources.js';
 
 describe('getModelInfo', () => {
   it.each([
@@ -82,6 +83,10 @@ describe('createModelRegistry with overrides', () => {
       provider: 'vllm',
       contextWindow: 32_768,
       maxOutputTokens: 2048,
+      limitSources: {
+        contextWindow: [{ value: 32_768, source: 'config models:' }],
+        maxOutputTokens: [{ value: 2048, source: 'config models:' }],
+      },
     });
   });
 
@@ -89,5 +94,39 @@ describe('createModelRegistry with overrides', () => {
     const models = { 'gpt-4o': { pricing: { input: 1, output: 2 } } };
     expect(getModelInfo('gpt-4o', models)).toMatchObject({ contextWindow: 128_000, pricing: { input: 1, output: 2 } });
     expect(getModelInfo('gpt-4o')?.pricing?.input).toBe(2.5);
+  });
+});
+
+describe('where a limit came from', () => {
+  it('records the data source of each limit and what the SDKs state otherwise', () => {
+    const info = getModelInfo('claude-sonnet-4-6')!;
+    const source = `${defaultModelRegistry().source.package}@${defaultModelRegistry().source.version}`;
+    expect(info.maxOutputTokens).toBe(64_000);
+    expect(info.limitSources?.maxOutputTokens[0]).toEqual({ value: 64_000, source });
+    expect(info.limitSources?.maxOutputTokens).toContainEqual({
+      value: 128_000,
+      source: expect.stringMatching(/^@ai-sdk\/anthropic@\d/),
+    });
+    expect(largestStatedLimit(info, 'maxOutputTokens')).toBe(128_000);
+    expect(info.limitSources?.contextWindow).toEqual([{ value: 1_000_000, source }]);
+    expect(defaultModelRegistry().source.crossChecked).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^@ai-sdk\/anthropic@/)]),
+    );
+  });
+
+  it('puts a config value first and keeps what the data said', () => {
+    const registry = createModelRegistry({ overrides: { 'claude-sonnet-4-6': { maxOutputTokens: 32_000 } } });
+    const info = registry.get('claude-sonnet-4-6')!;
+    expect(info.maxOutputTokens).toBe(32_000);
+    expect(info.limitSources?.maxOutputTokens.map((claim) => claim.source)[0]).toBe('config models:');
+    expect(info.limitSources?.maxOutputTokens.map((claim) => claim.value)).toEqual([32_000, 64_000, 128_000, 128_000]);
+    const added = createModelRegistry({ overrides: { 'my-local': { contextWindow: 65_536 } } }).get('my-local')!;
+    expect(added.limitSources?.contextWindow).toEqual([{ value: 65_536, source: 'config models:' }]);
+  });
+
+  it('names the long-context table as the source of a [1m] window', () => {
+    const info = getModelInfo('claude-sonnet-4-5[1m]')!;
+    expect(info.contextWindow).toBe(1_000_000);
+    expect(info.limitSources?.contextWindow[0]?.source).toMatch(/^long-context\.json/);
   });
 });

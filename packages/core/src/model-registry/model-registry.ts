@@ -1,4 +1,5 @@
 import type { LongContextTier, ModelInfo, ModelOverride } from './model-info.js';
+import type { ModelLimitClaim, ModelLimitSources } from './model-limit-sources.js';
 import { canonicalModelId, modelIdCandidates, splitLongContextSuffix, splitProviderPrefix } from './model-id.js';
 import { loadModelSnapshot, type ModelSnapshot, type SnapshotModel, type SnapshotVariant } from './model-snapshot.js';
 
@@ -117,7 +118,23 @@ function variantOf(index: Index, model: SnapshotModel): SnapshotVariant | undefi
   return undefined;
 }
 
-function toInfo(model: SnapshotModel, variant: SnapshotVariant | undefined, long: boolean): ModelInfo {
+/** The snapshot's source, then each other source that states a different value. */
+function limitSources(
+  model: SnapshotModel,
+  source: string,
+  contextWindow: number,
+  fromVariant: boolean,
+): ModelLimitSources {
+  return {
+    contextWindow: [
+      { value: contextWindow, source: fromVariant ? 'long-context.json (Anthropic and Google pricing pages)' : source },
+      ...(model.claims?.contextWindow ?? []).filter((claim) => claim.value !== contextWindow),
+    ],
+    maxOutputTokens: [{ value: model.maxOutputTokens, source }, ...(model.claims?.maxOutputTokens ?? [])],
+  };
+}
+
+function toInfo(model: SnapshotModel, variant: SnapshotVariant | undefined, long: boolean, source: string): ModelInfo {
   const tier: LongContextTier | undefined =
     variant === undefined
       ? undefined
@@ -127,17 +144,28 @@ function toInfo(model: SnapshotModel, variant: SnapshotVariant | undefined, long
           ...(variant.contextWindow === undefined ? {} : { contextWindow: variant.contextWindow }),
           ...(variant.beta === undefined ? {} : { beta: variant.beta }),
         };
+  const variantWindow = long ? tier?.contextWindow : undefined;
+  const contextWindow = variantWindow ?? model.contextWindow;
   return {
     id: model.id,
     provider: model.provider,
     ...(model.name === undefined ? {} : { name: model.name }),
-    contextWindow: long && tier?.contextWindow !== undefined ? tier.contextWindow : model.contextWindow,
+    contextWindow,
     maxOutputTokens: model.maxOutputTokens,
     ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
     ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
     ...(tier === undefined ? {} : { longContext: tier }),
+    limitSources: limitSources(model, source, contextWindow, variantWindow !== undefined),
   };
 }
+
+/** A config value goes first; what the data said stays listed after it. */
+function withConfigClaim(claims: ModelLimitClaim[] | undefined, value: number | undefined): ModelLimitClaim[] {
+  if (value === undefined) return claims ?? [];
+  return [{ value, source: CONFIG_SOURCE }, ...(claims ?? [])];
+}
+
+const CONFIG_SOURCE = 'config models:';
 
 function applyOverride(base: ModelInfo | undefined, id: string, override: ModelOverride): ModelInfo | undefined {
   const contextWindow = override.contextWindow ?? base?.contextWindow;
@@ -150,6 +178,13 @@ function applyOverride(base: ModelInfo | undefined, id: string, override: ModelO
   if (override.maxOutputTokens !== undefined) merged.maxOutputTokens = override.maxOutputTokens;
   if (override.pricing !== undefined) merged.pricing = override.pricing;
   if (override.tokenizer !== undefined) merged.tokenizer = override.tokenizer;
+  merged.limitSources = {
+    contextWindow: withConfigClaim(base?.limitSources?.contextWindow, override.contextWindow),
+    maxOutputTokens:
+      base === undefined && override.maxOutputTokens === undefined
+        ? [{ value: merged.maxOutputTokens, source: 'ctxhost default (the config gives no max_output_tokens)' }]
+        : withConfigClaim(base?.limitSources?.maxOutputTokens, override.maxOutputTokens),
+  };
   return merged;
 }
 
@@ -164,13 +199,14 @@ export interface CreateModelRegistryOptions {
 export function createModelRegistry(options: CreateModelRegistryOptions = {}): ModelRegistry {
   const snapshot = options.snapshot ?? loadModelSnapshot();
   const index = buildIndex(snapshot);
+  const source = `${snapshot.source.package}@${snapshot.source.version}`;
   const overrides = Object.entries(options.overrides ?? {});
   const cache = new Map<string, ModelInfo | undefined>();
 
   function lookup(query: string): ModelInfo | undefined {
     const { id, long } = splitLongContextSuffix(query);
     const model = find(index, id);
-    const base = model === undefined ? undefined : toInfo(model, variantOf(index, model), long);
+    const base = model === undefined ? undefined : toInfo(model, variantOf(index, model), long, source);
     const override = overrideFor(id, model);
     return override === undefined ? base : applyOverride(base, id, override);
   }
@@ -190,7 +226,7 @@ export function createModelRegistry(options: CreateModelRegistryOptions = {}): M
       if (!cache.has(id)) cache.set(id, lookup(id));
       return cache.get(id);
     },
-    list: () => snapshot.models.map((model) => toInfo(model, variantOf(index, model), false)),
+    list: () => snapshot.models.map((model) => toInfo(model, variantOf(index, model), false, source)),
     providers: [...index.providers].sort(),
     source: snapshot.source,
   };

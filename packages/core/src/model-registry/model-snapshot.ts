@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ModelPrices } from './model-info.js';
+import type { ModelLimitClaim, ModelLimitName } from './model-limit-sources.js';
 
 /** One model of the vendored snapshot (`data/model-registry/models.json`). */
 export interface SnapshotModel {
@@ -10,6 +11,8 @@ export interface SnapshotModel {
   maxOutputTokens: number;
   pricing?: ModelPrices;
   tokenizer?: string;
+  /** Other sources (the provider SDKs' own tables) that state a different limit than this entry's. */
+  claims?: Partial<Record<ModelLimitName, ModelLimitClaim[]>>;
 }
 
 export interface SnapshotSource {
@@ -17,6 +20,8 @@ export interface SnapshotSource {
   version: string;
   fetched: string;
   license: string;
+  /** The SDK tables the limits were compared with (`@ai-sdk/anthropic@4.0.105`, …). */
+  crossChecked?: string[];
 }
 
 /** A long-context variant from `data/model-registry/long-context.json`. */

@@ -1,4 +1,4 @@
-import { getModelInfo } from '@ctxhost/core';
+import { getModelInfo, largestStatedLimit } from '@ctxhost/core';
 import { apiError, invalid, type ApiError } from '../wire/api-error.js';
 import type { ResolvedOptions } from './simulator-options.js';
 
@@ -18,6 +18,9 @@ export function checkVersionHeader(headers: Readonly<Record<string, string>>): A
  * `not_found_error` (`model: <name>`), and `max_tokens` above the model's output
  * limit a 400. Known models are the registry's Anthropic ones (`getModelInfo`,
  * any spelling) and those in `options.models`; `acceptAnyModel` lets any name through.
+ * The output limit is the largest any source states (the registry's data and the
+ * SDKs' own tables disagree: `@ai-sdk/anthropic` sends 128,000 for
+ * claude-sonnet-4-6 where the data says 64,000), so what the real API may accept passes.
  */
 export function checkModel(
   model: string,
@@ -28,9 +31,10 @@ export function checkModel(
   const known = info !== undefined && info.provider === 'anthropic';
   if (!known && options.acceptAnyModel !== true && !Object.hasOwn(options.models, model))
     return apiError(404, `model: ${model}`);
-  if (known && maxTokens !== undefined && maxTokens > info.maxOutputTokens) {
+  const limit = known ? largestStatedLimit(info, 'maxOutputTokens') : undefined;
+  if (limit !== undefined && maxTokens !== undefined && maxTokens > limit) {
     return invalid(
-      `max_tokens: ${maxTokens} > ${info.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model}`,
+      `max_tokens: ${maxTokens} > ${limit}, which is the maximum allowed number of output tokens for ${model}`,
       false,
     );
   }
