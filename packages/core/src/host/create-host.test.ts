@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, createHostAsync } from './create-host.js';
 import { registerContextEngine, unregisterContextEngine } from '../engines/engine-registry.js';
-import type { HookFailedEvent, ToastEvent } from './host-hooks.js';
+import type { HookFailedEvent } from './host-hooks.js';
 import type { Message } from '../model/message.js';
 import type { Plugin } from './plugin.js';
 import type { ContextEngine } from '../engines/context-engine.js';
