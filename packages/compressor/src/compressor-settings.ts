@@ -40,5 +40,6 @@ export function compressorSettings(options: Partial<CompressorSettings> | undefi
     protectLastN: file.protect_last_n,
     summarizerCooldownCompactions: file.summarizer_cooldown_compactions,
     summarizerCooldownMinutes: file.summarizer_cooldown_minutes,
+    background: file.background,
   };
 }

@@ -35,6 +35,7 @@ describe('ConfigFileSchema', () => {
           protect_last_n: 5,
           summarizer_cooldown_compactions: 1,
           summarizer_cooldown_minutes: 2.5,
+          background: false,
         },
         redaction: {
           enabled: true,
@@ -74,6 +75,7 @@ describe('ConfigFileSchema', () => {
         protectLastN: 5,
         summarizerCooldownCompactions: 1,
         summarizerCooldownMinutes: 2.5,
+        background: false,
       },
       redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
       auxiliary: {
@@ -118,7 +120,7 @@ describe('ConfigFileSchema', () => {
     ],
     [
       { compression: { thresold: 0.5 } },
-      'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, got "thresold"',
+      'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, background, got "thresold"',
     ],
     [
       { experimental: { aggressive_truncation: 'yes' } },

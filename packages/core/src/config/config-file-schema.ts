@@ -54,6 +54,7 @@ export const CompressionSectionSchema = z.strictObject({
     .number({ error: 'a number of minutes, at least 0' })
     .min(0, { error: 'a number of minutes, at least 0' })
     .default(defaults.compression.summarizerCooldownMinutes),
+  background: flag().default(defaults.compression.background),
 });
 
 function compilesAsRegex(source: string): boolean {
@@ -214,6 +215,7 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
       protectLastN: file.compression.protect_last_n,
       summarizerCooldownCompactions: file.compression.summarizer_cooldown_compactions,
       summarizerCooldownMinutes: file.compression.summarizer_cooldown_minutes,
+      background: file.compression.background,
     },
     redaction: {
       enabled: file.redaction.enabled,

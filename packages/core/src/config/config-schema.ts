@@ -29,6 +29,12 @@ export interface CtxhostConfig {
     summarizerCooldownCompactions: number;
     /** …or minutes, whichever ends first (default 10). */
     summarizerCooldownMinutes: number;
+    /**
+     * Prepare the next threshold compaction in the background once the prompt passes
+     * `BACKGROUND_COMPACTION_SHARE` of the threshold, and swap it in when the threshold is reached
+     * (default true). A compaction needed with nothing prepared still runs before the request.
+     */
+    background: boolean;
   };
   /** Secret redaction before anything reaches a summarizer and in every summary. */
   redaction: RedactionConfig;

@@ -1,7 +1,15 @@
+import {
+  BACKGROUND_COMPACTION_SHARE,
+  isStale,
+  startPreparation,
+  swapIn,
+  type Preparation,
+} from './background-compaction.js';
 import { CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted } from './compaction-decision.js';
 import { contextWindowOf } from './context-usage.js';
 import { REQUEST_STAGE } from './host-hooks.js';
 import type { Plugin } from './plugin.js';
+import type { Session } from './session.js';
 import { runCompaction } from './run-compaction.js';
 
 export const ENGINE_PLUGIN = 'context-engine';
@@ -11,13 +19,45 @@ export const ENGINE_PLUGIN = 'context-engine';
  * request: when `engine.shouldCompress` says so, the session's projection is
  * compressed through `runCompaction` (`compaction.before`, `compaction.started`,
  * then `compaction.completed` or `compaction.failed`), and sent.
+ *
+ * With `compression.background` (the default), once the prompt passes
+ * `BACKGROUND_COMPACTION_SHARE` of the threshold the compaction is prepared
+ * from a snapshot while the request runs (or the session is idle), and the
+ * request that reaches the threshold swaps it in with what was appended
+ * since, instead of waiting for the summarizer. A compaction needed with
+ * nothing prepared (or a stale snapshot) runs before the request as before.
  */
 export function createEnginePlugin(): Plugin {
   return {
     name: ENGINE_PLUGIN,
     apply(host) {
-      /** Per session: requests built so far, and the request and size of the last threshold compaction. */
-      const sessions = new Map<string, { requests: number; last?: { request: number; tokensAfter: number } }>();
+      /** Per session: requests built so far, the request and size of the last threshold compaction, a compaction prepared in the background. */
+      const sessions = new Map<
+        string,
+        { requests: number; last?: { request: number; tokensAfter: number }; preparation?: Preparation }
+      >();
+      /** Starts preparing the next threshold compaction when the prompt has passed the soft line and nothing is prepared. */
+      const prepareIfDue = (session: Session, contextWindow: number | undefined): void => {
+        const state = sessions.get(session.id);
+        if (!host.config.compression.background || contextWindow === undefined || state === undefined) return;
+        if (state.preparation !== undefined && !isStale(state.preparation, session)) return;
+        state.preparation?.cancel();
+        state.preparation = undefined;
+        const { threshold } = host.config.compression;
+        const promptTokens = session.promptSize().tokens;
+        if (promptTokens < BACKGROUND_COMPACTION_SHARE * threshold * contextWindow) return;
+        if (promptTokens >= threshold * contextWindow) return;
+        try {
+          state.preparation = startPreparation(host, session, {
+            contextWindow,
+            targetTokens: lowWaterMark(threshold, contextWindow),
+            promptTokens,
+          });
+        } catch (error) {
+          // A host being disposed refuses new tasks: the compaction then runs inline when it is due, as without background.
+          host.logger.debug('background compaction not started', { sessionId: session.id, error: String(error) });
+        }
+      };
       host.hooks.beforeRequest.tapPromise(
         { name: ENGINE_PLUGIN, stage: REQUEST_STAGE.engine },
         async (request, context) => {
@@ -35,20 +75,29 @@ export function createEnginePlugin(): Plugin {
             contextWindow,
             messageCount: request.messages.length,
           };
-          if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) return request;
+          if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) {
+            prepareIfDue(session, contextWindow);
+            return request;
+          }
           // No two threshold compactions on consecutive requests unless the prompt grew by a tenth of the window since.
           if (
             state.last?.request === state.requests - 1 &&
             size.tokens - state.last.tokensAfter < CONSECUTIVE_REGROWTH * contextWindow
           )
             return request;
-          const outcome = await runCompaction(host, session, {
-            reason: 'threshold',
-            contextWindow,
-            // The low-water mark: well under the line, so the next requests append to a stable prefix.
-            targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
-            ...(context.signal === undefined ? {} : { signal: context.signal }),
-          });
+          const preparation = state.preparation;
+          state.preparation = undefined;
+          if (preparation !== undefined && isStale(preparation, session)) preparation.cancel();
+          const swapped = preparation === undefined ? undefined : await swapIn(host, session, preparation);
+          const outcome =
+            swapped ??
+            (await runCompaction(host, session, {
+              reason: 'threshold',
+              contextWindow,
+              // The low-water mark: well under the line, so the next requests append to a stable prefix.
+              targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
+              ...(context.signal === undefined ? {} : { signal: context.signal }),
+            }));
           if (outcome.status === 'unchanged') {
             // Not done: say why when the engine said (a compaction that would have saved under a tenth), so the moved threshold is not hidden.
             if ((outcome.report.notes ?? []).length > 0)
@@ -69,7 +118,14 @@ export function createEnginePlugin(): Plugin {
       host.hooks.messageUpdated.tapPromise(ENGINE_PLUGIN, async ({ sessionId, usage }) => {
         if (usage !== undefined) host.engine.updateFromUsage?.(usage, sessionId);
       });
+      // Idle: the user has the reply and is writing the next request; a summary prepared now costs them no wait.
+      host.hooks.sessionIdle.tapPromise(ENGINE_PLUGIN, async ({ sessionId }) => {
+        if (!sessions.has(sessionId) || !host.config.compression.enabled) return;
+        const session = await host.session(sessionId);
+        prepareIfDue(session, contextWindowOf(session, host.config));
+      });
       host.hooks.sessionDeleted.tapPromise(ENGINE_PLUGIN, async ({ sessionId }) => {
+        sessions.get(sessionId)?.preparation?.cancel();
         sessions.delete(sessionId);
       });
     },

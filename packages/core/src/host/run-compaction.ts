@@ -27,7 +27,12 @@ export interface CompactOptions {
 
 /** How a compaction ended. Only `completed` changed the session. */
 export type CompactOutcome =
-  | { status: 'completed'; report: CompactionReport; messages: Message[] }
+  | Exclude<PrepareOutcome, { status: 'prepared' }>
+  | { status: 'completed'; report: CompactionReport; messages: Message[] };
+
+/** How preparing a compaction ended: `prepared` holds a result not yet applied to the session. */
+export type PrepareOutcome =
+  | { status: 'prepared'; report: CompactionReport; messages: Message[] }
   | { status: 'vetoed'; by: string; why: string }
   /** `messages`: what the engine returned, not applied. */
   | { status: 'unchanged'; report: CompactionReport; messages: Message[] }
@@ -46,6 +51,22 @@ export async function runCompaction(
   session: Session,
   options: CompactOptions = {},
 ): Promise<CompactOutcome> {
+  const prepared = await prepareCompaction(host, session, options);
+  if (prepared.status !== 'prepared') return prepared;
+  await session.applyCompaction(prepared.messages, prepared.report);
+  return { status: 'completed', report: prepared.report, messages: prepared.messages };
+}
+
+/**
+ * Everything `runCompaction` does but applying the result: the hooks up to
+ * the engine's result, which the caller applies (`session.applyCompaction`)
+ * or drops. Background compaction prepares from a snapshot this way.
+ */
+export async function prepareCompaction(
+  host: Host,
+  session: Session,
+  options: CompactOptions = {},
+): Promise<PrepareOutcome> {
   const reason = options.reason ?? 'manual';
   const engine = host.engine.name;
   const contextWindow = options.contextWindow ?? contextWindowOf(session, host.config);
@@ -121,8 +142,7 @@ export async function runCompaction(
     options.notes === undefined || options.notes.length === 0
       ? report
       : { ...report, notes: [...(report.notes ?? []), ...options.notes] };
-  await session.applyCompaction(result.messages, applied);
-  return { status: 'completed', report: applied, messages: result.messages };
+  return { status: 'prepared', report: applied, messages: result.messages };
 }
 
 function initialPlan(sessionId: string, reason: CompactionReason, options: CompactOptions): CompactionPlan {
