@@ -61,7 +61,10 @@ async function setUp(options: { background: boolean; summaryDelayMs: number }) {
     system: 'You are a coding agent.',
   });
   const agentRequests = () =>
-    sim!.requests.filter((request) => request.path === '/v1/messages' && request.body?.model !== SUMMARY_MODEL);
+    sim!.requests.filter(
+      (request) =>
+        request.path === '/v1/messages' && (request.body as { model?: string } | undefined)?.model !== SUMMARY_MODEL,
+    );
   return { agent, summarizer, reports, agentRequests, host };
 }
 

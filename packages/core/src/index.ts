@@ -203,7 +203,14 @@ export {
   readOriginal,
   type OriginalToolInput,
 } from './host/original-tool.js';
-export { runCompaction, type CompactOptions, type CompactOutcome } from './host/run-compaction.js';
+export {
+  prepareCompaction,
+  runCompaction,
+  type CompactOptions,
+  type CompactOutcome,
+  type PrepareOutcome,
+} from './host/run-compaction.js';
+export { BACKGROUND_COMPACTION_SHARE } from './host/background-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';
 export { validateProjection, type ProjectionProblem, type ProjectionProblemCode } from './model/validate-projection.js';
 export * from './stateless/index.js';
