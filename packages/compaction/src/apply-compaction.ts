@@ -1,7 +1,11 @@
 import {
   coveredCount,
+  estimateTextTokens,
+  estimateTokens,
+  reviewCompaction,
   type CompactionReason,
   type CompactionReport,
+  type FidelityConfig,
   type Message,
   type TokenCounter,
 } from '@ctxhost/core';
@@ -14,6 +18,11 @@ export interface ApplyCompactionOptions {
   signal?: AbortSignal;
   /** Recorded in the report. Default `strategy`. */
   reason?: CompactionReason;
+  /**
+   * The config's `fidelity` section: what the result missed of the span it replaced is added beside its summary,
+   * and the ledger is attached. Default: the result is only scored (`report.fidelity`), not changed.
+   */
+  fidelity?: FidelityConfig;
 }
 
 export interface CompactionResult {
@@ -73,7 +82,38 @@ async function run(
   const index = createCompactionIndex(messages, options.counter === undefined ? {} : { counter: options.counter });
   const context = createContext({ counter: options.counter, signal: options.signal, dryRun: dryRunOnly });
   const changed = await strategy.compact(index, context);
-  return buildResult(index, context, strategy, options.reason ?? 'strategy', changed);
+  const result = buildResult(index, context, strategy, options.reason ?? 'strategy', changed);
+  return dryRunOnly || !changed ? result : reviewed(messages, result, options);
+}
+
+/** The result checked by probes from what it left out; completed (missed facts, ledger) when `options.fidelity` says so. */
+function reviewed(
+  messages: readonly Message[],
+  result: CompactionResult,
+  options: ApplyCompactionOptions,
+): CompactionResult {
+  const countText = (text: string) => options.counter?.countText(text) ?? estimateTextTokens(text);
+  const scoreOnly = {
+    probes: true,
+    repairMaxTokens: 0,
+    ledger: { enabled: false, maxTokens: 0 },
+    rehydration: { enabled: false, maxTokens: 0, maxFiles: 0 },
+  };
+  const review = reviewCompaction(messages, result.messages, { fidelity: options.fidelity ?? scoreOnly, countText });
+  if (options.fidelity === undefined) return { ...result, report: { ...result.report, fidelity: review.fidelity } };
+  const tokensAfter =
+    options.counter?.countAll(review.messages) ??
+    review.messages.reduce((total, message) => total + estimateTokens(message), 0);
+  return {
+    ...result,
+    messages: review.messages,
+    report: {
+      ...result.report,
+      fidelity: review.fidelity,
+      tokensAfter,
+      notes: [...(result.report.notes ?? []), ...review.notes],
+    },
+  };
 }
 
 function buildResult(

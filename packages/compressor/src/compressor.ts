@@ -12,6 +12,7 @@ import {
   type RedactionConfig,
   type SecretRedactor,
   type Summarizer,
+  summaryTextOf,
 } from '@ctxhost/core';
 import { assembleProjection } from './assemble-projection.js';
 import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
@@ -278,7 +279,7 @@ function unchanged(
 
 /** A summary message's own summary: without the prefix and without the working-state block (re-collected on every compaction). */
 function summaryBody(message: Message): string {
-  const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const text = summaryTextOf(message);
   const body = (
     text.startsWith(COMPRESSOR.summaryPrefix) ? text.slice(COMPRESSOR.summaryPrefix.length).trim() : text
   ).replace(/^\(Covered messages: [^\n]*\)\s*/, '');

@@ -214,3 +214,4 @@ export { BACKGROUND_COMPACTION_SHARE } from './host/background-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';
 export { validateProjection, type ProjectionProblem, type ProjectionProblemCode } from './model/validate-projection.js';
 export * from './stateless/index.js';
+export * from './fidelity/index.js';

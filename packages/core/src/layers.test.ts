@@ -16,6 +16,7 @@ const LAYERS: Record<string, number> = {
   stores: 1,
   config: 2,
   engines: 3,
+  fidelity: 3,
   host: 4,
   stateless: 5,
 };

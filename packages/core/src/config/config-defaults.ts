@@ -23,6 +23,12 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
   models: {},
   disabledHooks: [],
   experimental: { aggressiveTruncation: false },
+  fidelity: {
+    probes: true,
+    repairMaxTokens: 1_500,
+    ledger: { enabled: true, maxTokens: 2_000 },
+    rehydration: { enabled: true, maxTokens: 6_000, maxFiles: 5 },
+  },
   pluginDirs: [],
   trustedProjects: [],
   store: { kind: 'file' },

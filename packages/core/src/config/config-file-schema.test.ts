@@ -64,6 +64,12 @@ describe('ConfigFileSchema', () => {
         plugin_dirs: ['/opt/plugins'],
         trusted_projects: ['~/work/app'],
         store: { kind: 'postgres', url: 'postgres://x' },
+        fidelity: {
+          probes: false,
+          repair_max_tokens: 500,
+          ledger: { enabled: false, max_tokens: 800 },
+          rehydration: { max_files: 2 },
+        },
       }),
     );
     expect(config).toStrictEqual({
@@ -88,6 +94,12 @@ describe('ConfigFileSchema', () => {
       },
       disabledHooks: ['session-hygiene'],
       experimental: { aggressiveTruncation: true },
+      fidelity: {
+        probes: false,
+        repairMaxTokens: 500,
+        ledger: { enabled: false, maxTokens: 800 },
+        rehydration: { enabled: true, maxTokens: 6000, maxFiles: 2 },
+      },
       pluginDirs: ['/opt/plugins'],
       trustedProjects: ['~/work/app'],
       store: { kind: 'postgres', url: 'postgres://x' },
@@ -116,7 +128,7 @@ describe('ConfigFileSchema', () => {
     [{ prompt_caching: { cache_ttl: '10m' } }, 'config prompt_caching.cache_ttl: expected "5m" or "1h", got "10m"'],
     [
       { compresion: {} },
-      'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, plugin_dirs, trusted_projects, store, hooks, got "compresion"',
+      'config compresion: expected one of the keys context, compression, redaction, auxiliary, prompt_caching, model, models, disabled_hooks, experimental, fidelity, plugin_dirs, trusted_projects, store, hooks, got "compresion"',
     ],
     [
       { compression: { thresold: 0.5 } },
@@ -129,6 +141,10 @@ describe('ConfigFileSchema', () => {
     [
       { experimental: { auto_resume: true } },
       'config experimental.auto_resume: expected no value: experimental.auto_resume is not a setting (recovery always re-sends the request; see the auto-compact README); remove the key, got true',
+    ],
+    [
+      { fidelity: { ledger: { max_tokens: 10 } } },
+      'config fidelity.ledger.max_tokens: expected a whole number of tokens, at least 100, got 10',
     ],
     [{ plugin_dirs: 'plugins' }, 'config plugin_dirs: expected a list of directory paths, got "plugins"'],
     [{ store: { kind: 'redis' } }, 'config store.kind: expected "file", "memory" or "postgres", got "redis"'],

@@ -118,6 +118,24 @@ export const ExperimentalSectionSchema = z.strictObject({
     .optional(),
 });
 
+export const FidelitySectionSchema = z.strictObject({
+  probes: flag().default(defaults.fidelity.probes),
+  repair_max_tokens: wholeNumberAtLeast(0, 'tokens').default(defaults.fidelity.repairMaxTokens),
+  ledger: z
+    .strictObject({
+      enabled: flag().default(defaults.fidelity.ledger.enabled),
+      max_tokens: wholeNumberAtLeast(100, 'tokens').default(defaults.fidelity.ledger.maxTokens),
+    })
+    .prefault({}),
+  rehydration: z
+    .strictObject({
+      enabled: flag().default(defaults.fidelity.rehydration.enabled),
+      max_tokens: wholeNumberAtLeast(0, 'tokens').default(defaults.fidelity.rehydration.maxTokens),
+      max_files: wholeNumberAtLeast(0, 'files').default(defaults.fidelity.rehydration.maxFiles),
+    })
+    .prefault({}),
+});
+
 export const StoreSectionSchema = z.strictObject({
   kind: z
     .enum(['file', 'memory', 'postgres'], { error: '"file", "memory" or "postgres"' })
@@ -188,6 +206,7 @@ export function createConfigSchema(sections: readonly ConfigSection[] = []) {
       models: ModelsSectionSchema,
       disabled_hooks: DisabledHooksSchema,
       experimental: ExperimentalSectionSchema.prefault({}),
+      fidelity: FidelitySectionSchema.prefault({}),
       plugin_dirs: PluginDirsSchema,
       trusted_projects: TrustedProjectsSchema,
       store: StoreSectionSchema.prefault({}),
@@ -237,6 +256,16 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
     models: toModelOverrides(file.models),
     disabledHooks: file.disabled_hooks.flatMap((name) => canonicalHookName(name) ?? []),
     experimental: { aggressiveTruncation: file.experimental.aggressive_truncation },
+    fidelity: {
+      probes: file.fidelity.probes,
+      repairMaxTokens: file.fidelity.repair_max_tokens,
+      ledger: { enabled: file.fidelity.ledger.enabled, maxTokens: file.fidelity.ledger.max_tokens },
+      rehydration: {
+        enabled: file.fidelity.rehydration.enabled,
+        maxTokens: file.fidelity.rehydration.max_tokens,
+        maxFiles: file.fidelity.rehydration.max_files,
+      },
+    },
     pluginDirs: [...file.plugin_dirs],
     trustedProjects: [...file.trusted_projects],
     store: withoutUndefined({

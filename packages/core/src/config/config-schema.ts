@@ -48,6 +48,8 @@ export interface CtxhostConfig {
   models: Record<string, ModelOverride>;
   disabledHooks: BuiltInHookName[];
   experimental: { aggressiveTruncation: boolean };
+  /** What every compaction is checked and completed with: probes, the ledger, rehydration (see `reviewCompaction`). */
+  fidelity: FidelityConfig;
   /** Folders searched for plugins (`context_engine/<name>/`): their code runs. Honoured from a project's own config only when the project is trusted. */
   pluginDirs: string[];
   /** Projects whose own config may load code; read from the user config only (see `loadConfig`). */
@@ -63,6 +65,18 @@ export interface CtxhostConfig {
   };
   /** Per-hook sections (`hooks.context-window-monitor.warn_at`…), validated by each hook package's own schema. */
   hooks: Record<string, Record<string, unknown>>;
+}
+
+/** The `fidelity` config section (camelCase side). */
+export interface FidelityConfig {
+  /** Probe every compaction against the span it replaces; add what the result missed beside the summary (default true). */
+  probes: boolean;
+  /** Tokens at most for the facts added beside a summary that missed them (default 1500). */
+  repairMaxTokens: number;
+  /** The ledger of files written, commands run, constraints and decisions, shown after every compaction. */
+  ledger: { enabled: boolean; maxTokens: number };
+  /** After a compaction, the files touched most recently (and the instruction files read) re-read from disk by the agent host. */
+  rehydration: { enabled: boolean; maxTokens: number; maxFiles: number };
 }
 
 /** The built-in hooks' stable names, the values `disabled_hooks` accepts. */

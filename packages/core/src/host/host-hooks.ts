@@ -4,6 +4,7 @@ import type { Message, ToolResultPart } from '../model/message.js';
 import type { ModelRequest } from '../model/model-client.js';
 import type { ProviderError } from '../model/provider-error.js';
 import type { Usage } from '../model/usage.js';
+import type { RehydratedFile, RehydrateRequest } from '../fidelity/rehydration.js';
 
 export interface SessionCreatedEvent {
   sessionId: string;
@@ -162,6 +163,11 @@ export function createHostHooks() {
      * to the model again. Bail: the first tap that drives this session returns true; undefined means "not mine".
      */
     resend: new AsyncSeriesBailHook<[ResendEvent], boolean | undefined>(['event']),
+    /**
+     * After a compaction, asks whoever drives the session (the agent loop, opencode) for the current content of
+     * files it touched. Bail: the host that can read this session's files returns them; undefined means "not mine".
+     */
+    rehydrate: new AsyncSeriesBailHook<[RehydrateRequest], RehydratedFile[] | undefined>(['request']),
     /** Transforms each tool result as it arrives (the truncator). Returns the part to store in the projection. */
     toolResult: new AsyncSeriesWaterfallHook<[ToolResultPart, ToolResultContext]>(['part', 'context']),
   };

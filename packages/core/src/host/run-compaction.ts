@@ -1,6 +1,7 @@
 import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
 import type { Message } from '../model/message.js';
 import type { CompressResult } from '../engines/context-engine.js';
+import { completeCompaction } from './complete-compaction.js';
 import { contextWindowOf } from './context-usage.js';
 import { isAbortError } from './host-tasks.js';
 import type { CompactionPlan } from './host-hooks.js';
@@ -130,6 +131,12 @@ export async function prepareCompaction(
     await fail(message);
     return { status: 'failed', error: message };
   }
+  // Checked (probes), completed (ledger) and rehydrated before it is used; timed with the engine.
+  result = await completeCompaction(host, messages, result, {
+    sessionId: session.id,
+    ...(options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   const report: CompactionReport = { ...result.report, durationMs: Math.round(performance.now() - startedAt) };
   // Nothing to gain (a session too short for the engine's protected head and tail): the session is left as it was.
   if (report.tokensAfter >= report.tokensBefore) {
