@@ -5,6 +5,7 @@ import {
   ORIGINAL_TOOL,
   ORIGINAL_TOOL_NAME,
   readOriginal,
+  readWorkspaceFiles,
   resolveContextWindow,
   type Host,
   type JsonValue,
@@ -44,6 +45,11 @@ export interface AgentOptions {
   stream?: boolean;
   /** Offer the model `ctxhost_original`, which reads back what a marker or summary names, once the session shows one (default true). */
   originalTool?: boolean;
+  /**
+   * After a compaction, the files the agent touched are re-read from this folder and shown beside the summary
+   * (core's `rehydrate` hook; config `fidelity.rehydration`). Default: the process's working directory; false: off.
+   */
+  workspace?: string | false;
 }
 
 export type TurnOutcome =
@@ -75,6 +81,11 @@ export function createAgent(options: AgentOptions): Agent {
     const outcome = await run(sessionId, undefined, signal);
     return outcome.status === 'done';
   });
+  const workspace = options.workspace === undefined ? process.cwd() : options.workspace;
+  if (workspace !== false)
+    host.hooks.rehydrate.tapPromise(AGENT, async ({ sessionId, paths }) =>
+      sessionsDriven.has(sessionId) ? readWorkspaceFiles(paths, { cwd: workspace }) : undefined,
+    );
   host.hooks.sessionDeleted.tapPromise(AGENT, async ({ sessionId }) => {
     sessionsDriven.delete(sessionId);
   });

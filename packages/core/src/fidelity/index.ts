@@ -37,3 +37,4 @@ export {
   type RehydrateRequest,
   type RehydratedFile,
 } from './rehydration.js';
+export { readWorkspaceFiles, type ReadWorkspaceFilesOptions } from './read-workspace-files.js';
