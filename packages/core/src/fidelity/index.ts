@@ -11,7 +11,7 @@ export { missedProbes, probeFound, fidelityOf, messageTexts, PROBE_KIND_LABELS }
 export { pathsIn, identifiersIn, contentWords, createTermIndex, type TermIndex } from './text-terms.js';
 export {
   extendLedger,
-  contentHash,
+  fileContentHash,
   ledgerOf,
   EMPTY_LEDGER,
   type Ledger,

@@ -76,7 +76,7 @@ export function extendLedger(previous: Ledger, span: readonly Message[]): Ledger
           path,
           tool: part.name,
           writes: 1,
-          ...(content === undefined ? {} : { hash: contentHash(content) }),
+          ...(content === undefined ? {} : { hash: fileContentHash(content) }),
         });
       }
       const command = commandArgument(part);
@@ -95,7 +95,7 @@ export function extendLedger(previous: Ledger, span: readonly Message[]): Ledger
 }
 
 /** A short content hash (sha256, 12 hex digits): enough to tell two versions of a file apart. */
-export function contentHash(content: string): string {
+export function fileContentHash(content: string): string {
   return `sha256:${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
 }
 
