@@ -117,7 +117,7 @@ function withoutAddenda(message: Message): Message {
   if (!hasLedger && !message.parts.some(isCompactionAddendum)) return message;
   const { ledger: _ledger, ...rest } = meta ?? {};
   const kept = message.parts.filter((part) => !isCompactionAddendum(part));
-  return { ...message, parts: kept, ...(meta === undefined ? {} : { meta: rest as typeof meta }) };
+  return { ...message, parts: kept, ...(meta === undefined ? {} : { meta: rest }) };
 }
 
 /** The newest summary the compaction wrote; else the newest summary in view. */

@@ -1,6 +1,7 @@
 import type { CompressResult } from '../engines/context-engine.js';
-import { ADDENDUM, reviewCompaction } from '../fidelity/review-compaction.js';
+import { ADDENDUM, reviewCompaction, type ReviewedCompaction } from '../fidelity/review-compaction.js';
 import { rehydrationPaths, renderRehydrated } from '../fidelity/rehydration.js';
+import type { LedgerFolded } from '../fidelity/ledger.js';
 import type { CompactionReport } from '../model/compaction-report.js';
 import type { Message } from '../model/message.js';
 import type { Host } from './host.js';
@@ -27,7 +28,7 @@ export async function completeCompaction(
 ): Promise<CompressResult> {
   const config = host.config.fidelity;
   const countText = (text: string) => host.counter.countText(text);
-  let reviewed;
+  let reviewed: ReviewedCompaction;
   try {
     reviewed = reviewCompaction(before, result.messages, { fidelity: config, countText });
   } catch (error) {
@@ -42,7 +43,7 @@ export async function completeCompaction(
       : {
           ledger: {
             entries: reviewed.ledger.entries.length,
-            folded: Object.values(reviewed.ledger.folded).reduce((sum, count) => sum + count, 0),
+            folded: foldedCount(reviewed.ledger.folded),
             tokens: reviewed.ledger.tokens,
           },
         }),
@@ -82,6 +83,10 @@ export async function completeCompaction(
   report.tokensAfter = host.counter.countAll(messages);
   report.messagesAfter = messages.length;
   return { messages, report };
+}
+
+function foldedCount(folded: LedgerFolded): number {
+  return folded.file + folded.command + folded.constraint + folded.decision;
 }
 
 function withNote(result: CompressResult, note: string): CompressResult {
