@@ -62,7 +62,7 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ctxhost replay: .*5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl$/m);
     expect(stdout).toMatch(/window 8,000 tokens, the simulated API stops at 6,500/);
-    // The subagents (11 and 15 messages) fit in protect_last_n; since issue 19 a cut that would save under 10% is widened
+    // The subagents (11 and 15 messages) fit in protect_last_n; a cut that would save under 10% is widened
     // below it or not made, so a subagent compaction, if any, saves at least a tenth.
     for (const [, before, after] of stdout.matchAll(
       /replay\/subagent-\d {2}compaction \(threshold, compressor\): ([\d,]+) → ([\d,]+) tokens/g,
@@ -76,6 +76,15 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
       'replayed 20 of 20 recorded assistant turns in 3 sessions (the main thread and 2 subagents)',
     );
     expect(stdout).toMatch(/overflows 1, recovered 1/);
+    // A compaction not done is said once per session; the summary counts them all.
+    const notDone = [...stdout.matchAll(/^ {2}call +\d+ {2}(\S+) {2}toast \[info\] Compaction not done: /gm)].map(
+      (m) => m[1],
+    );
+    expect(new Set(notDone).size).toBe(notDone.length);
+    expect(stdout).toMatch(
+      /^ {2}compactions \d+ \(engine compressor, [^)]*\); [1-9]\d* tried and not done \(each session said why once\)$/m,
+    );
+    expect(stdout).not.toMatch(/saved under 10%.*saved under 10%/);
     expect(stdout).toMatch(
       /^ {2}cost \$\d+\.\d\d with caching, \$\d+\.\d\d without \(caching saved -?\$?[\d.-]+; each call priced as its recorded turn's model: claude-sonnet-4-20250514 20 calls\)$/m,
     );

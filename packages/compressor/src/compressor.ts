@@ -92,8 +92,10 @@ export function createCompressor(
         context.contextWindow,
       );
       if (resumeAt === undefined) return result;
-      // Reported, not hidden: the effective threshold for this session has moved.
-      const note = `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: the next threshold compaction of this session waits until the prompt reaches about ${resumeAt.toLocaleString('en-US')} tokens`;
+      // Reported, not hidden: the effective threshold for this session has moved. Said once: a compaction not done has already said why.
+      const waits = `the next threshold compaction of this session waits until the prompt reaches about ${resumeAt.toLocaleString('en-US')} tokens`;
+      const done = result.report.tokensAfter < result.report.tokensBefore;
+      const note = done ? `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: ${waits}` : waits;
       return { ...result, report: { ...result.report, notes: [...(result.report.notes ?? []), note] } };
     },
   };

@@ -50,7 +50,7 @@ export function formatReplaySummary(result: ReplayResult, colors: Colors): strin
     colors.bold('Summary'),
     `  replayed ${result.answeredTurns} of ${result.recordedTurns} recorded assistant turns in ${result.sessions} session${result.sessions === 1 ? '' : 's'}${sessionsMade(result)}${result.repeatedTurns > 0 ? `; ${result.repeatedTurns} answered again after a recovery reverted them` : ''}`,
     `  peak context ${count(result.peak)} tokens (${Math.round((result.peak / result.window) * 100)}% of the ${count(result.window)}-token window${result.contextLimit === result.window ? '' : `, API limit ${count(result.contextLimit)}`})`,
-    `  compactions ${result.compactions} (engine ${result.engine}, summarizer ${result.summarizer})`,
+    `  compactions ${result.compactions} (engine ${result.engine}, summarizer ${result.summarizer})${result.compactionsNotDone > 0 ? `; ${result.compactionsNotDone} tried and not done (each session said why once)` : ''}`,
     `  overflows ${result.overflows}${result.overflows === result.incidents ? '' : ` in ${result.incidents} incident${result.incidents === 1 ? '' : 's'}`}, recovered ${result.recoveries}${result.failedRecoveries > 0 ? `, not recovered ${result.failedRecoveries}` : ''}`,
     `  tokens ${count(cost.tokens.prompt)} prompt (${Math.round(cost.cacheHitRatio * 100)}% read from cache), ${count(cost.tokens.output)} output, over ${cost.requests} model calls`,
     `  cost ${dollars(cost.dollars)} with caching, ${dollars(cost.withoutCaching)} without (caching saved ${dollars(cost.dollarsSaved)}; ${pricesLine(result)})`,

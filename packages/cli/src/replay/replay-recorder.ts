@@ -39,6 +39,8 @@ export interface ReplayRecording {
   readonly events: ReplayEvent[];
   /** Every answered call's usage with the model it is priced as. */
   readonly requests: { model: string; usage: Usage }[];
+  /** Compactions tried and not done (nothing to gain, or vetoed): the host says why once per session, this counts them all. */
+  readonly notDone: { count: number };
 }
 
 const RECORDER = 'ctxhost-replay';
@@ -97,6 +99,10 @@ export function recordReplay(
   host.hooks.compactionCompleted.tapPromise(RECORDER, async ({ sessionId, report }) =>
     emit({ kind: 'compaction', call: points.length, sessionId, report }),
   );
+  const notDone = { count: 0 };
+  host.hooks.compactionFailed.tapPromise(RECORDER, async () => {
+    notDone.count++;
+  });
   host.hooks.sessionError.tapPromise(RECORDER, async ({ sessionId, error }) => {
     if (OVERFLOW_KINDS.has(error.kind)) incidents.set(sessionId, undefined);
     emit({
@@ -119,5 +125,5 @@ export function recordReplay(
     } else
       emit({ kind: 'toast', ...base, level: toast.level, title: toast.title, text: toast.text, source: toast.source });
   });
-  return { points, events, requests };
+  return { points, events, requests, notDone };
 }

@@ -87,6 +87,8 @@ export interface ReplayResult {
   events: ReplayEvent[];
   peak: number;
   compactions: number;
+  /** Compactions tried and not done (said once per session as a toast; this counts every one). */
+  compactionsNotDone: number;
   overflows: number;
   /** Overflow incidents: an overflow, and those on the recovery's own resends, until it recovered or gave up. */
   incidents: number;
@@ -197,6 +199,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         plan,
         points: recording.points,
         events: recording.events,
+        compactionsNotDone: recording.notDone.count,
         cost: totalCost(recording.requests, config.models),
         model,
         modelOverride: options.model !== undefined,
@@ -229,6 +232,7 @@ interface ReplayFacts {
   plan: ReplayPlan;
   points: ReplayPoint[];
   events: ReplayEvent[];
+  compactionsNotDone: number;
   cost: ReplayCost;
   model: string;
   modelOverride: boolean;
@@ -260,6 +264,7 @@ function summarize(facts: ReplayFacts): ReplayResult {
     events,
     peak: Math.max(0, ...points.map((point) => point.contextTokens)),
     compactions: count('compaction'),
+    compactionsNotDone: facts.compactionsNotDone,
     overflows: count('overflow'),
     incidents: countIncidents(events),
     recoveries: count('recovery'),

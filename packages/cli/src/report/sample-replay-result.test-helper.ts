@@ -78,6 +78,7 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
     events,
     peak: 11_000,
     compactions: 1,
+    compactionsNotDone: 0,
     overflows: 1,
     incidents: 1,
     recoveries: 1,

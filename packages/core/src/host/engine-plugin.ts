@@ -31,10 +31,18 @@ export function createEnginePlugin(): Plugin {
   return {
     name: ENGINE_PLUGIN,
     apply(host) {
-      /** Per session: requests built so far, the request and size of the last threshold compaction, a compaction prepared in the background. */
+      /**
+       * Per session: requests built so far, the request and size of the last threshold compaction, a compaction
+       * prepared in the background, and how many threshold compactions were not done (said once, the rest counted).
+       */
       const sessions = new Map<
         string,
-        { requests: number; last?: { request: number; tokensAfter: number }; preparation?: Preparation }
+        {
+          requests: number;
+          notDone: number;
+          last?: { request: number; tokensAfter: number };
+          preparation?: Preparation;
+        }
       >();
       /** Starts preparing the next threshold compaction when the prompt has passed the soft line and nothing is prepared. */
       const prepareIfDue = (session: Session, contextWindow: number | undefined): void => {
@@ -63,7 +71,7 @@ export function createEnginePlugin(): Plugin {
         async (request, context) => {
           if (!host.config.compression.enabled) return request;
           const session = await host.session(request.sessionId);
-          const state = sessions.get(session.id) ?? { requests: 0 };
+          const state = sessions.get(session.id) ?? { requests: 0, notDone: 0 };
           sessions.set(session.id, state);
           state.requests++;
           const contextWindow = context.contextWindow ?? contextWindowOf(session, host.config);
@@ -99,15 +107,19 @@ export function createEnginePlugin(): Plugin {
               ...(context.signal === undefined ? {} : { signal: context.signal }),
             }));
           if (outcome.status === 'unchanged') {
-            // Not done: say why when the engine said (a compaction that would have saved under a tenth), so the moved threshold is not hidden.
-            if ((outcome.report.notes ?? []).length > 0)
+            // Not done: say why once per session when the engine said (a compaction that would have saved under a
+            // tenth), so the moved threshold is not hidden; the later ones are counted (`compaction.failed` each).
+            const notes = outcome.report.notes ?? [];
+            state.notDone++;
+            if (notes.length > 0 && state.notDone === 1)
               await host.toast({
                 sessionId: session.id,
                 level: 'info',
                 title: 'Compaction not done',
-                text: outcome.report.notes!.join('; '),
+                text: `${notes.join('; ')} (said once for this session; later ones are counted, not said)`,
                 source: ENGINE_PLUGIN,
               });
+            else host.logger.debug(`compaction not done (${state.notDone} in this session)`, { sessionId: session.id });
             return request;
           }
           if (outcome.status !== 'completed') return request;
