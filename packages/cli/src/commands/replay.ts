@@ -6,7 +6,7 @@ import { displayPath } from '../display-path.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
 import { loadTranscript } from '../load-transcript.js';
-import { formatJson, startProgress, type CliIo } from '../output/index.js';
+import { formatJson, sayWarningsOnce, startProgress, type CliIo } from '../output/index.js';
 import { writeFileReplacing } from '../output/write-file-replacing.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 import { renderReport } from '../report/render-report.js';
@@ -113,30 +113,34 @@ export async function replayTranscript(
   }
   const progress = startProgress(err, { label: 'replaying', total: 1, unit: 'assistant turns' });
   const model = options.model ?? config.model.name;
-  const result = await runReplay({
-    messages: transcript.messages,
-    ...(transcript.boundaries === undefined
-      ? {}
-      : { boundaries: transcript.boundaries.map((boundary) => boundary.messageIndex) }),
-    ...(transcript.usage === undefined ? {} : { usage: transcript.usage }),
-    ...(model === undefined ? {} : { model }),
-    reconstructPrefix: options.reconstruct !== false,
-    window,
-    config,
-    cwd: process.cwd(),
-    projectPlugins: options.projectPlugins === true,
-    onPluginLoad: ({ name, file }) =>
-      err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
-    ...(options.apiLimit === undefined ? {} : { contextLimit: options.apiLimit }),
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
-    ...(summaryClient === undefined ? {} : { summaryClient }),
-    onEvent: (event) => {
-      if (options.json === true) return;
-      if (err.isTTY) err.write('\r\x1b[2K');
-      out.write(`${formatReplayEvent(event, out.colors)}\n`);
-    },
-    onProgress: (answered, total) => progress.update(answered, total),
-  }).finally(() => progress.stop());
+  const result = await sayWarningsOnce(
+    () =>
+      runReplay({
+        messages: transcript.messages,
+        ...(transcript.boundaries === undefined
+          ? {}
+          : { boundaries: transcript.boundaries.map((boundary) => boundary.messageIndex) }),
+        ...(transcript.usage === undefined ? {} : { usage: transcript.usage }),
+        ...(model === undefined ? {} : { model }),
+        reconstructPrefix: options.reconstruct !== false,
+        window,
+        config,
+        cwd: process.cwd(),
+        projectPlugins: options.projectPlugins === true,
+        onPluginLoad: ({ name, file }) =>
+          err.write(`ctxhost: loading context engine "${name}" from ${displayPath(file)} (plugin code runs)\n`),
+        ...(options.apiLimit === undefined ? {} : { contextLimit: options.apiLimit }),
+        ...(options.engine === undefined ? {} : { engine: options.engine }),
+        ...(summaryClient === undefined ? {} : { summaryClient }),
+        onEvent: (event) => {
+          if (options.json === true) return;
+          if (err.isTTY) err.write('\r\x1b[2K');
+          out.write(`${formatReplayEvent(event, out.colors)}\n`);
+        },
+        onProgress: (answered, total) => progress.update(answered, total),
+      }),
+    (text) => err.write(text),
+  ).finally(() => progress.stop());
   if (options.report !== undefined) await writeReport(options.report, path, result);
   if (options.json === true) {
     out.write(
