@@ -49,7 +49,7 @@ describe.concurrent('ctxhost simulator as a process', () => {
   it('serves the Messages API at the printed URL with the given window, says how to point the SDK at it, and stops cleanly on SIGTERM', async ({
     expect,
   }) => {
-    const { child, url, exit } = startBin(['--port', '0', '--window', '60']);
+    const { child, url, exit } = startBin(['--port', '0', '--context-limit', '60']);
     const baseURL = await url;
     const client = new Anthropic({ apiKey: 'offline', baseURL, maxRetries: 0 });
     await expect(
@@ -68,17 +68,23 @@ describe.concurrent('ctxhost simulator as a process', () => {
     const { code, stdout, stderr } = await exit;
     expect(code).toBe(0);
     expect(stdout).toContain(`export ANTHROPIC_BASE_URL=${baseURL}\n`);
-    expect(stdout).toMatch(/context window 60 tokens/);
+    expect(stdout).toMatch(/context limit 60 tokens/);
     expect(stderr).toBe('ctxhost simulator stopped (SIGTERM) after 2 requests (1 × 200, 1 × 400)\n');
   });
 
-  it('stops cleanly on SIGINT (Ctrl+C)', async ({ expect }) => {
-    const { child, url, exit } = startBin([]);
+  it('stops cleanly on SIGINT (Ctrl+C); --window is the deprecated name of --context-limit, said once', async ({
+    expect,
+  }) => {
+    const { child, url, exit } = startBin(['--window', '70']);
     await url;
     child.kill('SIGINT');
-    const { code, stderr } = await exit;
+    const { code, stdout, stderr } = await exit;
     expect(code).toBe(0);
-    expect(stderr).toBe('ctxhost simulator stopped (SIGINT) after 0 requests\n');
+    expect(stdout).toMatch(/context limit 70 tokens/);
+    expect(stderr).toBe(
+      'ctxhost: --window is deprecated for `ctxhost simulator`; use --context-limit (the same limit, as the ctxhost-simulator bin names it)\n' +
+        'ctxhost simulator stopped (SIGINT) after 0 requests\n',
+    );
   });
 });
 

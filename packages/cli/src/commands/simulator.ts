@@ -8,10 +8,15 @@ import { wholeNumberFlag } from '../parse-flags.js';
 interface SimulatorCommandOptions {
   port: number;
   host: string;
-  window: number;
+  contextLimit?: number;
+  /** The old name of `--context-limit` (the `ctxhost-simulator` bin and the library say `contextLimit`): warns once. */
+  window?: number;
   overflowStyle: OverflowStyle;
   acceptAnyModel?: boolean;
 }
+
+/** The limit when none is given: Claude's 200k window. */
+const DEFAULT_CONTEXT_LIMIT = 200_000;
 
 /** The recorded requests are dropped this often, so a long-running agent does not grow the process (the totals stay). */
 const DRAIN_INTERVAL_MS = 10_000;
@@ -25,7 +30,12 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     )
     .option('--port <n>', 'the port; 0 picks a free one', wholeNumberFlag(0, 65_535), 0)
     .option('--host <address>', 'the address to listen on', '127.0.0.1')
-    .option('--window <tokens>', 'the context window the simulator enforces', wholeNumberFlag(1), 200_000)
+    .option(
+      '--context-limit <tokens>',
+      `the context limit the simulator enforces: a prompt over it fails (default ${formatCount(DEFAULT_CONTEXT_LIMIT)})`,
+      wholeNumberFlag(1),
+    )
+    .addOption(new Option('--window <tokens>', 'deprecated: --context-limit').argParser(wholeNumberFlag(1)).hideHelp())
     .option(
       '--accept-any-model',
       'answer any model name (default: as the API does, a model it does not serve gets a 404 not_found_error)',
@@ -37,15 +47,20 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     )
     .addHelpText(
       'after',
-      '\nExample:\n  ctxhost simulator --port 8787 --window 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent',
+      '\nExample:\n  ctxhost simulator --port 8787 --context-limit 50000\n  ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=offline my-agent',
     )
     .action(async (options: SimulatorCommandOptions) => {
-      const simulator = await start(options);
+      if (options.window !== undefined)
+        io.err.write(
+          `ctxhost: --window is deprecated for \`ctxhost simulator\`; use --context-limit (the same limit, as the ctxhost-simulator bin names it)\n`,
+        );
+      const contextLimit = options.contextLimit ?? options.window ?? DEFAULT_CONTEXT_LIMIT;
+      const simulator = await start(options, contextLimit);
       const drain = setInterval(() => simulator.requests.splice(0), DRAIN_INTERVAL_MS);
       drain.unref();
       // Listen for the signals before saying how to stop: until a listener exists, SIGINT kills the process outright.
       const stopped = untilStopSignal();
-      io.out.write(startedText(simulator, options, io));
+      io.out.write(startedText(simulator, options, contextLimit, io));
       const signal = await stopped;
       clearInterval(drain);
       await simulator.close();
@@ -59,12 +74,12 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     });
 }
 
-async function start(options: SimulatorCommandOptions): Promise<Simulator> {
+async function start(options: SimulatorCommandOptions, contextLimit: number): Promise<Simulator> {
   try {
     return await startSimulator({
       port: options.port,
       host: options.host,
-      contextLimit: options.window,
+      contextLimit,
       overflowStyle: options.overflowStyle,
       acceptAnyModel: options.acceptAnyModel === true,
     });
@@ -92,11 +107,11 @@ function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' && code.startsWith('E') && !code.startsWith('E_') ? code : undefined;
 }
 
-function startedText(simulator: Simulator, options: SimulatorCommandOptions, io: CliIo): string {
+function startedText(simulator: Simulator, options: SimulatorCommandOptions, contextLimit: number, io: CliIo): string {
   const { bold, dim } = io.out.colors;
   return [
     bold(`ctxhost simulator listening on ${simulator.url}`) +
-      ` (context window ${formatCount(options.window)} tokens, overflow style ${options.overflowStyle})`,
+      ` (context limit ${formatCount(contextLimit)} tokens, overflow style ${options.overflowStyle})`,
     'Point your agent at it:',
     `  export ANTHROPIC_BASE_URL=${simulator.url}`,
     '  export ANTHROPIC_API_KEY=offline   # any value: the simulator does not check it',
