@@ -1,3 +1,4 @@
+import { TRANSCRIPT_FORMAT_NAMES, TRANSCRIPT_FORMATS } from '@ctxhost/transcripts';
 import { describe, expect, it } from 'vitest';
 import { corpus, runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
 
@@ -56,6 +57,16 @@ describe('ctxhost on bad input', () => {
       const { code, stdout } = await runCtxhostInProcess([...command, '--help']);
       expect(code).toBe(0);
       expect(stdout).toMatch(new RegExp(`^Usage: ctxhost ${command.join(' ')} \\[options\\]`));
+    }
+  });
+
+  it('names every transcript format the importers read in the help of inspect and replay', async () => {
+    for (const command of ['inspect', 'replay']) {
+      const { stdout } = await runCtxhostInProcess([command, '--help']);
+      const help = stdout.replace(/\s+/g, ' ');
+      const names = TRANSCRIPT_FORMATS.map((format) => TRANSCRIPT_FORMAT_NAMES[format]);
+      expect(names).toHaveLength(7);
+      expect(help, command).toContain(`(${names.join(', ')})`);
     }
   });
 });

@@ -1,4 +1,14 @@
-import { TRANSCRIPT_ERROR_CODES, TranscriptError, readTranscript, type Transcript } from '@ctxhost/transcripts';
+import {
+  TRANSCRIPT_ERROR_CODES,
+  TRANSCRIPT_FORMAT_NAMES,
+  TRANSCRIPT_FORMATS,
+  TranscriptError,
+  readTranscript,
+  type Transcript,
+} from '@ctxhost/transcripts';
+
+/** Every format the importers read, for help texts: "Claude Code, OpenHands, …, Gemini CLI". */
+export const KNOWN_TRANSCRIPT_FORMATS = TRANSCRIPT_FORMATS.map((format) => TRANSCRIPT_FORMAT_NAMES[format]).join(', ');
 
 export interface LoadTranscriptOptions {
   /** Fail on the first broken line instead of skipping and counting it. */

@@ -4,6 +4,7 @@ export { detectFormat, type FormatDetection } from './detect-format.js';
 export { CODEX_COMPACTION_PROMPT } from './codex.js';
 export {
   TRANSCRIPT_FORMATS,
+  TRANSCRIPT_FORMAT_NAMES,
   type Transcript,
   type TranscriptBoundary,
   type TranscriptFormat,

@@ -12,6 +12,17 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   'gemini-cli',
 ];
 
+/** How each format's agent is called, for help texts and messages. */
+export const TRANSCRIPT_FORMAT_NAMES: Readonly<Record<TranscriptFormat, string>> = Object.freeze({
+  'claude-code': 'Claude Code',
+  openhands: 'OpenHands',
+  'swe-agent': 'SWE-agent',
+  pi: 'pi',
+  opencode: 'opencode',
+  codex: 'Codex CLI',
+  'gemini-cli': 'Gemini CLI',
+});
+
 export interface TranscriptOptions {
   /** Skip malformed lines or events, counting them in `skipped`, instead of failing. Default false. */
   skipInvalid?: boolean;

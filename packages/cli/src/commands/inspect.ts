@@ -3,7 +3,7 @@ import { displayPath } from '../display-path.js';
 import { formatCount, formatTable } from '../format-table.js';
 import { toolOutputTable } from '../tool-output-table.js';
 import { buildInspectReport, type InspectReport, type UsageSummary } from '../inspect-report.js';
-import { loadTranscript } from '../load-transcript.js';
+import { KNOWN_TRANSCRIPT_FORMATS, loadTranscript } from '../load-transcript.js';
 import { formatJson, type CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 
@@ -20,7 +20,7 @@ export function registerInspectCommand(program: Command, io: CliIo): void {
   program
     .command('inspect')
     .description(
-      'import a transcript (Claude Code, OpenHands, SWE-agent) and report its messages, groups and tokens by kind, largest tool outputs, and reported usage and cost',
+      `import a transcript (${KNOWN_TRANSCRIPT_FORMATS}) and report its messages, groups and tokens by kind, largest tool outputs, and reported usage and cost`,
     )
     .argument('<transcript>', 'transcript file; the format is detected from its content')
     .option('--json', 'print the report as JSON')

@@ -5,7 +5,7 @@ import { createClientFromEnv } from 'ctxhost';
 import { displayPath } from '../display-path.js';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
-import { loadTranscript } from '../load-transcript.js';
+import { KNOWN_TRANSCRIPT_FORMATS, loadTranscript } from '../load-transcript.js';
 import { formatJson, sayWarningsOnce, startProgress, type CliIo } from '../output/index.js';
 import { writeFileReplacing } from '../output/write-file-replacing.js';
 import { wholeNumberFlag } from '../parse-flags.js';
@@ -41,7 +41,7 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .description(
       'replay a transcript through a real host (every hook as configured): user turns and tool outputs as recorded, the assistant played back by the simulator through the Anthropic SDK; prints compactions, overflows, recoveries and toasts, then tokens and dollars with and without caching',
     )
-    .argument('<transcript>', 'transcript file (Claude Code, OpenHands, SWE-agent)')
+    .argument('<transcript>', `transcript file (${KNOWN_TRANSCRIPT_FORMATS}); the format is detected from its content`)
     .option(
       '--window <tokens>',
       `the host's context window (default: model.context_length from the config, else ${DEFAULT_REPLAY_WINDOW.toLocaleString('en-US')})`,
