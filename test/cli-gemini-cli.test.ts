@@ -52,7 +52,9 @@ describe('ctxhost on a Gemini CLI session', () => {
     expect(report.usage.withoutCaching).toBeGreaterThan(report.usage.dollars);
     const text = await runCtxhostInProcess(['inspect', session]);
     expect(text.stdout).toMatch(/^format gemini-cli, 16 messages \(user 6, assistant 7, tool 3\)$/m);
-    expect(text.stdout).toMatch(/^ {2}line 10: unknown, the summary is message 4$/m);
+    expect(text.stdout).toMatch(
+      /^ {2}line 10: a compaction \(the transcript does not say what started it\), the summary is message 4$/m,
+    );
   });
 
   it('replay runs it segment by segment against the simulator, every recorded turn answered', async () => {

@@ -13,7 +13,9 @@ describe('a real Codex CLI rollout (codex-cli 0.169.0 against the simulator)', (
     const { code, stdout, stderr } = await runCtxhostInProcess(['inspect', rollout]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^format codex, 29 messages \(system 3, user 11, assistant 10, tool 5\)$/m);
-    expect(stdout).toMatch(/^ {2}line 69: unknown, the summary is message 24$/m);
+    expect(stdout).toMatch(
+      /^ {2}line 69: a compaction \(the transcript does not say what started it\), the summary is message 24$/m,
+    );
     expect(stdout).toMatch(/^Reported usage: 10 requests, peak prompt 11,141 tokens, last 10,818, output 263$/m);
     // gpt-5.5 at $5 / $0.50 cached / $30 per million: 30,653 × 5 + 75,136 × 0.5 + 263 × 30 = $0.1987.
     expect(stdout).toMatch(/^gpt-5\.5 +10 +30,653 +0 +75,136 +263 +\$0\.1987 +\$0\.5368 +71\.0%$/m);

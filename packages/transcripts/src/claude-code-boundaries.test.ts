@@ -106,7 +106,7 @@ describe('Claude Code compaction boundaries', () => {
       .filter((text) => !text.includes('compact_boundary'))
       .join('\n');
     expect(parseTranscript(withoutRecord).boundaries).toEqual([
-      { messageIndex: 2, line: 3, trigger: 'unknown', source: 'summary-message' },
+      { messageIndex: 2, line: 3, source: 'summary-message' },
     ]);
   });
 

@@ -20,7 +20,7 @@ export function readBoundary(value: Record<string, unknown>, line: number, messa
   return {
     messageIndex,
     line,
-    trigger: typeof metadata.trigger === 'string' ? metadata.trigger : 'unknown',
+    ...(typeof metadata.trigger === 'string' ? { trigger: metadata.trigger } : {}),
     source: 'boundary-line',
     ...(preTokens === undefined ? {} : { preTokens }),
     ...(postTokens === undefined ? {} : { postTokens }),

@@ -112,7 +112,7 @@ function readLine(state: State, value: unknown, line: number, includeSidechains:
     thread === 'main' &&
     state.boundaries.at(-1)?.messageIndex !== state.entries.length
   ) {
-    state.boundaries.push({ messageIndex: state.entries.length, line, trigger: 'unknown', source: 'summary-message' });
+    state.boundaries.push({ messageIndex: state.entries.length, line, source: 'summary-message' });
   }
   if (type === 'assistant') readAssistant(state, value, value.message, meta, thread);
   else readUser(state, value.message, uuid, meta, thread);

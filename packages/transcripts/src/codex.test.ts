@@ -71,7 +71,8 @@ describe('the Codex importer on a real rollout', () => {
 
   it("marks Codex's compaction: its prompt and summary before the boundary, the replacement history after", () => {
     const [boundary] = transcript.boundaries ?? [];
-    expect(boundary).toMatchObject({ line: 69, source: 'boundary-line', trigger: 'unknown' });
+    expect(boundary).toMatchObject({ line: 69, source: 'boundary-line' });
+    expect(boundary).not.toHaveProperty('trigger');
     const before = transcript.messages.slice(boundary!.messageIndex - 2, boundary!.messageIndex);
     expect(before[0]?.parts).toMatchObject([{ type: 'text', text: CODEX_COMPACTION_PROMPT }]);
     expect(before[1]?.meta).toMatchObject({ compactionReply: true });
@@ -147,7 +148,7 @@ describe('the Codex importer on constructed lines', () => {
       { callId: 'c2', output: 'boom', isError: true },
     ]);
     expect(result.messages[2]?.meta).toMatchObject({ model: 'gpt-5.1-codex' });
-    expect(result.boundaries).toEqual([{ messageIndex: 4, line: 10, trigger: 'unknown', source: 'boundary-line' }]);
+    expect(result.boundaries).toEqual([{ messageIndex: 4, line: 10, source: 'boundary-line' }]);
     expect(result.messages[4]?.meta).toMatchObject({ compactSummary: true });
     expect(result.meta).toMatchObject({ skippedItems: 1, skippedItemTypes: { web_search_call: 1 } });
     expect(result.usage).toEqual([]);

@@ -207,7 +207,6 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
     boundaries.push({
       messageIndex: start,
       line: at.line,
-      trigger: 'unknown',
       source: 'boundary-line',
       ...(summaryIndex !== undefined && summaryIndex !== start ? { summaryIndex } : {}),
     });

@@ -48,9 +48,7 @@ describe('the Gemini CLI importer on a real session', () => {
   });
 
   it('cuts at the compression and rebuilds what the model saw after it', () => {
-    expect(transcript.boundaries).toEqual([
-      { messageIndex: 3, line: 10, trigger: 'unknown', source: 'boundary-line', summaryIndex: 4 },
-    ]);
+    expect(transcript.boundaries).toEqual([{ messageIndex: 3, line: 10, source: 'boundary-line', summaryIndex: 4 }]);
     const after = lastSegmentMessages(transcript);
     expect(after[0]?.meta).toMatchObject({ sessionContext: true, keptFromCompaction: true });
     expect(after[1]?.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^<state_snapshot>/) });

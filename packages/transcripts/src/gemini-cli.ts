@@ -192,7 +192,7 @@ function createBuilder(meta: Record<string, JsonValue>) {
     boundaries,
     models,
     boundary(line: number): void {
-      boundaries.push({ messageIndex: messages.length, line, trigger: 'unknown', source: 'boundary-line' });
+      boundaries.push({ messageIndex: messages.length, line, source: 'boundary-line' });
       answered.clear();
     },
     record(record: ChatRecord, segment: number): void {

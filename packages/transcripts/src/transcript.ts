@@ -58,8 +58,8 @@ export interface TranscriptBoundary {
   messageIndex: number;
   /** 1-based line of the boundary record (or of the summary message, when no record was written). */
   line: number;
-  /** `auto` (the agent hit its threshold), `manual` (`/compact`), or `unknown`. */
-  trigger: string;
+  /** `auto` (the agent hit its threshold), `manual` (`/compact`), `extension` (pi); absent when the transcript does not say. */
+  trigger?: string;
   /** `boundary-line`: a compaction record; `summary-message`: only the summary message was found. */
   source: 'boundary-line' | 'summary-message';
   /** Index of the agent's summary when it is not the first message after the boundary (opencode: after its question). */

@@ -103,7 +103,7 @@ function boundaryLines(report: InspectReport): string[] {
           ? ''
           : `, ${formatCount(boundary.preTokens)} tokens before${boundary.postTokens === undefined ? '' : `, ${formatCount(boundary.postTokens)} after`}`;
       lines.push(
-        `  line ${boundary.line}: ${boundary.trigger}${sizes}, the summary is message ${boundary.summaryIndex ?? boundary.messageIndex}${boundary.source === 'summary-message' ? ' (no boundary record, only the summary)' : ''}`,
+        `  line ${boundary.line}: ${boundary.trigger ?? 'a compaction (the transcript does not say what started it)'}${sizes}, the summary is message ${boundary.summaryIndex ?? boundary.messageIndex}${boundary.source === 'summary-message' ? ' (no boundary record, only the summary)' : ''}`,
       );
     }
   }
