@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toProviderError } from '@ctxhost/anthropic';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 
-/** Real error bodies and texts (API-FACTS.md, public reports), and what they must normalise to. */
+/** Real error bodies and texts (docs/api-facts.md, public reports), and what they must normalise to. */
 const SAMPLES: [string, unknown, Record<string, unknown>][] = [
   [
     'prompt too long (body)',

@@ -1,5 +1,5 @@
 /**
- * Long agent sessions for tests and benchmarks (issue 19): hundreds of model
+ * Long agent sessions for tests and benchmarks: hundreds of model
  * requests, prompts past 100k tokens, built by driving the real agent loop
  * (`createAgent` of @ctxhost/anthropic, the real SDK over HTTP) against
  * @ctxhost/simulator, with every tool output, tool call and user request taken

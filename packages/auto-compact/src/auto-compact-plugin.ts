@@ -250,7 +250,7 @@ function unstatedLimitBound(configured: number | undefined, rejected: number, tr
   return Math.min(configured ?? bound, bound);
 }
 
-/** Chooses and applies the steps for one attempt: planned (skip to what is enough) or the seed's walk (one step per retry). */
+/** Chooses and applies the steps for one attempt: planned (skip to what is enough) or oh-my-opencode's walk (one step per retry). */
 async function takeSteps(
   host: Host,
   config: AutoCompactConfig,
@@ -334,7 +334,7 @@ async function plannedSteps(
   return steps;
 }
 
-/** The seed's order, one step per retry: truncation, revert, summarize. */
+/** oh-my-opencode's order, one step per retry: truncation, revert, summarize. */
 async function walkStep(
   host: Host,
   config: AutoCompactConfig,

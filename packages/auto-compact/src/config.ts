@@ -1,7 +1,7 @@
 import { defineConfigSection } from '@ctxhost/core';
 import { z } from 'zod';
 
-/** Every constant of the cascade (seed 004), with its key under `hooks.anthropic-auto-compact`. */
+/** Every constant of the cascade (oh-my-opencode's recovery hook), with its key under `hooks.anthropic-auto-compact`. */
 export const AUTO_COMPACT_DEFAULTS = {
   /** Aggressive truncation (with `experimental.aggressive_truncation`): target share of the maximum. */
   target_token_ratio: 0.5,
@@ -19,7 +19,7 @@ export const AUTO_COMPACT_DEFAULTS = {
   initial_delay_ms: 2000,
   backoff_factor: 2,
   max_delay_ms: 30_000,
-  /** Plan: skip to the first step whose estimated result fits. False walks the seed's order one retry at a time. */
+  /** Plan: skip to the first step whose estimated result fits. False walks oh-my-opencode's order one retry at a time. */
   plan: true,
   /** Share of the reported maximum a recovered prompt aims for (room for the reply and estimation error). */
   headroom: 0.85,

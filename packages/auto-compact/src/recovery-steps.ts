@@ -161,7 +161,7 @@ export function revertPointWithoutToolWork(session: Session): number | undefined
   return ranTools ? undefined : point;
 }
 
-/** Removes the last assistant response (back to the last user message), within the seed's limits. */
+/** Removes the last assistant response (back to the last user message), within oh-my-opencode's limits. */
 export async function revertLastResponse(
   session: Session,
   budget: StepBudget,

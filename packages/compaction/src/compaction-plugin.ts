@@ -14,7 +14,7 @@ export interface CompactionPluginOptions {
 }
 
 /**
- * Seed 003's CompactionProvider fitted to the host.
+ * Microsoft Agent Framework's CompactionProvider fitted to the host.
  * - `beforeRequest` (AsyncSeriesWaterfallHook, stage `REQUEST_STAGE.engine`): returns the
  *   request with its messages replaced by the `before` projection, or the request unchanged.
  * - `sessionIdle` (AsyncSeriesHook): under the session's lock, runs `after` on the

@@ -6,7 +6,7 @@ import { negate, triggers } from './triggers.js';
 
 export const SELECTIVE_TOOL_CALL = 'selectiveToolCall';
 
-/** Seed 003 gives no floor for this strategy; it shares toolResultCompaction's (2). */
+/** Microsoft Agent Framework gives no floor for this strategy; it shares toolResultCompaction's (2). */
 export const SELECTIVE_TOOL_CALL_DEFAULTS = { keepLastToolCallGroups: 1, minimumPreserved: 2 } as const;
 
 export interface ToolCallStrategyOptions extends PreserveOptions {

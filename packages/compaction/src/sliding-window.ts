@@ -7,7 +7,7 @@ import { negate, triggers, type CompactionTrigger } from './triggers.js';
 
 export const SLIDING_WINDOW = 'slidingWindow';
 
-/** Seed 003: floor 1 (the newest non-system group). */
+/** Microsoft Agent Framework: floor 1 (the newest non-system group). */
 export const SLIDING_WINDOW_DEFAULTS = { minimumPreserved: 1 } as const;
 
 export interface SlidingWindowOptions extends PreserveOptions {

@@ -21,7 +21,7 @@ export const DEFAULT_SUMMARIZATION_PROMPT =
   '(which tool, what it returned, errors). Keep file paths, identifiers, numbers and quoted values exactly. ' +
   'Mark finished work as done and drop what is obsolete. Write short plain sentences or bullet points; no preamble.';
 
-/** Seed 003: floor 4 (.NET); a summary of at most 1024 tokens, 256 of them reserved while choosing the span. */
+/** Microsoft Agent Framework: floor 4 (.NET); a summary of at most 1024 tokens, 256 of them reserved while choosing the span. */
 export const SUMMARIZATION_DEFAULTS = {
   minimumPreserved: 4,
   maxOutputTokens: 1024,

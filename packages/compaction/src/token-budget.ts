@@ -22,7 +22,7 @@ export interface TokenBudgetOptions extends Pick<
 }
 
 /**
- * Strategies in order under one token budget (seed 003's TokenBudgetComposedStrategy).
+ * Strategies in order under one token budget (Microsoft Agent Framework's TokenBudgetComposedStrategy).
  * Fires when the included tokens exceed the budget. When all strategies together
  * miss it, excludes the oldest groups until it holds, never a summary written in
  * this run (its originals are excluded, so it is the only trace of them) and

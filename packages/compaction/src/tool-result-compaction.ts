@@ -9,7 +9,7 @@ import { negate, triggers } from './triggers.js';
 
 export const TOOL_RESULT_COMPACTION = 'toolResultCompaction';
 
-/** Seed 003: floor 2 (.NET), keep the newest tool-call group (Python example). */
+/** Microsoft Agent Framework: floor 2 (.NET), keep the newest tool-call group (Python example). */
 export const TOOL_RESULT_COMPACTION_DEFAULTS = {
   keepLastToolCallGroups: 1,
   minimumPreserved: 2,

@@ -13,7 +13,7 @@ function threshold(name: string, limit: number, read: (index: CompactionIndexVie
 }
 
 /**
- * The trigger library (seed 003's CompactionTriggers). Counts consider only the
+ * The trigger library (Microsoft Agent Framework's CompactionTriggers). Counts consider only the
  * groups still included; comparisons are strict (`tokensExceed(n)` fires above n).
  */
 export const triggers = {

@@ -6,7 +6,7 @@ import { negate, triggers, type CompactionTrigger } from './triggers.js';
 
 export const TRUNCATION = 'truncation';
 
-/** Seed 003 (.NET): `MinimumPreserved` defaults to 32. */
+/** Microsoft Agent Framework (.NET): `MinimumPreserved` defaults to 32. */
 export const TRUNCATION_DEFAULTS = { minimumPreserved: 32, metric: 'tokens' } as const;
 
 export interface TruncationOptions extends PreserveOptions {

@@ -47,7 +47,7 @@ const context = (overrides: Partial<CompressContext> = {}): CompressContext => (
   ...overrides,
 });
 
-/** The seeds' before/after example: 45 messages. */
+/** Hermes's documented before/after example: 45 messages. */
 function seedConversation(): Message[] {
   const conversation: Message[] = [
     text('system', 'You are a helpful assistant.'),
@@ -76,7 +76,7 @@ function seedConversation(): Message[] {
 }
 
 describe('compressor', () => {
-  it('reproduces the seeds’ example: head, summary, tail', async () => {
+  it('reproduces Hermes’s documented example: head, summary, tail', async () => {
     const conversation = seedConversation();
     expect(conversation).toHaveLength(45);
     const compressor = createCompressor({ compression: { protectLastN: 5, threshold: 0.5, targetRatio: 0.1 } });
@@ -313,7 +313,7 @@ describe('compressor', () => {
   });
 
   it('widens a compaction that would save under 10%: the tail keeps fewer than protect_last_n messages', async () => {
-    // A small window: the 20 protected messages alone hold more than the threshold, so the seed's cut would save little.
+    // A small window: the 20 protected messages alone hold more than the threshold, so Hermes's cut would save little.
     const window = 8_000;
     const conversation = [
       text('system', 's'),

@@ -18,10 +18,10 @@ export const COMPRESSOR = {
   stubResult: '[Result not kept: this call was compacted away; see the summary.]',
   /** When a caller gives a target size (a recovery), the tail keeps at least this many messages instead of protect_last_n. */
   recoveryProtectLastN: 4,
-  /** Beyond the seeds: a threshold compaction saving less than this share of the prompt is ineffective… */
+  /** Beyond Hermes's compressor: a threshold compaction saving less than this share of the prompt is ineffective… */
   ineffectiveSavings: 0.1,
   /** …and the next one waits until the prompt has grown by this share of the window. */
   ineffectiveRegrowth: 0.1,
-  /** Context-pressure warnings fire at this share of the threshold, when enabled (off by default: seed 002). */
+  /** Context-pressure warnings fire at this share of the threshold, when enabled (off by default, as Hermes removed them). */
   pressureWarningFraction: 0.85,
 } as const;

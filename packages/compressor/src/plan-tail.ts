@@ -32,7 +32,7 @@ export interface TailPlanInput {
 }
 
 /**
- * Issue 19, "no churn": predicts what a compaction leaves before any summary
+ * "No churn": predicts what a compaction leaves before any summary
  * is paid for, and widens the tail cut (fewer protected messages, down to the
  * newest two when allowed, and a tail budget down to the target's half) until it saves at
  * least a tenth and, with a target, reaches it. When the widest plan still saves

@@ -99,7 +99,7 @@ async function rig(options: {
   const host = await createDefaultHost({
     config: {
       store: { kind: 'memory' },
-      // The seed's walk with nothing compacting before a call: only the cascade's steps, one per retry.
+      // oh-my-opencode's walk with nothing compacting before a call: only the cascade's steps, one per retry.
       ...(options.plan === false
         ? { compression: { enabled: false }, disabled_hooks: ['session-hygiene', 'preemptive-compaction'] }
         : {}),
@@ -152,7 +152,7 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
   });
 
   it('gives a retry that overflows again the cascade\'s next step, and says "recovered" only once the model answered', async () => {
-    // The seed's walk (one step per retry) cannot make a prompt 300% over fit with its first step (truncating one output).
+    // oh-my-opencode's walk (one step per retry) cannot make a prompt 300% over fit with its first step (truncating one output).
     const real = await promptTokens();
     const { sim, agent, toasts } = await rig({
       plan: false,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** Defaults of `hooks.preemptive-compaction`. */
 export const PREEMPTIVE_DEFAULTS = {
-  /** `notice`: suggest making room (the seed); `compact`: run the active engine instead. */
+  /** `notice`: suggest making room (oh-my-opencode's); `compact`: run the active engine instead. */
   mode: 'notice',
   /** Fraction of the context window at which it acts. */
   threshold: 0.8,

@@ -27,7 +27,7 @@ interface PreemptiveState {
 
 /**
  * At 80% of the window (once per arming), before the next request: appends a
- * notice suggesting the agent make room (`notice`, the seed's behaviour), or
+ * notice suggesting the agent make room (`notice`, oh-my-opencode's behaviour), or
  * compacts with the active engine (`compact`). Re-arms after a compaction
  * brings usage back under the threshold.
  */

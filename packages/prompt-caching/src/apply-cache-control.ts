@@ -83,7 +83,7 @@ function messageTarget(message: WireMessage, native: boolean): BreakpointTarget 
   return { marked: () => messageHasMarker(message), mark: (marker) => markMessage(message, marker, native) };
 }
 
-/** Where the marker goes, by content type (the seeds' table). */
+/** Where the marker goes, by content type (Hermes's prompt-caching table). */
 function markMessage(message: WireMessage, marker: WireCacheControl, native: boolean): void {
   const content = message.content;
   if (message.role === 'tool') {

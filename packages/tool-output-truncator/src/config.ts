@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** Defaults of `hooks.tool-output-truncator`. */
 export const TRUNCATOR_DEFAULTS = {
-  /** Cap for one tool output, in tokens (the seed's 50k). */
+  /** Cap for one tool output, in tokens (oh-my-opencode's 50k). */
   max_tokens: 50_000,
   /** Per-tool caps by tool name, overriding `max_tokens`. */
   per_tool: {} as Record<string, number>,

@@ -176,7 +176,7 @@ export function createHostHooks() {
 export type HostHooks = ReturnType<typeof createHostHooks>;
 export type HostHookKey = keyof HostHooks;
 
-/** Wire names (as opencode and the seeds spell them) to hook keys. The one place they meet. */
+/** Wire names (as opencode and oh-my-opencode spell them) to hook keys. The one place they meet. */
 export const WIRE_EVENTS = {
   'session.created': 'sessionCreated',
   'message.updated': 'messageUpdated',

@@ -10,7 +10,7 @@ export type TokenLimitSample = [
 
 const PI_AI = '@mariozechner/pi-ai 0.73.1 dist/utils/overflow.js (MIT), the example messages in its comment';
 const OPENCODE = 'opencode-ai 1.18.33 (MIT), the overflow patterns in its binary (ProviderError context-overflow list)';
-const API_FACTS = 'ctxhost API-FACTS.md (Anthropic docs and SDK)';
+const API_FACTS = 'docs/api-facts.md (Anthropic docs and SDK)';
 
 /**
  * Real overflow texts and their look-alikes. The texts come from the projects

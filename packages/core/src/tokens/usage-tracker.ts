@@ -5,7 +5,7 @@ import { promptTokens, type Usage } from '../model/usage.js';
 
 /**
  * Answers "how large is the prompt now", preferring what the API reported and
- * estimating only what came after: the seeds' rule "prefer API-reported tokens,
+ * estimating only what came after: Hermes's and oh-my-opencode's rule "prefer API-reported tokens,
  * fall back to the estimate".
  */
 export interface UsageTracker {
