@@ -4,6 +4,8 @@
  * entry here (bench/README.md, "Adding a bench").
  */
 import type { Bench } from './bench.js';
+import { runBackgroundCompaction } from './background-compaction.js';
+import { runBillReplay } from './bill-replay.js';
 import { runCacheAwareCompaction } from './cache-aware-compaction.js';
 import { runCompactionFidelity } from './compaction-fidelity.js';
 import { runCompactionThroughput } from './compaction-throughput.js';
@@ -30,6 +32,16 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       'Re-compaction on the default host path: the compressor again after 10 new messages, vs one JSON.stringify of the history; share of the projection that is summary metadata',
     run: (size) => runRecompaction(size === 'smallest' ? [1_000] : undefined),
+  },
+  'background-compaction': {
+    title:
+      'Time to first token of the request that reaches the threshold, summarizer 3 s: compaction off, inline, background (real SDK, simulator)',
+    run: runBackgroundCompaction,
+  },
+  'bill-replay': {
+    title:
+      'Long sessions replayed as recorded at 200k and 64k: ctxhost (turns + summarizer) beside the recording agent’s bill and the uncached price',
+    run: runBillReplay,
   },
   'turn-overhead': {
     title:

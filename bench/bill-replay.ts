@@ -1,0 +1,125 @@
+/**
+ * The bill of long sessions replayed as they were recorded, through the
+ * default host (`ctxhost replay`'s runReplay: the unlogged system prompt and
+ * tools reconstructed from the recorded usage), at 200k and 64k windows,
+ * beside what the recording agent paid for the same requests and their price
+ * without caching. ctxhost's figure is its turns plus its summarizer's calls.
+ * Sessions: the long generated ones (seeds 1 and 2 to tune on; 9001 and the
+ * swe-agent one held out, reported apart) and every corpus Claude Code session
+ * with recorded usage. Goals: ctxhost ≤ 10% of the uncached price and ≤ 0.5×
+ * the recorded bill.
+ *
+ * Alone: npx tsx --conditions=@ctxhost/source bench/bill-replay.ts
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildInspectReport, runReplay } from '@ctxhost/cli';
+import type { Message } from '@ctxhost/core';
+import { parseTranscript, readTranscript, type Transcript } from '@ctxhost/transcripts';
+import { generateLongSession, type LongSessionOptions } from '../test/support/long-session.js';
+import type { BenchSize } from './bench.js';
+
+export interface BillReplayRow {
+  session: string;
+  heldOut: boolean;
+  window: number;
+  requests: string;
+  /** What the recording agent paid (its recorded usage, each request priced as its model). */
+  recordedBill: string;
+  /** The recorded requests priced without caching. */
+  uncached: string;
+  /** ctxhost's replay: turns plus summarizer. */
+  ctxhost: string;
+  summarizer: string;
+  compactions: number;
+  /** ctxhost / uncached (goal ≤ 10%). */
+  ofUncached: string;
+  /** ctxhost / recorded bill (goal ≤ 0.5×). */
+  ofRecorded: string;
+}
+
+const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures');
+const LONG: { options: LongSessionOptions; heldOut: boolean }[] = [
+  { options: { seed: 1 }, heldOut: false },
+  { options: { seed: 2 }, heldOut: false },
+  { options: { seed: 9001 }, heldOut: true },
+  { options: { seed: 9002, sources: ['swe-agent'] }, heldOut: true },
+];
+const CORPUS = readdirSync(join(FIXTURES, 'corpus', 'claude-code'))
+  .filter((name) => name.endsWith('.jsonl'))
+  .sort()
+  .map((name) => join(FIXTURES, 'corpus', 'claude-code', name));
+const WINDOWS = [200_000, 64_000];
+const NO_WAIT = { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } } };
+
+interface Recorded {
+  name: string;
+  heldOut: boolean;
+  transcript: Transcript;
+  messages: readonly Message[];
+}
+
+async function sessions(size: BenchSize): Promise<Recorded[]> {
+  const recorded: Recorded[] = [];
+  for (const { options, heldOut } of size === 'smallest' ? LONG.slice(0, 1) : LONG) {
+    const session = await generateLongSession(size === 'smallest' ? { ...options, requests: 8 } : options);
+    const transcript = parseTranscript(session.transcript);
+    const system: Message = {
+      id: 'system',
+      role: 'system',
+      parts: [{ id: 'system.0', type: 'text', text: session.system }],
+    };
+    recorded.push({ name: session.name, heldOut, transcript, messages: [system, ...transcript.messages] });
+  }
+  for (const file of size === 'smallest' ? [] : CORPUS) {
+    const transcript = await readTranscript(file, { includeSidechains: true, skipInvalid: true });
+    recorded.push({
+      name: file.split('/').at(-1)!.slice(0, 13),
+      heldOut: false,
+      transcript,
+      messages: transcript.messages,
+    });
+  }
+  return recorded;
+}
+
+/** `background: false` replays with `compression.background` off (the default before background compaction). */
+export async function runBillReplay(
+  size: BenchSize = 'full',
+  options: { background?: boolean } = {},
+): Promise<BillReplayRow[]> {
+  const rows: BillReplayRow[] = [];
+  for (const session of await sessions(size)) {
+    const recorded = buildInspectReport(session.transcript).usage;
+    if (recorded === null) continue;
+    for (const window of size === 'smallest' ? [64_000] : WINDOWS) {
+      const result = await runReplay({
+        messages: session.messages,
+        usage: session.transcript.usage ?? [],
+        boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
+        window,
+        config: { ...NO_WAIT, compression: { background: options.background ?? true } },
+      });
+      const summarizer = result.summarizerCost?.dollars ?? 0;
+      const ctxhost = result.cost.dollars + summarizer;
+      rows.push({
+        session: session.name,
+        heldOut: session.heldOut,
+        window,
+        requests: `${result.cost.requests}/${recorded.requests}`,
+        recordedBill: `$${recorded.dollars.toFixed(2)}`,
+        uncached: `$${recorded.withoutCaching.toFixed(2)}`,
+        ctxhost: `$${ctxhost.toFixed(2)}`,
+        summarizer: `$${summarizer.toFixed(2)}`,
+        compactions: result.compactions,
+        ofUncached: `${((ctxhost / recorded.withoutCaching) * 100).toFixed(1)}%`,
+        ofRecorded: `${(ctxhost / recorded.dollars).toFixed(2)}×`,
+      });
+    }
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  console.table(await runBillReplay('full', { background: !process.argv.includes('--no-background') }));
