@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import {
   fromAnthropic,
   toAnthropic,
+  toolInputSchema,
   type AnthropicContentBlock,
   type JsonValue,
   type ModelClient,
@@ -68,7 +69,7 @@ export function toParams(
           tools: request.tools.map((tool) => ({
             name: tool.name,
             description: tool.description,
-            input_schema: tool.inputSchema,
+            input_schema: toolInputSchema(tool) as Anthropic.Tool.InputSchema,
           })),
         }),
   };

@@ -4,6 +4,7 @@ export * from './tokens/token-counter.js';
 export * from './model/message-group.js';
 export * from './model/provider-error.js';
 export * from './model/model-client.js';
+export { toolInputSchema } from './model/tool-input-schema.js';
 export * from './model/summarizer.js';
 export * from './model/compaction-report.js';
 export * from './engines/context-engine.js';

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import {
   fromOpenAI,
   toOpenAI,
+  toolInputSchema,
   type ModelClient,
   type ModelRequest,
   type ModelResponse,
@@ -67,7 +68,7 @@ export function toChatParams(
       : {
           tools: request.tools.map((tool) => ({
             type: 'function' as const,
-            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+            function: { name: tool.name, description: tool.description, parameters: toolInputSchema(tool) },
           })),
         }),
   };

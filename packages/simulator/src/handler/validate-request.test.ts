@@ -24,6 +24,26 @@ describe('validateRequest', () => {
     ],
     ['no messages', request([]), 'messages: at least one message is required'],
     [
+      'a tool without input_schema (as the API words it)',
+      request([user('x')], { tools: [{ name: 'ls', description: 'list' }] }),
+      'tools.0.custom.input_schema: Field required',
+    ],
+    [
+      'a tool whose schema is spelt inputSchema',
+      request([user('x')], {
+        tools: [
+          { name: 'ls', input_schema: { type: 'object' } },
+          { name: 'cat', inputSchema: {} },
+        ],
+      }),
+      'tools.1.custom.input_schema: Field required',
+    ],
+    [
+      'a custom tool without a name',
+      request([user('x')], { tools: [{ type: 'custom', input_schema: { type: 'object' } }] }),
+      'tools.0.custom.name: Field required',
+    ],
+    [
       'a non-text system block',
       request([user('x')], { system: [{ type: 'image' }] }),
       "system.0.type: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'",
@@ -124,6 +144,15 @@ describe('validateRequest', () => {
       ]),
     ],
     ['an empty final assistant message (prefill)', request([user('go'), assistant('')])],
+    [
+      'a custom tool with its schema, and a server tool (which has none)',
+      request([user('go')], {
+        tools: [
+          { name: 'ls', input_schema: { type: 'object' } },
+          { type: 'bash_20250124', name: 'bash' },
+        ],
+      }),
+    ],
     ['a trailing unanswered call in the final assistant message', request([user('go'), assistant([call('toolu_a')])])],
     [
       'thinking blocks',

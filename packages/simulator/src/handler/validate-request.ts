@@ -30,6 +30,7 @@ export function validateRequest(body: unknown, options: ValidateOptions = {}): A
     return invalid('messages: at least one message is required');
   const extra = options.extraBlockTypes ?? [];
   return (
+    validateTools(request.tools) ??
     validateSystem(request.system) ??
     validateMessages(request as MessagesRequest, extra) ??
     validateCacheControl(request as MessagesRequest)
@@ -41,6 +42,28 @@ function validateMaxTokens(maxTokens: unknown): ApiError | undefined {
   if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens))
     return invalid('max_tokens: Input should be a valid integer', false);
   return maxTokens < 1 ? invalid('max_tokens: Input should be greater than or equal to 1', false) : undefined;
+}
+
+/**
+ * A custom tool (no `type`, or `type: "custom"`) needs a name and an
+ * `input_schema` object; server tools (`bash_20250124`, `web_search_…`) carry
+ * their own. The API words a missing schema `tools.N.custom.input_schema: Field required`.
+ */
+function validateTools(tools: unknown): ApiError | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) return invalid('tools: Input should be a valid list', false);
+  for (const [index, tool] of tools.entries()) {
+    if (typeof tool !== 'object' || tool === null || Array.isArray(tool))
+      return invalid(`tools.${index}: Input should be a valid dictionary or object`, false);
+    const { type, name, input_schema: schema } = tool as Record<string, unknown>;
+    if (type !== undefined && type !== null && type !== 'custom') continue;
+    if (typeof name !== 'string') return invalid(`tools.${index}.custom.name: Field required`, false);
+    if (schema === undefined || schema === null)
+      return invalid(`tools.${index}.custom.input_schema: Field required`, false);
+    if (typeof schema !== 'object' || Array.isArray(schema))
+      return invalid(`tools.${index}.custom.input_schema: Input should be a valid dictionary or object`, false);
+  }
+  return undefined;
 }
 
 function validateSystem(system: unknown): ApiError | undefined {
