@@ -74,6 +74,21 @@ describe('ctxhost inspect', () => {
     expect(report.usage.byModel[0]!.dollars.total).toBeGreaterThan(0);
   });
 
+  it("prices the requests with the config's models: overrides, as replay does", async () => {
+    const config = join(folder, 'prices.yaml');
+    await writeFile(
+      config,
+      'models:\n  claude-sonnet-4-20250514:\n    pricing: { input: 30, output: 150, cache_read: 3, cache_write: 37.5 }\n',
+    );
+    const run = async (extra: string[]) =>
+      JSON.parse((await runCtxhostInProcess(['inspect', session, '--json', '--no-sidechains', ...extra])).stdout) as {
+        usage: { dollars: number };
+      };
+    const standard = (await run([])).usage.dollars;
+    const overridden = (await run(['--config', config])).usage.dollars;
+    expect(overridden / standard).toBeCloseTo(10, 5);
+  });
+
   it('reads OpenHands runs and SWE-agent trajectories, which carry no usage', async () => {
     const openhands = await runCtxhostInProcess([
       'inspect',

@@ -9,7 +9,7 @@ export {
   type DemoOptions,
 } from './commands/demo.js';
 export { registerReplayCommand, replayTranscript, type ReplayCommandOptions } from './commands/replay.js';
-export { buildInspectReport, type InspectReport } from './inspect-report.js';
+export { buildInspectReport, type InspectReport, type InspectOptions } from './inspect-report.js';
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayCost } from './replay/run-replay.js';
 export type { ReplayEvent, ReplayPoint } from './replay/replay-recorder.js';
 export { renderReport, type ReportInput } from './report/render-report.js';

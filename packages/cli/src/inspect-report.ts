@@ -2,7 +2,7 @@ import { promptTokens, type Message } from '@ctxhost/core';
 import type { CostReport } from '@ctxhost/prompt-caching';
 import type { Transcript, TranscriptBoundary } from '@ctxhost/transcripts';
 import { buildDemoReport, type KindRow, type ToolOutputRow } from './demo-report.js';
-import { priceByModel, type ModelCost } from './pricing.js';
+import { priceByModel, type ModelCost, type ModelOverrides } from './pricing.js';
 
 export type { ModelCost } from './pricing.js';
 
@@ -37,8 +37,15 @@ export interface InspectReport {
   meta: Transcript['meta'];
 }
 
+export interface InspectOptions {
+  /** Price every request as this model (default: each request's own model). */
+  model?: string;
+  /** The config's `models:` section: prices overridden or added, as `replay` applies them. */
+  models?: ModelOverrides;
+}
+
 /** What `ctxhost inspect` reports about an imported transcript (tokens: core's estimator, through the demo's grouping). */
-export function buildInspectReport(transcript: Transcript, options: { model?: string } = {}): InspectReport {
+export function buildInspectReport(transcript: Transcript, options: InspectOptions = {}): InspectReport {
   const report = buildDemoReport(transcript.messages, 10);
   const roles = { system: 0, user: 0, assistant: 0, tool: 0 };
   for (const message of transcript.messages) roles[message.role] += 1;
@@ -50,24 +57,22 @@ export function buildInspectReport(transcript: Transcript, options: { model?: st
     groups: report.kinds,
     total: report.total,
     largestToolOutputs: report.largestToolOutputs,
-    usage:
-      transcript.usage === undefined || transcript.usage.length === 0
-        ? null
-        : summarizeUsage(transcript, options.model),
+    usage: transcript.usage === undefined || transcript.usage.length === 0 ? null : summarizeUsage(transcript, options),
     boundaries: transcript.boundaries ?? [],
     uiOnlyMessages: transcript.messages.filter((message) => message.meta?.uiOnly !== undefined).length,
     meta: transcript.meta,
   };
 }
 
-function summarizeUsage(transcript: Transcript, modelOverride: string | undefined): UsageSummary {
+function summarizeUsage(transcript: Transcript, options: InspectOptions): UsageSummary {
   const entries = transcript.usage ?? [];
   const prompts = entries.map((entry) => promptTokens(entry.usage));
   const costs = priceByModel(
     entries.map((entry) => ({
-      model: modelOverride ?? modelOf(transcript.messages[entry.replyIndex]),
+      model: options.model ?? modelOf(transcript.messages[entry.replyIndex]),
       usage: entry.usage,
     })),
+    options.models,
   );
   const priced = costs.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   return {

@@ -3,12 +3,14 @@ import { displayPath } from '../display-path.js';
 import { formatCount, formatTable } from '../format-table.js';
 import { toolOutputTable } from '../tool-output-table.js';
 import { buildInspectReport, type InspectReport, type UsageSummary } from '../inspect-report.js';
+import { loadCliConfig, printConfigWarnings } from '../load-cli-config.js';
 import { KNOWN_TRANSCRIPT_FORMATS, loadTranscript } from '../load-transcript.js';
 import { formatJson, type CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 
 interface InspectOptions {
   json?: boolean;
+  config?: string;
   model?: string;
   strict?: boolean;
   sidechains: boolean;
@@ -26,6 +28,10 @@ export function registerInspectCommand(program: Command, io: CliIo): void {
     .option('--json', 'print the report as JSON')
     .option('--strict', 'fail on a broken line instead of skipping it')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) turns')
+    .option(
+      '--config <file>',
+      'a config file read over the user and project ones (its models: section prices the requests)',
+    )
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
     .option(
       '--model <name>',
@@ -41,7 +47,15 @@ export function registerInspectCommand(program: Command, io: CliIo): void {
         sidechains: options.sidechains,
         ...(options.run === undefined ? {} : { run: options.run }),
       });
-      const report = buildInspectReport(transcript, options.model === undefined ? {} : { model: options.model });
+      const loaded = await loadCliConfig({
+        cwd: process.cwd(),
+        ...(options.config === undefined ? {} : { configFile: options.config }),
+      });
+      printConfigWarnings(loaded, io.err);
+      const report = buildInspectReport(transcript, {
+        models: loaded.config.models,
+        ...(options.model === undefined ? {} : { model: options.model }),
+      });
       if (options.json)
         io.out.write(
           formatJson({
