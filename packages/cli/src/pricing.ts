@@ -7,9 +7,10 @@ import {
   type PricingTable,
 } from '@ctxhost/prompt-caching';
 
-/** The cost of one model's requests, or why it could not be priced. */
+/** The cost of one model's requests, or why it could not be priced (its tokens are counted either way). */
 export type ModelCost =
-  (CostReport & { priced: true }) | { priced: false; model: string; requests: number; reason: string };
+  | (CostReport & { priced: true })
+  | { priced: false; model: string; requests: number; reason: string; tokens: CostReport['tokens'] };
 
 /** The config's `models:` section (camelCase): registry entries overridden or added. */
 export type ModelOverrides = Readonly<Record<string, ModelOverride>>;
@@ -24,7 +25,8 @@ export function priceRequests(usages: readonly Usage[], model: string, overrides
   const info = getModelInfo(model, overrides);
   if (info?.pricing === undefined) {
     const reason = `${model} ${info === undefined ? 'is not in the model registry' : 'has no price in the model registry'}; add its prices under models: in the config`;
-    return { priced: false, model, requests: usages.length, reason };
+    const { tokens } = sessionCost(usages, model, { pricing: table(model, { input: 0, output: 0 }) });
+    return { priced: false, model, requests: usages.length, reason, tokens };
   }
   const tier = info.longContext;
   const long = tier === undefined ? [] : usages.filter((usage) => promptTokens(usage) > tier.aboveTokens);

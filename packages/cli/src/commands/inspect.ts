@@ -168,7 +168,17 @@ function usageLines(usage: UsageSummary | null, io: CliIo): string[] {
           dollars(cost.withoutCaching),
           `${(cost.cacheHitRatio * 100).toFixed(1)}%`,
         ]
-      : [cost.model, formatCount(cost.requests), '', '', '', '', 'no price', '', ''],
+      : [
+          cost.model,
+          formatCount(cost.requests),
+          formatCount(cost.tokens.uncachedInput),
+          formatCount(cost.tokens.cacheWrite5m + cost.tokens.cacheWrite1h),
+          formatCount(cost.tokens.cacheRead),
+          formatCount(cost.tokens.output),
+          'no price',
+          '',
+          '',
+        ],
   );
   const unpriced = usage.byModel.flatMap((cost) => (cost.priced ? [] : [yellow(`  ${cost.model}: ${cost.reason}`)]));
   return [

@@ -27,6 +27,16 @@ describe('runReplay', () => {
     expect(result.cost.tokens.prompt).toBe(result.points.reduce((total, point) => total + point.contextTokens, 0));
   });
 
+  it('counts the calls and tokens of a model it cannot price, and prices none of them', async () => {
+    const { messages } = await readTranscript(transcript);
+    const result = await runReplay({ messages, window: 200_000, model: 'glm-5.2-unpriced' });
+    expect(result.cost.byModel).toEqual([expect.objectContaining({ priced: false, model: 'glm-5.2-unpriced' })]);
+    expect(result.cost.requests).toBe(result.points.length);
+    expect(result.cost.tokens.prompt).toBe(result.points.reduce((total, point) => total + point.contextTokens, 0));
+    expect(result.cost.tokens.output).toBeGreaterThan(0);
+    expect(result.cost.dollars).toBe(0);
+  });
+
   it('reports the engine actually used and the thresholds the config sets', async () => {
     const { messages } = await readTranscript(transcript);
     const result = await runReplay({

@@ -59,7 +59,7 @@ export type ReplayCost = Pick<
   'requests' | 'tokens' | 'withoutCaching' | 'dollarsSaved' | 'cacheHitRatio'
 > & {
   dollars: number;
-  /** Each model's calls at its own price; a model with no price is listed with the reason and left out of the totals. */
+  /** Each model's calls at its own price; a model with no price is listed with the reason and left out of the dollar totals (its calls and tokens count). */
   byModel: ModelCost[];
 };
 
@@ -303,10 +303,10 @@ function totalCost(requests: readonly { model: string; usage: Usage }[], overrid
   const reports = byModel.filter((cost): cost is CostReport & { priced: true } => cost.priced);
   const sum = (pick: (report: CostReport) => number) => reports.reduce((total, report) => total + pick(report), 0);
   const tokens = { uncachedInput: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, output: 0, prompt: 0 };
-  for (const report of reports)
-    for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += report.tokens[key];
+  for (const cost of byModel)
+    for (const key of Object.keys(tokens) as (keyof typeof tokens)[]) tokens[key] += cost.tokens[key];
   return {
-    requests: sum((report) => report.requests),
+    requests: byModel.reduce((total, cost) => total + cost.requests, 0),
     tokens,
     dollars: sum((report) => report.dollars.total),
     withoutCaching: sum((report) => report.withoutCaching),
