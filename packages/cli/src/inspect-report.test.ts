@@ -1,5 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import type { Message, Usage } from '@ctxhost/core';
-import type { Transcript } from '@ctxhost/transcripts';
+import { readTranscript, type Transcript } from '@ctxhost/transcripts';
 import { describe, expect, it } from 'vitest';
 import { buildInspectReport } from './inspect-report.js';
 
@@ -80,5 +81,22 @@ describe('buildInspectReport pricing (one source: the model registry)', () => {
     const asHaiku = buildInspectReport(opus, { model: 'claude-haiku-4-5' }).usage!;
     expect(asHaiku.byModel.map((cost) => cost.model)).toEqual(['claude-haiku-4-5']);
     expect(asHaiku.withoutCaching).toBeCloseTo((4_500 * 1 + 60 * 5) / 1_000_000, 10);
+  });
+});
+
+describe('buildInspectReport on a pi session that compacted itself', () => {
+  it('counts the messages pi kept and sent again after its compactions once: no false orphans, no output twice', async () => {
+    const pi = await readTranscript(
+      fileURLToPath(new URL('../../../test/fixtures/agents/pi/session-with-compactions.jsonl', import.meta.url)),
+    );
+    expect(pi.messages).toHaveLength(24);
+    const report = buildInspectReport(pi);
+    expect(report.repeatedAfterCompaction).toBe(14);
+    expect(report.messages).toBe(10);
+    expect(report.total.orphans).toBe(0);
+    expect(report.largestToolOutputs.map((row) => [row.callId, row.messageIndex])).toEqual([
+      ['toolu_pi_1', 2],
+      ['toolu_pi_2', 4],
+    ]);
   });
 });

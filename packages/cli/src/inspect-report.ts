@@ -34,6 +34,12 @@ export interface InspectReport {
   boundaries: TranscriptBoundary[];
   /** Messages the agent's UI logged but never sent (local commands, their output, interruptions). */
   uiOnlyMessages: number;
+  /**
+   * Messages the agent sent again after its own compaction (pi keeps the newest ones and
+   * resends them after the summary): the importer repeats them so a replay sees each
+   * conversation as the model did; the counts, groups and tool outputs here take each once.
+   */
+  repeatedAfterCompaction: number;
   meta: Transcript['meta'];
 }
 
@@ -46,20 +52,29 @@ export interface InspectOptions {
 
 /** What `ctxhost inspect` reports about an imported transcript (tokens: core's estimator, through the demo's grouping). */
 export function buildInspectReport(transcript: Transcript, options: InspectOptions = {}): InspectReport {
-  const report = buildDemoReport(transcript.messages, 10);
+  const loggedIndices = transcript.messages.flatMap((message, index) =>
+    message.meta?.keptFromCompaction === undefined ? [index] : [],
+  );
+  const logged = loggedIndices.map((index) => transcript.messages[index]!);
+  const report = buildDemoReport(logged, 10);
   const roles = { system: 0, user: 0, assistant: 0, tool: 0 };
-  for (const message of transcript.messages) roles[message.role] += 1;
+  for (const message of logged) roles[message.role] += 1;
   return {
     format: transcript.format,
-    messages: transcript.messages.length,
+    messages: logged.length,
     roles,
     skipped: transcript.skipped,
     groups: report.kinds,
     total: report.total,
-    largestToolOutputs: report.largestToolOutputs,
+    // Indices into the transcript's messages, as the boundaries' are.
+    largestToolOutputs: report.largestToolOutputs.map((row) => ({
+      ...row,
+      messageIndex: loggedIndices[row.messageIndex]!,
+    })),
     usage: transcript.usage === undefined || transcript.usage.length === 0 ? null : summarizeUsage(transcript, options),
     boundaries: transcript.boundaries ?? [],
     uiOnlyMessages: transcript.messages.filter((message) => message.meta?.uiOnly !== undefined).length,
+    repeatedAfterCompaction: transcript.messages.length - logged.length,
     meta: transcript.meta,
   };
 }

@@ -121,6 +121,10 @@ function boundaryLines(report: InspectReport): string[] {
       );
     }
   }
+  if (report.repeatedAfterCompaction > 0)
+    lines.push(
+      `${formatCount(report.repeatedAfterCompaction)} ${report.repeatedAfterCompaction === 1 ? 'message' : 'messages'} the agent kept and sent again after its compactions: counted once below`,
+    );
   if (report.uiOnlyMessages > 0)
     lines.push(
       `${formatCount(report.uiOnlyMessages)} UI-only ${report.uiOnlyMessages === 1 ? 'message' : 'messages'} (local commands, their output, interruptions): logged, never sent to the model`,
