@@ -35,7 +35,13 @@ describe('formatReplaySummary', () => {
   });
 
   it('names the model override, the unpriced models, the reconstructed prefix, the segments and the UI-only lines', () => {
-    const unpriced = { priced: false as const, model: 'gpt-x', requests: 2, reason: 'no price for gpt-x' };
+    const unpriced = {
+      priced: false as const,
+      model: 'gpt-x',
+      requests: 2,
+      reason: 'no price for gpt-x',
+      tokens: sampleReplayResult().cost.tokens,
+    };
     const text = formatReplaySummary(
       sampleReplayResult({
         modelOverride: true,
