@@ -31,6 +31,12 @@ export interface AgentTool {
 export interface AgentToolOutput {
   output: ToolResultPart['output'];
   isError?: boolean;
+  /**
+   * End the turn once the results are appended, without asking the model again: what an
+   * agent does when the user stops a tool (Claude Code records the refused call and waits
+   * for the user's next message). The turn's outcome is `done` with the tool-call message.
+   */
+  endTurn?: boolean;
 }
 
 export interface AgentOptions {
@@ -163,7 +169,8 @@ export function createAgent(options: AgentOptions): Agent {
       // Server compaction with pause_after_compaction: the reply is the compaction block alone; send again to get the answer.
       if (response.stopReason === 'compaction') continue;
       if (response.stopReason !== 'tool_use') return { status: 'done', message: response.message, turns: turn };
-      await runTools(session, response.message, signal);
+      if (await runTools(session, response.message, signal))
+        return { status: 'done', message: response.message, turns: turn };
     }
     return { status: 'max_turns', turns: maxTurns };
   }
@@ -180,13 +187,16 @@ export function createAgent(options: AgentOptions): Agent {
     return options.originalTool !== false;
   }
 
-  async function runTools(session: Session, message: Message, signal: AbortSignal | undefined): Promise<void> {
+  /** Runs the message's tool calls and appends their results; true when a tool asked to end the turn. */
+  async function runTools(session: Session, message: Message, signal: AbortSignal | undefined): Promise<boolean> {
     const results: Part[] = [];
     const originals: Part[] = [];
+    let endTurn = false;
     const resultMessageId = `${message.id}-results`;
     for (const [index, call] of message.parts.entries()) {
       if (call.type !== 'tool-call') continue;
       const raw = await callTool(call.name, call.input, session.id, signal);
+      if (raw.endTurn === true) endTurn = true;
       const part: ToolResultPart = {
         id: `${resultMessageId}:${index}`,
         type: 'tool-result',
@@ -207,6 +217,7 @@ export function createAgent(options: AgentOptions): Agent {
       { id: resultMessageId, role: 'tool', parts: results },
       originals.length > 0 ? { originals } : {},
     );
+    return endTurn;
   }
 
   async function callTool(

@@ -94,7 +94,34 @@ function transcriptLines(result: ReplayResult): string[] {
     lines.push(
       `  ${result.uiOnlyMessages} UI-only line${result.uiOnlyMessages === 1 ? '' : 's'} left out (local commands and their output, interruptions): the model never saw them`,
     );
+  lines.push(...unrecordedLines(result));
   return lines;
+}
+
+/** Where the replay's model calls and the recorded turns part: every call without a recorded turn is named with its reason. */
+function unrecordedLines(result: ReplayResult): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const { sentWithNext, leftOut } = result.unansweredUserTurns;
+  return [
+    ...(sentWithNext > 0
+      ? [
+          `  ${plural(sentWithNext, 'user message')} with no recorded answer (interrupted) sent with the next one, as the agent sent them`,
+        ]
+      : []),
+    ...(leftOut > 0
+      ? [`  ${plural(leftOut, 'user message')} at the end with no recorded answer left out: no call replays them`]
+      : []),
+    ...(result.turnsEndedAfterTools > 0
+      ? [
+          `  ${plural(result.turnsEndedAfterTools, 'tool call')} with no recorded turn after its result (stopped by the user, or the transcript ends there): the turn ended there, the model was not asked`,
+        ]
+      : []),
+    ...(result.unrecordedCalls > 0
+      ? [
+          `  ${plural(result.unrecordedCalls, 'model call')} ended on a message the transcript records no turn after: answered by the simulator's stand-in reply and priced`,
+        ]
+      : []),
+  ];
 }
 
 function summarizerLine(result: ReplayResult): string {

@@ -40,6 +40,17 @@ export interface ReplayPlan {
   outputs: Map<string, { output: ToolResultPart['output']; isError: boolean }>;
   /** Subagent (sidechain) conversations, run while the main thread's call that started them runs. */
   subagents: Map<string, ReplayThread[]>;
+  /**
+   * Call ids the transcript records an answer after (a recorded assistant turn keyed by
+   * their results). After a call that is not among them — the user stopped the tool, or
+   * the transcript ends there — the replay ends the turn instead of asking the model
+   * for a turn nobody recorded.
+   */
+  answeredCalls: Set<string>;
+  /** User messages the transcript records no answer to, sent with the thread's next user message (an interrupted request). */
+  userTurnsSentWithNext: number;
+  /** User messages the transcript records no answer to and no later one to send them with (the thread ends on them): left out. */
+  userTurnsLeftOut: number;
   tools: ToolDefinition[];
   /** The transcript's system prompt (its system messages' text), put at the head of every replayed session. */
   system: string | undefined;
@@ -66,6 +77,9 @@ export function buildReplayPlan(
     turns: new Map(),
     outputs: new Map(),
     subagents: new Map(),
+    answeredCalls: new Set(),
+    userTurnsSentWithNext: 0,
+    userTurnsLeftOut: 0,
     tools: [],
     system: undefined,
     assistantTurns: 0,
@@ -156,6 +170,10 @@ export function buildReplayPlan(
     }
     state.previous = message;
   }
+  for (const key of plan.turns.keys())
+    if (key.startsWith(RESULT_PREFIX))
+      for (const callId of key.slice(RESULT_PREFIX.length).split(',')) plan.answeredCalls.add(callId);
+  for (const thread of [...plan.segments, ...[...plan.subagents.values()].flat()]) foldUnanswered(plan, thread);
   plan.tools = [...toolNames].sort().map((name) => ({
     name,
     description: `The recorded tool ${name}: answers with the output the transcript recorded.`,
@@ -172,9 +190,37 @@ export function keyOfMessage(message: Message): string | undefined {
   return text?.type === 'text' ? `user:${text.text.trim()}` : undefined;
 }
 
+const RESULT_PREFIX = 'result:';
+
 /** Tool results key by the set of their call ids: a transcript may record them in another order than the calls. */
 export function resultKey(callIds: readonly string[]): string {
-  return `result:${[...callIds].sort().join(',')}`;
+  return `${RESULT_PREFIX}${[...callIds].sort().join(',')}`;
+}
+
+/**
+ * A user message the transcript records no answer to (the user interrupted the reply and
+ * wrote again) went to the model with the next one: it is sent with it, not on its own,
+ * so the replay asks for no turn nobody recorded. One the thread ends on is left out.
+ */
+function foldUnanswered(plan: ReplayPlan, thread: ReplayThread): void {
+  const kept: Message[] = [];
+  let carried: Part[] = [];
+  let carriedTurns = 0;
+  for (const turn of thread.userTurns) {
+    const key = keyOfMessage(turn);
+    const parts = [...carried, ...turn.parts];
+    if (key !== undefined && !plan.turns.has(key)) {
+      carried = parts;
+      carriedTurns++;
+      continue;
+    }
+    kept.push(carriedTurns === 0 ? turn : { ...turn, parts });
+    plan.userTurnsSentWithNext += carriedTurns;
+    carried = [];
+    carriedTurns = 0;
+  }
+  plan.userTurnsLeftOut += carriedTurns;
+  thread.userTurns = kept;
 }
 
 function firstText(message: Message): string | undefined {

@@ -27,7 +27,7 @@ export interface ReplayResponder {
 export function createReplayResponder(turns: ReadonlyMap<string, readonly RecordedTurn[]>): ReplayResponder {
   const queues = new Map([...turns].map(([key, list]) => [key, [...list]]));
   const lastAnswered = new Map<string, RecordedTurn>();
-  const keysByRequest = new Map<string, string>();
+  const keysByRequest = new Map<string, string[]>();
   const pendingCalls = new Map<string, string[]>();
   const models = new Map<string, string>();
   let answered = 0;
@@ -36,17 +36,18 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
     feature: {
       name: REPLAY_RESPONDER,
       prepareRequest(request, context) {
-        const key = requestKey(request);
-        if (key !== undefined) keysByRequest.set(context.requestId, key);
+        keysByRequest.set(context.requestId, requestKeys(request));
         return request;
       },
       finishTurn(turn, context) {
-        const key = keysByRequest.get(context.requestId);
+        const keys = keysByRequest.get(context.requestId) ?? [];
         keysByRequest.delete(context.requestId);
-        if (key === undefined) return turn;
-        const next = queues.get(key)?.shift();
-        const recorded = next ?? lastAnswered.get(key);
-        if (recorded === undefined || recorded.content.length === 0) return turn;
+        const key =
+          keys.find((candidate) => (queues.get(candidate)?.length ?? 0) > 0) ??
+          keys.find((candidate) => lastAnswered.has(candidate));
+        const next = key === undefined ? undefined : queues.get(key)?.shift();
+        const recorded = next ?? (key === undefined ? undefined : lastAnswered.get(key));
+        if (key === undefined || recorded === undefined || recorded.content.length === 0) return turn;
         if (next === undefined) repeated++;
         else answered++;
         lastAnswered.set(key, recorded);
@@ -75,15 +76,26 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
  * is not what the recorded turn answered: it is skipped.
  */
 export function requestKey(request: MessagesRequest): string | undefined {
+  return requestKeys(request)[0];
+}
+
+/**
+ * The keys a recorded turn may be filed under, likeliest first. Results followed by
+ * the user's text in one message (a stopped tool, then the user's next words, which
+ * the transcript logged apart) are keyed by the text first, then by the results.
+ */
+export function requestKeys(request: MessagesRequest): string[] {
   const messages = request.messages.filter((message) => !isNotice(message));
   const last = messages.at(-1);
-  if (last === undefined || last.role !== 'user') return undefined;
-  if (typeof last.content === 'string') return `user:${last.content.trim()}`;
+  if (last === undefined || last.role !== 'user') return [];
+  if (typeof last.content === 'string') return [`user:${last.content.trim()}`];
   const blocks = last.content.filter((block) => !isNoticeText(block));
   const results = blocks.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id));
-  if (results.length > 0) return resultKey(results);
-  const text = blocks.findLast((block) => block.type === 'text');
-  return text?.text === undefined ? undefined : `user:${text.text.trim()}`;
+  const textAt = blocks.findLastIndex((block) => block.type === 'text' && block.text !== undefined);
+  const textKey = textAt < 0 ? undefined : `user:${blocks[textAt]!.text!.trim()}`;
+  if (results.length === 0) return textKey === undefined ? [] : [textKey];
+  const lastResultAt = blocks.findLastIndex((block) => block.type === 'tool_result');
+  return textKey !== undefined && textAt > lastResultAt ? [textKey, resultKey(results)] : [resultKey(results)];
 }
 
 function isNotice(message: MessagesRequest['messages'][number]): boolean {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { Message } from '@ctxhost/core';
 import { readTranscript } from '@ctxhost/transcripts';
 import { describe, expect, it } from 'vitest';
 import { countIncidents, runReplay } from './run-replay.js';
@@ -25,6 +26,44 @@ describe('runReplay', () => {
     expect(result.points.at(-1)!.dollars).toBeCloseTo(result.cost.dollars, 10);
     expect(result.points.at(-1)!.dollarsWithoutCaching).toBeCloseTo(result.cost.withoutCaching, 10);
     expect(result.cost.tokens.prompt).toBe(result.points.reduce((total, point) => total + point.contextTokens, 0));
+  });
+
+  it('answers no turn nobody recorded: a tool the user stopped ends the turn, an unanswered last message is left out', async () => {
+    const text = (id: string, role: 'user' | 'assistant', value: string, meta = {}): Message => ({
+      id,
+      role,
+      parts: [{ id: `${id}.0`, type: 'text', text: value }],
+      meta,
+    });
+    const messages: Message[] = [
+      text('u1', 'user', 'list the files'),
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [{ id: 'a1.0', type: 'tool-call', callId: 'c1', name: 'Bash', input: { command: 'ls' } }],
+        meta: { model: 'claude-sonnet-4-20250514' },
+      },
+      {
+        id: 't1',
+        role: 'tool',
+        parts: [
+          { id: 't1.0', type: 'tool-result', callId: 'c1', output: 'The user rejected this tool use.', isError: true },
+        ],
+      },
+      text('i1', 'user', '[Request interrupted by user for tool use]', { uiOnly: 'interrupted' }),
+      text('u2', 'user', 'just say hi'),
+      text('a2', 'assistant', 'hi', { model: 'claude-sonnet-4-20250514' }),
+      text('u3', 'user', 'one more thing'),
+    ];
+    const result = await runReplay({ messages, window: 200_000 });
+    expect(result).toMatchObject({
+      recordedTurns: 2,
+      answeredTurns: 2,
+      unrecordedCalls: 0,
+      turnsEndedAfterTools: 1,
+      unansweredUserTurns: { sentWithNext: 0, leftOut: 1 },
+    });
+    expect(result.cost.requests).toBe(2);
   });
 
   it('counts the calls and tokens of a model it cannot price, and prices none of them', async () => {

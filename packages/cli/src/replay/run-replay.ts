@@ -99,6 +99,12 @@ export interface ReplayResult {
   answeredTurns: number;
   /** Recorded turns answered again because a recovery reverted a response and the agent asked anew. */
   repeatedTurns: number;
+  /** Model calls whose request the transcript records no turn for (the simulator's own reply answered): 0 unless something the plan did not foresee asked anew. */
+  unrecordedCalls: number;
+  /** User messages with no recorded answer, sent with the next one (interrupted requests), and those left out at a thread's end. */
+  unansweredUserTurns: { sentWithNext: number; leftOut: number };
+  /** Tool calls after whose results the transcript records no turn (the user stopped them, or it ends there): the turn ended there. */
+  turnsEndedAfterTools: number;
   cost: ReplayCost;
   /** The summarizer's own calls, priced apart from the turns; absent when they went to the real API (`--live`). */
   summarizerCost?: SummarizerCost;
@@ -186,11 +192,16 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           await agent.send(thread.sessionId, { ...turn, id: `${thread.sessionId}:${turn.id}` });
         }
       };
+      let turnsEndedAfterTools = 0;
       async function runTool(sessionId: string): Promise<AgentToolOutput> {
         const callId = responder.takeCallId(sessionId);
         if (callId === undefined) return NO_OUTPUT;
         for (const thread of plan.subagents.get(callId) ?? []) await drive(thread, subagentAgent);
-        return plan.outputs.get(callId) ?? NO_OUTPUT;
+        const output = plan.outputs.get(callId) ?? NO_OUTPUT;
+        // The transcript records no turn after this result: asking the model would answer a turn nobody recorded.
+        if (plan.answeredCalls.has(callId)) return output;
+        turnsEndedAfterTools++;
+        return { ...output, endTurn: true };
       }
       for (const segment of plan.segments) await drive(segment);
       return summarize({
@@ -213,6 +224,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
         sessions: sessions.size,
         answered: responder.answered,
         repeated: responder.repeated,
+        turnsEndedAfterTools,
         ...(options.summaryClient === undefined
           ? { summarizerCost: summarizerCost(simulator.requests, summaryModel, config.models) }
           : {}),
@@ -243,6 +255,7 @@ interface ReplayFacts {
   sessions: number;
   answered: number;
   repeated: number;
+  turnsEndedAfterTools: number;
   summarizerCost?: SummarizerCost;
 }
 
@@ -273,6 +286,10 @@ function summarize(facts: ReplayFacts): ReplayResult {
     recordedTurns: facts.plan.assistantTurns,
     answeredTurns: facts.answered,
     repeatedTurns: facts.repeated,
+    // The session's model calls (the summarizer's are not session messages) that no recorded turn answered.
+    unrecordedCalls: points.length - facts.answered - facts.repeated,
+    unansweredUserTurns: { sentWithNext: facts.plan.userTurnsSentWithNext, leftOut: facts.plan.userTurnsLeftOut },
+    turnsEndedAfterTools: facts.turnsEndedAfterTools,
     cost: facts.cost,
     ...(facts.summarizerCost === undefined ? {} : { summarizerCost: facts.summarizerCost }),
   };

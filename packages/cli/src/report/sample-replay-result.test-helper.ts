@@ -87,6 +87,9 @@ export function sampleReplayResult(overrides: Partial<ReplayResult> = {}): Repla
     recordedTurns: 7,
     answeredTurns: 7,
     repeatedTurns: 0,
+    unrecordedCalls: 0,
+    unansweredUserTurns: { sentWithNext: 0, leftOut: 0 },
+    turnsEndedAfterTools: 0,
     cost: {
       requests: 7,
       tokens: {
