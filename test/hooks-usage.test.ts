@@ -145,6 +145,7 @@ describe('preemptive-compaction', () => {
     const session = await host.session('s');
     await session.append(text('user', 'next step please'));
     const request = await requestFor(host, 's');
+    expect(request.messages.filter((message) => message.meta?.notice !== undefined)).toHaveLength(1);
     const notice = request.messages.at(-1);
     expect(notice?.role).toBe('user');
     expect(notice?.meta?.notice).toBe(NOTICE_KIND);

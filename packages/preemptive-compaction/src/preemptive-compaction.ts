@@ -101,7 +101,11 @@ async function appendNotice(
 ): Promise<ModelRequest> {
   const notice = createPreemptiveNotice(usage);
   await session.append(notice);
-  return { ...request, messages: [...request.messages, notice] };
+  // A request built on `session.messages()` (a live view of the session) already shows the appended notice.
+  const shown = request.messages.some((message) => message.id === notice.id);
+  return shown
+    ? { ...request, messages: [...request.messages] }
+    : { ...request, messages: [...request.messages, notice] };
 }
 
 async function compact(
