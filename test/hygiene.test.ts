@@ -74,6 +74,26 @@ describe('session-hygiene', () => {
     expect(host.counter.countAll(request.messages)).toBeLessThanOrEqual(0.5 * WINDOW);
   });
 
+  it('warns once when it leaves the session at 95% or more (the kept recent turns alone fill it)', async () => {
+    const { host } = hostWith({ compression: { protectLastN: 20 } });
+    const toasts: string[] = [];
+    host.hooks.toast.tapPromise('t', async (toast) => {
+      toasts.push(`${toast.title}: ${toast.text}`);
+    });
+    const session = await host.session(`s${++counter}`);
+    await session.append(text('system', 'You are careful.'));
+    await session.append(text('user', `read this ${'words '.repeat(5_000)}`));
+    await session.append(text('assistant', 'read'), {
+      usage: { inputTokens: 0.97 * WINDOW, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    });
+    await session.append(text('user', 'next?'));
+    await send(host, session.id);
+    await send(host, session.id);
+    const warnings = toasts.filter((toast) => toast.startsWith('Session still near its window'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/at 9\d% of its 10,000-token window/);
+  });
+
   it('leaves a session at 84% alone', async () => {
     const { host, reasons } = hostWith();
     const session = await sessionAt(host, 84);

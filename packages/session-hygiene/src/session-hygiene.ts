@@ -17,6 +17,8 @@ export const SESSION_HYGIENE = 'session-hygiene';
 export const HYGIENE_THRESHOLD = 0.85;
 /** Sessions shorter than this are left alone. */
 export const HYGIENE_MIN_MESSAGES = 4;
+/** A session hygiene leaves at this share of the window or more gets a warning (once, until it drops under). */
+export const HYGIENE_WARN_AT = 0.95;
 
 /**
  * The safety net before a turn (Hermes' gateway session hygiene): when a
@@ -29,6 +31,11 @@ export function createSessionHygiene(): Plugin {
   return {
     name: SESSION_HYGIENE,
     apply(host) {
+      /** Sessions warned that they stay at 95% or more; cleared when one drops under. */
+      const warned = new Set<string>();
+      host.hooks.sessionDeleted.tapPromise(SESSION_HYGIENE, async ({ sessionId }) => {
+        warned.delete(sessionId);
+      });
       host.hooks.beforeRequest.tapPromise(
         { name: SESSION_HYGIENE, stage: REQUEST_STAGE.hygiene },
         async (request, context) => {
@@ -37,21 +44,49 @@ export function createSessionHygiene(): Plugin {
           const session = await host.session(request.sessionId);
           const window = context.contextWindow ?? contextWindowOf(session, host.config);
           if (window === undefined || request.messages.length < HYGIENE_MIN_MESSAGES) return request;
-          if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) return request;
-          return compressForHygiene(host, session, request, window, context.signal);
+          if (session.promptSize().tokens < HYGIENE_THRESHOLD * window) {
+            warned.delete(session.id);
+            return request;
+          }
+          const sent = await compressForHygiene(host, session, request, window, context.signal);
+          if (sent !== undefined) await warnIfStillFull(host, session, window, warned);
+          return sent ?? request;
         },
       );
     },
   };
 }
 
+/**
+ * Hermes's gateway warns when a session is still very large after its hygiene
+ * compression: nothing more could be removed (the protected recent turns alone
+ * fill the window), so the next request may overflow. Said once per session.
+ */
+async function warnIfStillFull(host: Host, session: Session, window: number, warned: Set<string>): Promise<void> {
+  const ratio = session.promptSize().tokens / window;
+  if (ratio < HYGIENE_WARN_AT) {
+    warned.delete(session.id);
+    return;
+  }
+  if (warned.has(session.id)) return;
+  warned.add(session.id);
+  await host.toast({
+    sessionId: session.id,
+    level: 'warning',
+    title: 'Session still near its window',
+    text: `After session hygiene the session is at ${Math.round(ratio * 100)}% of its ${window.toLocaleString('en-US')}-token window: compaction could not remove more (the recent turns it keeps fill it). The next request may overflow; start a new session, or lower compression.protect_last_n.`,
+    source: SESSION_HYGIENE,
+  });
+}
+
+/** The request with the compacted messages, the request as it was when nothing changed, undefined when compaction failed (reported). */
 async function compressForHygiene(
   host: Host,
   session: Session,
   request: ModelRequest,
   contextWindow: number,
   signal: AbortSignal | undefined,
-): Promise<ModelRequest> {
+): Promise<ModelRequest | undefined> {
   try {
     // Through core's runCompaction, so `compaction.before` (instructions, veto) and the started/failed events apply here too.
     const outcome = await runCompaction(host, session, {
@@ -77,6 +112,6 @@ async function compressForHygiene(
       text: `The session is over ${HYGIENE_THRESHOLD * 100}% of its window and compaction failed: ${String(error)}. Nothing was changed.`,
       source: SESSION_HYGIENE,
     });
-    return request;
+    return undefined;
   }
 }
