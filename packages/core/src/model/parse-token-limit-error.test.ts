@@ -36,6 +36,24 @@ describe('parseTokenLimitError', () => {
     });
   }
 
+  it('reads the numbers of an AI SDK APICallError from its responseBody or data when its message has none', () => {
+    const body = {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'prompt is too long: 212345 tokens > 200000 maximum' },
+    };
+    const apiCallError = (fields: object) =>
+      Object.assign(new Error('Prompt is too long'), { name: 'AI_APICallError', statusCode: 400, ...fields });
+    const expected = { kind: 'token_limit_exceeded', currentTokens: 212345, maxTokens: 200000 };
+    expect(parseTokenLimitError(apiCallError({ responseBody: JSON.stringify(body) }))).toMatchObject(expected);
+    expect(parseTokenLimitError(apiCallError({ data: body }))).toMatchObject(expected);
+    const fireworks = { error: { message: 'The prompt is too long: 267657, model maximum context length: 262143' } };
+    expect(
+      parseTokenLimitError(
+        Object.assign(new Error('Bad Request'), { name: 'AI_APICallError', responseBody: JSON.stringify(fireworks) }),
+      ),
+    ).toMatchObject({ currentTokens: 267657, maxTokens: 262143 });
+  });
+
   it('reads a normalised provider error by its kind', () => {
     expect(
       parseTokenLimitError({ kind: 'context_overflow', message: 'x', currentTokens: 10, maxTokens: 5 }),

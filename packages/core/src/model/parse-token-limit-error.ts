@@ -181,6 +181,12 @@ const RULES: Rule[] = [
       /\bcontext[_ ]length[_ ]exceeded\b|exceeds the context window|exceeds (?:the )?(?:model'?s )?maximum context length|model_max_prompt_tokens_exceeded|model_context_window_exceeded/i,
   },
   { kind: 'bedrock_input_too_long', provider: 'bedrock', pattern: /Input is too long for requested model/i },
+  {
+    kind: 'token_limit_exceeded',
+    provider: 'fireworks',
+    pattern: rx(`prompt is too long:?\\s*${N},?\\s*model maximum context length:?\\s*${N}`),
+    read: (m) => counts(m[1], m[2]),
+  },
   { kind: 'token_limit_exceeded', pattern: /\bprompt is too long\b/i },
   {
     kind: 'context_length_exceeded',
@@ -214,19 +220,30 @@ export function parseTokenLimitError(error: unknown): ParsedTokenLimitError | nu
   try {
     const structured = fromStructure(error);
     if (structured !== null) return withValidNumbers(structured);
+    // The first text that names an overflow decides; its numbers may sit in a later one: an AI SDK
+    // APICallError's message says "prompt is too long" while its `responseBody` or `data` holds the counts.
+    let found: ParsedTokenLimitError | null = null;
     for (const text of texts(error)) {
       const parsed = fromText(text);
-      if (parsed !== null)
-        return withValidNumbers(
-          parsed.currentTokens === undefined && parsed.maxTokens === undefined
-            ? { ...parsed, ...countFields(error) }
-            : parsed,
-        );
+      if (parsed === null) continue;
+      if (hasCounts(parsed)) return withValidNumbers(found === null ? parsed : { ...found, ...numbersOf(parsed) });
+      found ??= parsed;
     }
+    return found === null ? null : withValidNumbers({ ...found, ...countFields(error) });
   } catch {
     return null;
   }
-  return null;
+}
+
+function hasCounts(parsed: ParsedTokenLimitError): boolean {
+  return parsed.currentTokens !== undefined || parsed.maxTokens !== undefined;
+}
+
+function numbersOf(parsed: ParsedTokenLimitError): Pick<ParsedTokenLimitError, 'currentTokens' | 'maxTokens'> {
+  return {
+    ...(parsed.currentTokens === undefined ? {} : { currentTokens: parsed.currentTokens }),
+    ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),
+  };
 }
 
 /**

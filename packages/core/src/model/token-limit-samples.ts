@@ -55,6 +55,12 @@ export const TOKEN_LIMIT_SAMPLES: TokenLimitSample[] = [
     PI_AI,
   ],
   [
+    'Fireworks (Kimi K2 models), count and maximum without "tokens"',
+    'The prompt is too long: 267657, model maximum context length: 262143',
+    { kind: 'token_limit_exceeded', currentTokens: 267657, maxTokens: 262143, provider: 'fireworks' },
+    "Fireworks' API as quoted in public agent projects' tests (fireworks-ai client InvalidRequestError; LiteLLM's OpenAIException wrapping it)",
+  ],
+  [
     'OpenAI chat',
     "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.",
     { kind: 'context_length_exceeded', currentTokens: 130512, maxTokens: 128000 },
