@@ -83,6 +83,7 @@ async function setUp(
   overBy: number,
   config: Record<string, unknown> = {},
   features?: SimulatorFeature[],
+  experimental: { aggressiveTruncation?: boolean } = {},
 ): Promise<Setup> {
   sim = await startSimulator({
     contextLimit: overBy < 0 ? 1_000_000 : Math.floor((await realCount(messages)) / (1 + overBy)),
@@ -90,7 +91,7 @@ async function setUp(
   });
   const client = new Anthropic({ apiKey: 't', baseURL: sim.url, maxRetries: 0 });
   const host = createHost({
-    config: { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, ...config } } },
+    config: { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 5, ...config } }, experimental },
     enginePlugin: false,
     fallbackEngine: { name: 'compressor', factory: compressorEngineFactory },
     plugins: [createAutoCompactPlugin()],
@@ -138,6 +139,41 @@ describe('auto-compact cascade against the simulator', () => {
     }
     expect(sim!.requests.filter((request) => request.path === '/v1/messages').length).toBe(2);
     expect(sim!.requests.every((request) => !request.rejectedForShape)).toBe(true);
+  });
+
+  describe('with the planned cascade off (oh-my-opencode’s order)', () => {
+    const truncatedSizes = async (setup: Setup) =>
+      (await setup.host.session(setup.sessionId))
+        .messages()
+        .flatMap((message) => message.parts)
+        .filter((part) => part.type === 'tool-result' && isTruncationMarker(part.output))
+        .map((part) => (part.type === 'tool-result' ? part.compacted?.originalChars : undefined));
+    const modelCalls = () => sim!.requests.filter((request) => request.path === '/v1/messages').map((r) => r.status);
+
+    it('truncates the largest output on each attempt while one is needed, before any revert', async () => {
+      const setup = await setUp(conversation([6000, 5000, 4000, 300]), 1, { plan: false, initial_delay_ms: 0 });
+      await setup.agentRetry();
+      expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toContain(
+        'truncation → truncation;',
+      );
+      expect(await truncatedSizes(setup)).toHaveLength(2);
+      expect(modelCalls()).toEqual([400, 400, 200]);
+    });
+
+    it('with aggressive truncation, truncates the largest outputs first until half the limit, in one attempt', async () => {
+      const setup = await setUp(
+        conversation([6000, 5000, 4000, 300]),
+        1,
+        { plan: false, initial_delay_ms: 0 },
+        undefined,
+        { aggressiveTruncation: true },
+      );
+      await setup.agentRetry();
+      expect(setup.toasts.find((toast) => toast.title === 'Session recovered')?.text).toContain('after truncation;');
+      const sizes = await truncatedSizes(setup);
+      expect(sizes.length).toBeGreaterThanOrEqual(2);
+      expect(modelCalls()).toEqual([400, 200]);
+    });
   });
 
   it('recovers a session over by 300% (summarize when truncation is not enough)', async () => {

@@ -142,7 +142,11 @@ async function recover(
   const session = await host.session(sessionId);
   const tried: Step[] = [];
   let lastError: ParsedTokenLimitError | undefined;
-  const maxAttempts = config.plan ? config.max_retry_attempts : 4;
+  // The walk takes one step per attempt and truncates on every attempt while outputs are left (oh-my-opencode's
+  // order): its attempts are the truncations the session allows, then empty-fix, revert and summarize.
+  const maxAttempts = config.plan
+    ? config.max_retry_attempts
+    : config.max_truncate_attempts + WALK_STEPS_AFTER_TRUNCATION;
   for (let attempt = 0; attempt < maxAttempts && state.pending !== undefined; attempt++) {
     const error = state.pending;
     lastError = error;
@@ -334,7 +338,14 @@ async function plannedSteps(
   return steps;
 }
 
-/** oh-my-opencode's order, one step per retry: truncation, revert, summarize. */
+/** The walk's attempts beyond its truncations: revert, summarize, and one more to find nothing left. */
+const WALK_STEPS_AFTER_TRUNCATION = 3;
+
+/**
+ * oh-my-opencode's recovery order, one step per retry: while an output can be truncated, truncate — the largest
+ * one, or with aggressive truncation the largest first until the prompt is at `target_token_ratio` (half) of
+ * the limit — then revert, then summarize.
+ */
 async function walkStep(
   host: Host,
   config: AutoCompactConfig,
@@ -346,15 +357,16 @@ async function walkStep(
   tried: readonly Step[],
   signal: AbortSignal,
 ): Promise<Step[]> {
+  const aggressive = host.config.experimental.aggressiveTruncation;
+  const toRatio = Math.max(1, estimate - Math.floor((target * config.target_token_ratio) / config.headroom));
   if (
-    !tried.includes('truncation') &&
     (await truncateOutputs(
       host,
       session,
       state.budget,
       config,
-      1,
-      host.config.experimental.aggressiveTruncation ? config.max_truncate_attempts : 1,
+      aggressive ? toRatio : 1,
+      aggressive ? config.max_truncate_attempts : 1,
     )) > 0
   )
     return ['truncation'];

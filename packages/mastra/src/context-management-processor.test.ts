@@ -152,11 +152,12 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
   });
 
   it('gives a retry that overflows again the cascade\'s next step, and says "recovered" only once the model answered', async () => {
-    // oh-my-opencode's walk (one step per retry) cannot make a prompt 300% over fit with its first step (truncating one output).
+    // oh-my-opencode's walk (one step per retry, the largest output each time) cannot make a prompt 50% over fit
+    // with its first truncation: each retry that overflows again gets the next one.
     const real = await promptTokens();
     const { sim, agent, toasts } = await rig({
       plan: false,
-      contextLimit: Math.floor(real / 4),
+      contextLimit: Math.floor(real / 1.5),
       contextWindow: 200_000,
     });
     const result = await agent.generate(conversation(), { modelSettings: { maxOutputTokens: 100 } });
