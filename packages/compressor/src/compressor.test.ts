@@ -372,4 +372,36 @@ describe('compressor', () => {
     );
     expect(compressor.shouldCompress(state(muchLater))).toBe(true);
   });
+
+  it('answers no right after a compaction that left the prompt over the threshold, whatever asked for it', async () => {
+    const window = 8_000;
+    // A long middle worth summarizing, and a newest exchange that alone holds more than half the window.
+    const conversation = [
+      text('system', 's'),
+      text('user', 'start'),
+      text('assistant', 'ok'),
+      ...Array.from({ length: 10 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'word '.repeat(150)}`)),
+      text('user', `big question ${'word '.repeat(2_000)}`),
+      text('assistant', `big answer ${'word '.repeat(2_000)}`),
+    ];
+    const counter = createTokenCounter();
+    const state = (sessionId: string, promptTokens: number) => ({
+      sessionId,
+      promptTokens,
+      tokenSource: 'estimated' as const,
+      contextWindow: window,
+      messageCount: conversation.length,
+    });
+    for (const reason of ['threshold', 'hygiene'] as const) {
+      const compressor = createCompressor({ compression: { protectLastN: 2 } });
+      const sessionId = `over-${reason}`;
+      if (reason === 'threshold')
+        expect(compressor.shouldCompress(state(sessionId, counter.countAll(conversation)))).toBe(true);
+      const result = await compressor.compress(conversation, context({ sessionId, contextWindow: window, reason }));
+      expect(result.report.tokensAfter).toBeLessThan(result.report.tokensBefore * 0.9);
+      expect(result.report.tokensAfter).toBeGreaterThanOrEqual(0.5 * window);
+      expect(compressor.shouldCompress(state(sessionId, result.report.tokensAfter + 100))).toBe(false);
+      expect(compressor.shouldCompress(state(sessionId, result.report.tokensAfter + 0.1 * window))).toBe(true);
+    }
+  });
 });

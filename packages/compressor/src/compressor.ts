@@ -81,21 +81,20 @@ export function createCompressor(
         redactor,
         cooldown,
       });
-      if (context.reason !== 'threshold') {
-        backoff.forget(context.sessionId);
-        return result;
-      }
-      const resumeAt = backoff.finished(
-        context.sessionId,
-        result.report.tokensBefore,
-        result.report.tokensAfter,
-        context.contextWindow,
-      );
+      const { tokensBefore, tokensAfter } = result.report;
+      const sizes = { tokensBefore, tokensAfter, contextWindow: context.contextWindow, threshold: settings.threshold };
+      // A recovery or a manual compaction that got the session under the line resets what the backoff learned.
+      const resumeAt = backoff.finished(context.sessionId, sizes, context.reason === 'threshold');
       if (resumeAt === undefined) return result;
       // Reported, not hidden: the effective threshold for this session has moved. Said once: a compaction not done has already said why.
       const waits = `the next threshold compaction of this session waits until the prompt reaches about ${resumeAt.toLocaleString('en-US')} tokens`;
-      const done = result.report.tokensAfter < result.report.tokensBefore;
-      const note = done ? `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: ${waits}` : waits;
+      const weak = tokensBefore > 0 && (tokensBefore - tokensAfter) / tokensBefore < COMPRESSOR.ineffectiveSavings;
+      const note =
+        tokensAfter >= tokensBefore
+          ? waits
+          : weak
+            ? `saved under ${COMPRESSOR.ineffectiveSavings * 100}%: ${waits}`
+            : `still at or over the threshold (${tokensAfter.toLocaleString('en-US')} tokens): ${waits}`;
       return { ...result, report: { ...result.report, notes: [...(result.report.notes ?? []), note] } };
     },
   };
