@@ -404,4 +404,25 @@ describe('compressor', () => {
       expect(compressor.shouldCompress(state(sessionId, result.report.tokensAfter + 0.1 * window))).toBe(true);
     }
   });
+
+  it('the extractive summary points to the newest request the tail keeps instead of repeating it', async () => {
+    const request = 'Please rename the parseConfig helper to loadConfig everywhere';
+    const conversation = [
+      text('system', 's'),
+      text('user', 'start the refactor'),
+      text('assistant', 'ok'),
+      ...Array.from({ length: 12 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `step ${i} ${'word '.repeat(300)}`)),
+      text('user', request),
+      text('assistant', 'renaming now'),
+    ];
+    const result = await createCompressor({ compression: { protectLastN: 2 } }).compress(
+      conversation,
+      context({ contextWindow: 8_000 }),
+    );
+    const summary = result.messages.find((message) => message.meta?.summary !== undefined);
+    const summaryText = summary?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n') ?? '';
+    expect(result.messages.at(-2)?.parts[0]).toMatchObject({ text: request });
+    expect(summaryText).not.toContain(request);
+    expect(summaryText).toContain('the newest user request, verbatim in the messages after this summary');
+  });
 });

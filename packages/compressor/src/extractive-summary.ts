@@ -6,11 +6,13 @@ import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
  * a summary. It keeps the user's requests and constraints, every file path
  * read or written, the commands run and which failed, error messages, and the
  * decisions the assistant stated. Items of a previous summary's Done list are kept.
+ * `currentRequest`: the newest request's text, or `{ kept: true }` when the messages
+ * after the summary hold it verbatim (then it is pointed to, not repeated).
  */
 export function extractiveSummary(
   messages: readonly Message[],
   previousSummary?: string,
-  currentRequest?: string,
+  currentRequest?: string | { kept: true },
 ): string {
   const facts = collectFacts(messages);
   const previous = previousSummary === undefined ? undefined : parseSections(previousSummary);
@@ -20,7 +22,11 @@ export function extractiveSummary(
   const done = unique([...bulletLines(previous?.get('Done')), ...facts.succeeded]);
   // Stale-work guard: only the newest request is open; the span's own last request may already be answered.
   const open =
-    currentRequest === undefined ? facts.requests.slice(-1) : [currentRequest.trim().split('\n')[0]!.slice(0, 300)];
+    currentRequest === undefined
+      ? facts.requests.slice(-1)
+      : typeof currentRequest === 'string'
+        ? [currentRequest.trim().split('\n')[0]!.slice(0, 300)]
+        : [KEPT_REQUEST];
   return [
     `## Goal\n${goal}`,
     `## Constraints & Preferences\n${list(unique([...bulletLines(previous?.get('Constraints & Preferences')), ...facts.constraints]).slice(0, 12), 'none stated')}`,
@@ -32,6 +38,9 @@ export function extractiveSummary(
     `(extractive summary of ${messages.length} messages: the summarizer was not available)`,
   ].join('\n\n');
 }
+
+/** The open ask when the newest request follows the summary verbatim. */
+export const KEPT_REQUEST = 'the newest user request, verbatim in the messages after this summary';
 
 /**
  * What a model summary left out that the extractive one would keep: the user's

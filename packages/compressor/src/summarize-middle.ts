@@ -28,11 +28,15 @@ export interface SummarizeMiddleOptions {
   cooldown?: SummarizerCooldown;
   /** The newest user request, named in the update instruction as the one open ask. */
   currentRequest?: string;
+  /** The newest request is in the protected tail, verbatim after the summary: the extractive summary points to it instead of repeating it. */
+  currentRequestKept?: boolean;
   /** A manual compaction's focus and extra instructions (`compact()`, `compaction.before`). */
   focus?: string;
   instructions?: readonly string[];
   signal?: AbortSignal;
 }
+
+const KEPT = { kept: true } as const;
 
 /** Share of the summarizer's window kept free for the instructions, the running summary, the reply and estimation error. */
 const WINDOW_MARGIN = 0.1;
@@ -56,7 +60,9 @@ export async function summarizeMiddle(
       ? ['the extractive summary cannot follow a focus or instructions: they were not applied']
       : [];
   const fallback = (why: string, failed = false): MiddleSummary => ({
-    text: redact(extractiveSummary(span, previousSummary, options.currentRequest)),
+    text: redact(
+      extractiveSummary(span, previousSummary, options.currentRequestKept === true ? KEPT : options.currentRequest),
+    ),
     source: 'extractive',
     notes: [why, ...steered],
     ...(failed ? { failed } : {}),
