@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { serverFirstThreshold } from '@ctxhost/prompt-caching';
+import { serverFirstThreshold } from '@ctxhost/native-compaction';
 import { createDefaultHost, loadDefaultHost } from 'ctxhost';
 
 describe('createDefaultHost', () => {
@@ -15,7 +15,7 @@ describe('createDefaultHost', () => {
       'tool-output-truncator',
       'session-hygiene',
       'prompt-caching',
-      'server-context',
+      'native-compaction',
       'anthropic-auto-compact',
     ]);
     expect(host.engine.name).toBe('compressor');
@@ -23,11 +23,11 @@ describe('createDefaultHost', () => {
     await host.dispose();
   });
 
-  it('with hooks.server-context on, the compressor steps back to the fallback threshold', async () => {
+  it('with hooks.native-compaction on, the compressor steps back to the fallback threshold', async () => {
     const host = await createDefaultHost({
       config: {
         store: { kind: 'memory' },
-        hooks: { 'server-context': { compaction: { enabled: true }, client_fallback_threshold: 0.9 } },
+        hooks: { 'native-compaction': { openai: { inline: { enabled: true } }, client_fallback_threshold: 0.9 } },
       },
     });
     expect(host.engine.name).toBe('compressor');
@@ -42,6 +42,20 @@ describe('createDefaultHost', () => {
     await expect(
       createDefaultHost({ config: { store: { kind: 'memory' }, context: { engine: 'compresor' } } }),
     ).rejects.toMatchObject({ code: 'CTXHOST_ENGINE_NOT_FOUND', message: expect.stringContaining('"compressor"') });
+  });
+
+  it('still reads the deprecated hooks.server-context, warning once with the new key', async () => {
+    const warnings: string[] = [];
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'server-context': { compaction: { enabled: true }, client_fallback_threshold: 0.8 } },
+      },
+      logger: { debug() {}, info() {}, warn: (line) => warnings.push(line), error() {} },
+    });
+    expect(serverFirstThreshold(host.engine)).toBe(0.8);
+    expect(warnings.filter((line) => line.includes('hooks.server-context is deprecated'))).toHaveLength(1);
+    await host.dispose();
   });
 
   it('lets a built-in be replaced by one configured differently', async () => {

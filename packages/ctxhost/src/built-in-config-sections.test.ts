@@ -11,7 +11,8 @@ describe('builtInConfigSections', () => {
     const pluginNames = builtInPlugins().map((plugin) => plugin.name);
     const keys = builtInConfigSections().map((section) => section.key);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const key of keys) expect(pluginNames).toContain(key);
+    // server-context is the deprecated key native-compaction still reads.
+    for (const key of keys) expect(pluginNames).toContain(key === 'server-context' ? 'native-compaction' : key);
   });
 
   it('covers every built-in plugin that reads a hooks section', () => {
@@ -22,6 +23,7 @@ describe('builtInConfigSections', () => {
     ).toEqual([
       'anthropic-auto-compact',
       'context-window-monitor',
+      'native-compaction',
       'preemptive-compaction',
       'prompt-caching',
       'server-context',
@@ -30,7 +32,7 @@ describe('builtInConfigSections', () => {
     ]);
   });
 
-  it('lets loadDefaultHost read the sections of prompt-caching and server-context, and check each hook key', async () => {
+  it('lets loadDefaultHost read the sections of prompt-caching, native-compaction and the deprecated server-context, and check each hook key', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'ctxhost-sections-'));
     const env = process.env['CTXHOST_CONFIG_DIR'];
     process.env['CTXHOST_CONFIG_DIR'] = join(cwd, 'user');
@@ -38,7 +40,7 @@ describe('builtInConfigSections', () => {
       await mkdir(join(cwd, '.ctxhost'));
       await writeFile(
         join(cwd, '.ctxhost', 'config.yaml'),
-        'store:\n  kind: memory\nhooks:\n  prompt-caching:\n    enabled: false\n  server-context: {}\n',
+        'store:\n  kind: memory\nhooks:\n  prompt-caching:\n    enabled: false\n  server-context: {}\n  native-compaction:\n    openai:\n      inline: { enabled: true }\n',
       );
       const host = await loadDefaultHost({ cwd });
       expect(host.config.hooks['prompt-caching']).toMatchObject({ enabled: false });

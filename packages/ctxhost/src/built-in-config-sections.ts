@@ -2,7 +2,8 @@ import type { ConfigSection } from '@ctxhost/core';
 import { autoCompactConfigSection } from '@ctxhost/auto-compact';
 import { monitorConfigSection } from '@ctxhost/context-window-monitor';
 import { preemptiveConfigSection } from '@ctxhost/preemptive-compaction';
-import { promptCachingConfigSection, serverContextConfigSection } from '@ctxhost/prompt-caching';
+import { nativeCompactionConfigSection, serverContextConfigSection } from '@ctxhost/native-compaction';
+import { promptCachingConfigSection } from '@ctxhost/prompt-caching';
 import { sessionHygieneConfigSection } from '@ctxhost/session-hygiene';
 import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
 
@@ -12,7 +13,7 @@ import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
  * `loadConfig({ sections })`: with them, a misspelt hook key is reported with
  * its file, line and column when the config is loaded, not when the hook reads it;
  * and the sections of plugins core does not know by name (`prompt-caching`,
- * `server-context`) are accepted at all.
+ * `native-compaction`, and the deprecated `server-context` it still reads) are accepted at all.
  */
 export function builtInConfigSections(): ConfigSection[] {
   return [
@@ -21,6 +22,7 @@ export function builtInConfigSections(): ConfigSection[] {
     truncatorConfigSection,
     sessionHygieneConfigSection,
     promptCachingConfigSection,
+    nativeCompactionConfigSection,
     serverContextConfigSection,
     autoCompactConfigSection,
   ];

@@ -5,7 +5,6 @@ import {
   CtxhostError,
   CORE_ERROR_CODES,
   loadConfig,
-  readHookSection,
   withDefaults,
   type ContextEngineFactory,
   type CtxhostConfig,
@@ -22,13 +21,12 @@ import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { createPreemptiveCompaction } from '@ctxhost/preemptive-compaction';
 import {
-  createPromptCachingPlugin,
-  createServerContextPlugin,
-  isServerContextOn,
-  SERVER_CONTEXT,
-  ServerContextConfigSchema,
+  createNativeCompactionPlugin,
+  isNativeCompactionOn,
+  readNativeCompactionConfig,
   withServerFirst,
-} from '@ctxhost/prompt-caching';
+} from '@ctxhost/native-compaction';
+import { createPromptCachingPlugin } from '@ctxhost/prompt-caching';
 import { createSessionHygiene } from '@ctxhost/session-hygiene';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import { builtInConfigSections } from './built-in-config-sections.js';
@@ -61,7 +59,7 @@ export function builtInPlugins(): Plugin[] {
     createToolOutputTruncator(),
     createSessionHygiene(),
     createPromptCachingPlugin(),
-    createServerContextPlugin(),
+    createNativeCompactionPlugin(),
     createAutoCompactPlugin(),
   ];
 }
@@ -102,13 +100,16 @@ export async function loadDefaultHost(options: Omit<DefaultHostOptions, 'config'
   return createDefaultHost({ ...options, config });
 }
 
-/** With `hooks.server-context` on, the compressor compacts only as the fallback (`withServerFirst`), so the API acts first. */
+/** With `hooks.native-compaction` on, the compressor compacts only as the fallback (`withServerFirst`), so the provider acts first. */
 function serverFirstWhenOn(config: CtxhostConfig): ContextEngineFactory {
-  const section = readHookSection(config, SERVER_CONTEXT, ServerContextConfigSchema);
-  if (!isServerContextOn(section)) return compressorEngineFactory;
+  const section = readNativeCompactionConfig({ config, logger: silentLogger }, undefined);
+  if (!isNativeCompactionOn(section)) return compressorEngineFactory;
   return (options) =>
     withServerFirst(compressorEngineFactory(options), { fallbackThreshold: section.client_fallback_threshold });
 }
+
+// The plugin reads the same section and says what it has to say (a deprecated key) once; this read stays quiet.
+const silentLogger: HostLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 function withReplacements(defaults: Plugin[], replacements: Plugin[]): Plugin[] {
   const byName = new Map(replacements.map((plugin) => [plugin.name, plugin]));

@@ -1,5 +1,5 @@
 import type { Plugin, Usage } from '@ctxhost/core';
-import { compactionUsages } from './server-context-report.js';
+import { compactionUsages } from '@ctxhost/native-compaction';
 import { sessionCost, type CostOptions, type CostReport } from './usage-cost.js';
 
 export const COST_TRACKER = 'cost-tracker';

@@ -54,6 +54,10 @@ export {
   type PromptCachingErrorCode,
 } from './errors.js';
 export { createCostTracker, COST_TRACKER, type CostTracker } from './cost-tracker.js';
+/**
+ * Deprecated: server-side context management moved to @ctxhost/native-compaction.
+ * These names still work; the functions warn once.
+ */
 export {
   SERVER_CONTEXT,
   SERVER_CONTEXT_DEFAULTS,
@@ -62,27 +66,21 @@ export {
   serverContextConfigSection,
   isServerContextOn,
   type ServerContextConfig,
-} from './server-context-config.js';
-export {
   buildServerContextRequest,
   serverTriggerTokens,
   CONTEXT_MANAGEMENT_BETA,
   COMPACTION_BETA,
   type ServerContextRequest,
-} from './server-context-request.js';
-export {
   readServerContextReport,
   isCompactionPart,
   compactionUsages,
   type AppliedEdit,
   type ServerContextReport,
-} from './server-context-report.js';
-export { withServerFirst, serverFirstThreshold, SERVER_FIRST, type ServerFirstOptions } from './server-first-engine.js';
-export {
   createServerContextPlugin,
   withServerContext,
-  SERVER_CONTEXT_STAGE,
   type ServerContextPlugin,
   type ServerContextPluginOptions,
   type ServerContextTotals,
-} from './server-context-plugin.js';
+} from '@ctxhost/native-compaction';
+export { withServerFirst, serverFirstThreshold, SERVER_FIRST, type ServerFirstOptions } from './server-first-alias.js';
+export { SERVER_CONTEXT_STAGE } from './server-first-alias.js';

@@ -1,3 +1,4 @@
+import { isClaudeModel } from '@ctxhost/native-compaction';
 import type { CacheTtl } from './cache-marker.js';
 
 /** Providers other than Anthropic's own API whose Claude endpoints accept `cache_control` (OpenRouter-style gateways). */
@@ -24,10 +25,7 @@ export interface CachingDecision {
   reason?: string;
 }
 
-/** Claude models, by name: `claude-…`, `anthropic/claude-…`, Bedrock's `anthropic.claude-…`. */
-export function isClaudeModel(model: string): boolean {
-  return /(^|[/.:])claude[-_.]/i.test(model) || /^claude/i.test(model);
-}
+export { isClaudeModel };
 
 /**
  * Whether to add cache breakpoints: on automatically for Claude models sent to

@@ -6,6 +6,7 @@ import type {
 } from './anthropic-wire-types.js';
 import { AdapterError } from '../errors.js';
 import type { CacheControl, JsonValue, MediaSource, Part, ToolResultContent } from '../model/message.js';
+import { NO_READABLE_COPY, OPENAI_COMPACTION } from '../model/native-compaction-part.js';
 
 /* One Anthropic content block ⇄ one ctxhost part. Unmodelled fields travel in `extra`. */
 
@@ -101,6 +102,13 @@ export function partToBlock(part: Part, where: string): AnthropicContentBlock {
   };
   if (blockType === 'compaction' && part.type === 'text')
     return { type: 'compaction', content: contentNull ? null : part.text, ...tail };
+  // Another provider's compaction (OpenAI's encrypted item): Anthropic gets the readable copy as plain text.
+  if (blockType === OPENAI_COMPACTION && part.type === 'text')
+    return {
+      type: 'text',
+      text: part.text === '' ? NO_READABLE_COPY : part.text,
+      ...(part.cacheControl === undefined ? {} : { cache_control: cacheControlTo(part.cacheControl) }),
+    };
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text, ...tail };

@@ -1,6 +1,7 @@
 import { AdapterError } from '../errors.js';
 import type { JsonValue, Message, Part, ToolResultContent } from '../model/message.js';
 import type { OpenAIMessage, OpenAITextPart, OpenAIToolCall, OpenAIUserPart } from './openai-wire-types.js';
+import { NO_READABLE_COPY, nativeCompactionOf } from '../model/native-compaction-part.js';
 
 /**
  * `meta.wire.openai` records what the model has no field for: the original
@@ -170,7 +171,14 @@ function callTo(part: Extract<Part, { type: 'tool-call' }>): OpenAIToolCall {
 }
 
 function textContent(parts: readonly Part[], form: ContentForm | undefined): string | OpenAITextPart[] {
-  const texts = parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  // A provider's compaction goes to chat as its readable copy (an encrypted item with none says so).
+  const texts = parts.flatMap((part) =>
+    part.type !== 'text'
+      ? []
+      : part.text === '' && nativeCompactionOf(part) !== undefined
+        ? [NO_READABLE_COPY]
+        : [part.text],
+  );
   if (form === 'parts') return texts.map((text) => ({ type: 'text', text }));
   return texts.join('\n');
 }

@@ -156,7 +156,7 @@ describe('ConfigFileSchema', () => {
   it('lets an unknown name in disabled_hooks through (loading the files warns about it) but not a non-name', () => {
     expect(problems({ disabled_hooks: ['session-hygiene', 'context-monitor'] })).toStrictEqual([]);
     expect(problems({ disabled_hooks: ['session-hygiene', 3] })).toStrictEqual([
-      'config disabled_hooks[1]: expected a hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got 3',
+      'config disabled_hooks[1]: expected a hook name, one of context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, native-compaction, got 3',
     ]);
   });
 
@@ -185,7 +185,7 @@ describe('config sections', () => {
       [
         'config hooks.context-window-monitor.warn: expected one of the keys warn_at, got "warn"',
         'config hooks.context-window-monitor.warn_at: expected a value at most 1, got 2',
-        'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, server-context, got "no-such-hook"',
+        'config hooks.no-such-hook: expected one of the keys context-window-monitor, preemptive-compaction, anthropic-auto-compact, session-hygiene, tool-output-truncator, prompt-caching, native-compaction, anthropic-context-window-limit-recovery, server-context, got "no-such-hook"',
       ].sort(),
     );
   });

@@ -179,7 +179,9 @@ const UncheckedHookSectionSchema = z.record(z.string(), z.unknown(), { error: 'a
 /** The `hooks` object: each contributed section strictly, uncontributed built-in names loosely, anything else an error. */
 function createHooksSchema(sections: readonly ConfigSection[]) {
   const shape: Record<string, z.ZodType> = {};
-  for (const name of BUILT_IN_HOOK_NAMES) shape[name] = UncheckedHookSectionSchema.optional();
+  // A renamed hook's old section key is still accepted (its plugin reads it and warns).
+  for (const name of [...BUILT_IN_HOOK_NAMES, ...Object.keys(HOOK_ALIASES)])
+    shape[name] = UncheckedHookSectionSchema.optional();
   const seen = new Set<string>();
   for (const section of sections) {
     if (seen.has(section.key)) {

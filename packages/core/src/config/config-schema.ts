@@ -87,6 +87,6 @@ export const BUILT_IN_HOOK_NAMES = [
   'session-hygiene',
   'tool-output-truncator',
   'prompt-caching',
-  'server-context',
+  'native-compaction',
 ] as const;
 export type BuiltInHookName = (typeof BUILT_IN_HOOK_NAMES)[number];

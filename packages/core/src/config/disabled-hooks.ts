@@ -4,10 +4,12 @@ import type { ConfigLocator } from './config-issues.js';
 /**
  * Old hook names kept as aliases: each still works and warns once per load,
  * naming the new one. `anthropic-context-window-limit-recovery` is
- * oh-my-opencode's name for the recovery cascade.
+ * oh-my-opencode's name for the recovery cascade; `server-context` is the
+ * Anthropic-only plugin `native-compaction` replaced.
  */
 export const HOOK_ALIASES: Readonly<Record<string, BuiltInHookName>> = Object.freeze({
   'anthropic-context-window-limit-recovery': 'anthropic-auto-compact',
+  'server-context': 'native-compaction',
 });
 
 /** A config problem that does not fail the file: said, with where, and the config still loads. */

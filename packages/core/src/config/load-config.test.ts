@@ -141,7 +141,7 @@ describe('loadConfig', () => {
         column: 5,
         path: 'disabled_hooks[1]',
         message: expect.stringMatching(
-          /^unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\? \(built-in hooks: .*prompt-caching, server-context\)$/,
+          /^unknown hook "context-monitor", ignored; did you mean "context-window-monitor"\? \(built-in hooks: .*prompt-caching, native-compaction\)$/,
         ),
       },
     ]);

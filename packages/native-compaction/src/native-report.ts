@@ -1,7 +1,4 @@
-import type { JsonValue, Message, Part, Usage } from '@ctxhost/core';
-
-/** The adapter's marker on a text part that travels as another block type (core's anthropic-blocks). */
-const BLOCK_TYPE_MARKER = '_ctxhost_block_type';
+import { nativeCompactionOf, type JsonValue, type Message, type Part, type Usage } from '@ctxhost/core';
 
 /** One applied server-side edit, as the API reported it in `context_management.applied_edits`. */
 export interface AppliedEdit {
@@ -12,22 +9,22 @@ export interface AppliedEdit {
 }
 
 /** What server-side context management did for one response. */
-export interface ServerContextReport {
+export interface NativeReport {
   appliedEdits: AppliedEdit[];
   /** The server compaction pass's own tokens (`usage.iterations`), when it compacted. */
   compaction?: { inputTokens: number; outputTokens: number };
 }
 
-/** A text part that is server compaction's `compaction` block (sent back as it came). */
+/** A part that holds a provider's compaction (Anthropic's block or OpenAI's encrypted item), sent back as it came. */
 export function isCompactionPart(part: Part): boolean {
-  return part.type === 'text' && part.extra?.[BLOCK_TYPE_MARKER] === 'compaction';
+  return nativeCompactionOf(part) !== undefined;
 }
 
 /**
  * Reads the report `@ctxhost/anthropic` puts on an assistant message's meta
  * (`contextManagement`, `usageIterations`); undefined when there is none.
  */
-export function readServerContextReport(message: Message): ServerContextReport | undefined {
+export function readNativeReport(message: Message): NativeReport | undefined {
   const management = record(message.meta?.['contextManagement']);
   const iterations = message.meta?.['usageIterations'];
   const edits = Array.isArray(management?.['applied_edits']) ? management['applied_edits'] : [];
@@ -35,7 +32,7 @@ export function readServerContextReport(message: Message): ServerContextReport |
     ? iterations.map(record).filter((entry) => entry?.['type'] === 'compaction')
     : [];
   if (management === undefined && compactions.length === 0) return undefined;
-  const report: ServerContextReport = {
+  const report: NativeReport = {
     appliedEdits: edits
       .map(record)
       .filter((edit) => edit !== undefined)

@@ -7,9 +7,9 @@ import {
   type ModelRequest,
 } from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
-import { createServerContextPlugin, withServerContext } from './server-context-plugin.js';
-import { compactionUsages, readServerContextReport, isCompactionPart } from './server-context-report.js';
-import { COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA } from './server-context-request.js';
+import { createNativeCompactionPlugin, withAnthropicContextManagement } from './native-compaction-plugin.js';
+import { compactionUsages, readNativeReport, isCompactionPart } from './native-report.js';
+import { COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA } from './anthropic-context-management.js';
 import { serverFirstThreshold, withServerFirst } from './server-first-engine.js';
 
 const user: Message = { id: 'u1', role: 'user', parts: [{ id: 'u1:0', type: 'text', text: 'hi' }] };
@@ -36,16 +36,18 @@ function recordingLogger(lines: string[]): HostLogger {
   };
 }
 
-describe('the server-context plugin', () => {
+describe('the native-compaction plugin', () => {
   it('adds the edits and betas to Claude requests, keeps other betas, and leaves other models alone', async () => {
     const lines: string[] = [];
     const host = createHost({
       logger: recordingLogger(lines),
       plugins: [
-        createServerContextPlugin({
+        createNativeCompactionPlugin({
           config: {
-            clear_tool_uses: { enabled: true, trigger_tokens: 30_000 },
-            compaction: { enabled: true, trigger_tokens: 50_000 },
+            anthropic: {
+              clear_tool_uses: { enabled: true, trigger_tokens: 30_000 },
+              compaction: { enabled: true, trigger_tokens: 50_000 },
+            },
           },
         }),
       ],
@@ -69,41 +71,48 @@ describe('the server-context plugin', () => {
     });
     const other = request('gpt-4o');
     expect(await host.hooks.beforeRequest.promise(other, { sessionId: 's', contextWindow: undefined })).toEqual(other);
+    const gateway = request('anthropic/claude-sonnet-4.5');
+    expect(await host.hooks.beforeRequest.promise(gateway, { sessionId: 's', contextWindow: undefined })).toEqual(
+      gateway,
+    );
     expect(lines).toContain(
-      'info server-side context management on (claude-sonnet-4-5: clear_tool_uses over 30000 tokens keeping 3; compaction over 50000 tokens); client compaction from 100000 tokens',
+      'info native compaction on (claude-sonnet-4-5: clear_tool_uses over 30000 tokens keeping 3; compaction over 50000 tokens); client compaction from 100000 tokens',
+    );
+    expect(lines).toContain(
+      'info native compaction off (nothing configured for openai); the client engine keeps the context',
     );
     expect(lines.filter((line) => line.startsWith('warn'))).toEqual([]);
     await host.dispose();
   });
 
   it('warns once when the client would compact before the server acts, and not with a server-first engine', async () => {
-    const config = { compaction: { enabled: true, trigger_tokens: 50_000 } };
+    const config = { anthropic: { compaction: { enabled: true, trigger_tokens: 50_000 } } };
     const lines: string[] = [];
-    const host = createHost({ logger: recordingLogger(lines), plugins: [createServerContextPlugin({ config })] });
+    const host = createHost({ logger: recordingLogger(lines), plugins: [createNativeCompactionPlugin({ config })] });
     await host.hooks.beforeRequest.promise(request('claude-sonnet-4-5'), { sessionId: 's', contextWindow: 64_000 });
     await host.hooks.beforeRequest.promise(request('claude-sonnet-4-5'), { sessionId: 's', contextWindow: 64_000 });
     expect(lines.filter((line) => line.startsWith('warn'))).toEqual([
-      "warn server-side context management: client compaction at 32000 tokens comes before the server's trigger at 50000, so the server will not get to act; wrap the engine with withServerFirst or lower the trigger",
+      "warn native compaction: client compaction at 32000 tokens comes before the server's trigger at 50000, so the server will not get to act; wrap the engine with withServerFirst or lower the trigger",
     ]);
     await host.dispose();
     const quiet: string[] = [];
     const serverFirst = createHost({
       logger: recordingLogger(quiet),
       engine: withServerFirst(inner, { fallbackThreshold: 0.9 }),
-      plugins: [createServerContextPlugin({ config })],
+      plugins: [createNativeCompactionPlugin({ config })],
     });
     await serverFirst.hooks.beforeRequest.promise(request('claude-sonnet-4-5'), {
       sessionId: 's',
       contextWindow: 64_000,
     });
     expect(quiet).toEqual([
-      'info server-side context management on (claude-sonnet-4-5: compaction over 50000 tokens); client compaction from 57600 tokens (fallback)',
+      'info native compaction on (claude-sonnet-4-5: compaction over 50000 tokens); client compaction from 57600 tokens (fallback)',
     ]);
     await serverFirst.dispose();
   });
 
   it('is a no-op with everything off (the default)', async () => {
-    const host = createHost({ plugins: [createServerContextPlugin()] });
+    const host = createHost({ plugins: [createNativeCompactionPlugin()] });
     const plain = request('claude-sonnet-4-5');
     expect(await host.hooks.beforeRequest.promise(plain, { sessionId: 's', contextWindow: undefined })).toEqual(plain);
     await host.dispose();
@@ -111,7 +120,7 @@ describe('the server-context plugin', () => {
 
   it('keeps a context_management the caller set', () => {
     const own = { edits: [{ type: 'clear_thinking_20251015' }] };
-    const merged = withServerContext(request('claude-opus-4-5', { context_management: own }), {
+    const merged = withAnthropicContextManagement(request('claude-opus-4-5', { context_management: own }), {
       betas: [CONTEXT_MANAGEMENT_BETA],
       contextManagement: { edits: [] },
     });
@@ -119,7 +128,7 @@ describe('the server-context plugin', () => {
   });
 
   it('sums what the API reported per session and forgets a deleted session', async () => {
-    const plugin = createServerContextPlugin({ config: { clear_tool_uses: { enabled: true } } });
+    const plugin = createNativeCompactionPlugin({ config: { anthropic: { clear_tool_uses: { enabled: true } } } });
     const host = createHost({ plugins: [plugin] });
     const session = await host.session('s');
     await session.append(user);
@@ -150,7 +159,7 @@ describe('the server-context plugin', () => {
       { inputTokens: 60_000, outputTokens: 700, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
     ]);
     expect(compactionUsages(user)).toEqual([]);
-    expect(readServerContextReport(reply)).toEqual({
+    expect(readNativeReport(reply)).toEqual({
       appliedEdits: [{ type: 'clear_tool_uses_20250919', clearedToolUses: 4, clearedInputTokens: 9000 }],
       compaction: { inputTokens: 60_000, outputTokens: 700 },
     });
@@ -165,6 +174,7 @@ describe('the server-context plugin', () => {
       compactions: 1,
       compactionInputTokens: 60_000,
       compactionOutputTokens: 700,
+      fallbacks: [],
     });
     await host.emit('session.deleted', { sessionId: 's' });
     expect(plugin.totals('s')).toBeUndefined();

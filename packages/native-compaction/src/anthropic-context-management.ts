@@ -1,22 +1,30 @@
 import type { JsonValue } from '@ctxhost/core';
-import type { ServerContextConfig } from './server-context-config.js';
+import type { NativeCompactionConfig } from './config-schema.js';
+import { nativeSummaryPrompt } from './summary-prompt.js';
 
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+/** Threshold compaction (`compact_20260112`). */
 export const COMPACTION_BETA = 'compact-2026-01-12';
+/** On-demand compaction (top-level `compaction: { type: 'summarize' }`). */
+export const ON_DEMAND_COMPACTION_BETA = 'compact-2026-09-04';
 
-/** What a request needs for server-side context management: the betas and the `context_management` body field. */
-export interface ServerContextRequest {
+/** What a Messages request needs for Anthropic's server-side context management: the betas and the `context_management` body field. */
+export interface AnthropicContextManagement {
   betas: string[];
   contextManagement: { edits: { [field: string]: JsonValue }[] };
 }
 
 /**
- * The Messages API fields for a config: `clear_thinking_20251015` first (the
- * API wants it before other edits), then `clear_tool_uses_20250919`, then
- * `compact_20260112`; each edit's beta once. Undefined when all are off.
+ * The Messages API fields for `hooks.native-compaction.anthropic`:
+ * `clear_thinking_20251015` first (the API wants it before other edits), then
+ * `clear_tool_uses_20250919`, then `compact_20260112`; each edit's beta once.
+ * Undefined when all three are off. A compaction focus goes out as a complete
+ * summary prompt (`nativeSummaryPrompt`), never as a fragment.
  */
-export function buildServerContextRequest(config: ServerContextConfig): ServerContextRequest | undefined {
-  const edits: ServerContextRequest['contextManagement']['edits'] = [];
+export function buildAnthropicContextManagement(
+  config: NativeCompactionConfig['anthropic'],
+): AnthropicContextManagement | undefined {
+  const edits: AnthropicContextManagement['contextManagement']['edits'] = [];
   const betas = new Set<string>();
   if (config.clear_thinking.enabled) {
     const keep = config.clear_thinking.keep_turns;
@@ -45,7 +53,7 @@ export function buildServerContextRequest(config: ServerContextConfig): ServerCo
     edits.push({
       type: 'compact_20260112',
       trigger: { type: 'input_tokens', value: compaction.trigger_tokens },
-      ...(compaction.instructions === undefined ? {} : { instructions: compaction.instructions }),
+      ...(compaction.focus === undefined ? {} : { instructions: nativeSummaryPrompt(compaction.focus) }),
       ...(compaction.pause_after_compaction ? { pause_after_compaction: true } : {}),
     });
     betas.add(COMPACTION_BETA);
@@ -54,11 +62,10 @@ export function buildServerContextRequest(config: ServerContextConfig): ServerCo
 }
 
 /**
- * The token count at which the server acts first: the lowest input-token
- * trigger among the enabled strategies (clear_thinking has none). Undefined
- * when only clear_thinking is on.
+ * The token count at which Anthropic's server acts first: the lowest
+ * input-token trigger among the enabled strategies (clear_thinking has none).
  */
-export function serverTriggerTokens(config: ServerContextConfig): number | undefined {
+export function anthropicTriggerTokens(config: NativeCompactionConfig['anthropic']): number | undefined {
   const triggers = [
     config.clear_tool_uses.enabled ? config.clear_tool_uses.trigger_tokens : undefined,
     config.compaction.enabled ? config.compaction.trigger_tokens : undefined,

@@ -1,11 +1,13 @@
 import { defineConfigSection } from '@ctxhost/core';
 import { z } from 'zod';
+import { MIN_COMPACTION_TRIGGER, type NativeCompactionConfigInput } from './config-schema.js';
 
-/** The plugin's name, its taps and its config key (`hooks.server-context`). */
+/**
+ * The deprecated key (`hooks.server-context`) of the Anthropic-only section
+ * `hooks.native-compaction` replaced. Still read: the plugin maps it onto
+ * `hooks.native-compaction.anthropic` and warns once.
+ */
 export const SERVER_CONTEXT = 'server-context';
-
-/** Anthropic's documented minimum for a server compaction trigger. */
-export const MIN_COMPACTION_TRIGGER = 50_000;
 
 /**
  * Every default of `hooks.server-context`, in the file's spelling: everything
@@ -84,4 +86,21 @@ export const serverContextConfigSection = defineConfigSection({
 /** True when any server-side strategy is switched on. */
 export function isServerContextOn(config: ServerContextConfig): boolean {
   return config.clear_tool_uses.enabled || config.clear_thinking.enabled || config.compaction.enabled;
+}
+
+/**
+ * A `hooks.server-context` section as the `hooks.native-compaction` section it
+ * stands for: its strategies under `anthropic`, its `instructions` as the
+ * compaction's focus (sent inside ctxhost's complete summary prompt).
+ */
+export function fromServerContextConfig(legacy: ServerContextConfig): NativeCompactionConfigInput {
+  const { instructions, ...compaction } = legacy.compaction;
+  return {
+    anthropic: {
+      compaction: { ...compaction, ...(instructions === undefined ? {} : { focus: instructions }) },
+      clear_tool_uses: { ...legacy.clear_tool_uses, exclude_tools: [...legacy.clear_tool_uses.exclude_tools] },
+      clear_thinking: { ...legacy.clear_thinking },
+    },
+    client_fallback_threshold: legacy.client_fallback_threshold,
+  };
 }
