@@ -38,6 +38,18 @@ export type {
 } from './wire/responses-wire.js';
 export { responsesToMessagesRequest, validateResponsesRequest } from './handler/responses-request.js';
 export { RESPONSES_OVERFLOW_MESSAGE } from './handler/handle-responses.js';
+export { RESPONSES_COMPACT } from './handler/handle-responses-compact.js';
+export { sealSummary, openSummary } from './features/opaque-summary.js';
+export {
+  createOnDemandCompactionFeature,
+  ON_DEMAND_COMPACTION_BETA,
+  validateCompactionField,
+} from './features/on-demand-compaction.js';
+export {
+  compactionItem,
+  validateResponsesContextManagement,
+  type ResponsesCompactionItem,
+} from './features/responses-compaction.js';
 export { CHAT_CACHE_MINIMUM_TOKENS } from './handler/handle-chat-completions.js';
 export type { RecordedRequest } from './handler/recorded-request.js';
 export type { SimulatorStats } from './handler/simulator-stats.js';

@@ -11,6 +11,12 @@ import { defaultTurn } from '../responders/default.js';
 import type { createTurnQueue } from '../responders/scripted.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
 import { createServerCompactionFeature } from '../features/server-compaction.js';
+import {
+  createOnDemandCompactionFeature,
+  isCompactionRequest,
+  ON_DEMAND_COMPACTION_BETA,
+  validateCompactionField,
+} from '../features/on-demand-compaction.js';
 import { streamMessage } from '../wire/sse.js';
 import { countTokens } from '../wire/tokenizer.js';
 import { buildUsage } from './usage.js';
@@ -49,7 +55,11 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
       checkVersionHeader(record.headers) ??
       validateRequest(exchange.body, { extraBlockTypes: features.flatMap((feature) => feature.blockTypes ?? []) }) ??
       checkModel(received.model, received.max_tokens, options) ??
-      validateContextManagement(received, features);
+      validateContextManagement(received, features) ??
+      validateCompactionField(
+        received,
+        features.some((feature) => feature.beta === ON_DEMAND_COMPACTION_BETA),
+      );
     if (problem) return exchange.fail(problem);
     const limits = limitsFor(options, received.model);
     const context: FeatureContext = {
@@ -67,9 +77,11 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
     const promptTokens = countTokens(request);
     const overflow = contextLimitError(promptTokens, request.max_tokens, limits);
     if (overflow) return exchange.fail(overflow);
-    const answered = exceedsWindowSilently(promptTokens, limits)
-      ? { content: [], stop_reason: 'model_context_window_exceeded' }
-      : answer(request);
+    const answered = isCompactionRequest(request)
+      ? { content: [], stop_reason: 'compaction' }
+      : exceedsWindowSilently(promptTokens, limits)
+        ? { content: [], stop_reason: 'model_context_window_exceeded' }
+        : answer(request);
     const turn = finish(features, answered, context);
     const usage = finishUsage(
       features,
@@ -110,7 +122,7 @@ function finishUsage(features: SimulatorFeature[], usage: WireUsage, context: Fe
 
 /** The server-side features a simulator has unless `options.features` replaces them; each is off until its beta is sent. */
 export function builtInFeatures(): SimulatorFeature[] {
-  return [createContextEditingFeature(), createServerCompactionFeature()];
+  return [createContextEditingFeature(), createServerCompactionFeature(), createOnDemandCompactionFeature()];
 }
 
 function finish(features: SimulatorFeature[], turn: AssistantTurn, context: FeatureContext): AssistantTurn {

@@ -11,6 +11,8 @@ import type { Exchange } from './exchange.js';
 import { applyFault, type createFaultPlan } from './faults.js';
 import { customToolNames, responsesToMessagesRequest, validateResponsesRequest } from './responses-request.js';
 import { limitsFor, type ResolvedOptions } from './simulator-options.js';
+import { compactInline, withCompactionPass } from './inline-compaction.js';
+import { compactThreshold } from '../features/responses-compaction.js';
 import { outputTokens } from './usage.js';
 
 /** OpenAI's Responses overflow: no numbers, only the code (the sample core's `parseTokenLimitError` knows). */
@@ -28,8 +30,11 @@ interface Dependencies {
 }
 
 /**
- * `POST /v1/responses`: faults, validation, the window check, automatic prefix
- * caching, then the answer (JSON or SSE). The input is read as a Messages
+ * `POST /v1/responses`: faults, validation, the window check, inline
+ * compaction (`context_management` with `compact_threshold`: over it, the
+ * server summarizes first, answers from the summary and the last user
+ * message, and puts the encrypted `compaction` item first in `output`),
+ * automatic prefix caching, then the answer (JSON or SSE). The input is read as a Messages
  * request, so the tokenizer and the responders (scripted, replay, default,
  * summary) are the same as /v1/messages.
  */
@@ -45,13 +50,15 @@ export function createResponsesHandler({ options, faults, cache, turns, nextRequ
     }
     const problem = validateResponsesRequest(exchange.body);
     if (problem) return exchange.fail(problem);
-    const request = responsesToMessagesRequest(received);
-    const promptTokens = countTokens(request);
-    const overflow = contextLimitError(promptTokens, limitsFor(options, request.model).contextLimit);
+    const sent = responsesToMessagesRequest(received);
+    const promptTokens = countTokens(sent);
+    const overflow = contextLimitError(promptTokens, limitsFor(options, sent.model).contextLimit);
     if (overflow) return exchange.fail(overflow);
+    const compacted = compactInline(sent, promptTokens, compactThreshold(received), requestId);
+    const request = compacted?.request ?? sent;
     const turn = turns.next(request) ?? defaultTurn(request, { toolUse: options.defaultToolUse });
     const cachedTokens = cachedPrefix(cache.apply(everyPrefixCached(request), CHAT_CACHE_MINIMUM_TOKENS).read);
-    const usage = responsesUsage(promptTokens, cachedTokens, turn);
+    const usage = withCompactionPass(responsesUsage(countTokens(request), cachedTokens, turn), compacted, promptTokens);
     record.usage = asWireUsage(usage);
     record.stopReason = turn.stop_reason;
     const answer: ResponsesAnswer = {
@@ -62,6 +69,7 @@ export function createResponsesHandler({ options, faults, cache, turns, nextRequ
       usage,
       customTools: customToolNames(received),
       encryptedReasoning: (received.include ?? []).includes('reasoning.encrypted_content'),
+      ...(compacted === undefined ? {} : { compaction: compacted.item }),
     };
     if (record.stream)
       return streamResponse(
@@ -76,7 +84,7 @@ export function createResponsesHandler({ options, faults, cache, turns, nextRequ
   };
 }
 
-function contextLimitError(promptTokens: number, contextLimit: number): ApiError | undefined {
+export function contextLimitError(promptTokens: number, contextLimit: number): ApiError | undefined {
   if (promptTokens <= contextLimit) return undefined;
   return apiError(400, RESPONSES_OVERFLOW_MESSAGE, { param: 'input', code: 'context_length_exceeded' });
 }

@@ -6,6 +6,11 @@ import type {
   ResponsesTool,
 } from '../wire/responses-wire.js';
 import type { ContentBlock, MessagesRequest, ToolSpec, WireMessage } from '../wire/wire.js';
+import {
+  fromLatestCompaction,
+  validateCompactionItems,
+  validateResponsesContextManagement,
+} from '../features/responses-compaction.js';
 
 const CALL_TYPES: Record<string, string> = {
   function_call: 'function_call_output',
@@ -34,6 +39,8 @@ export function validateResponsesRequest(body: unknown): ApiError | undefined {
       param: 'previous_response_id',
       code: 'previous_response_not_found',
     });
+  const contextManagement = validateResponsesContextManagement(request as ResponsesRequest);
+  if (contextManagement) return contextManagement;
   if (request.input === undefined || typeof request.input === 'string') return undefined;
   if (!Array.isArray(request.input))
     return apiError(400, "Invalid type for 'input': expected a string or an array of input items.", {
@@ -41,7 +48,7 @@ export function validateResponsesRequest(body: unknown): ApiError | undefined {
       code: 'invalid_type',
       shape: true,
     });
-  return validateItems(request.input);
+  return validateItems(request.input) ?? validateCompactionItems(request.input);
 }
 
 function validateItems(items: ResponsesInputItem[]): ApiError | undefined {
@@ -75,13 +82,16 @@ function validateItems(items: ResponsesInputItem[]): ApiError | undefined {
  * the responders and the summary detection serve this endpoint too:
  * `instructions`, system and developer messages become `system`; tool calls
  * become `tool_use` blocks and their outputs `tool_result` blocks; reasoning
- * becomes thinking; consecutive items of one role are one message.
+ * becomes thinking; consecutive items of one role are one message. A
+ * compaction item stands for everything before it and is read as its summary.
  */
 export function responsesToMessagesRequest(request: ResponsesRequest): MessagesRequest {
   const system: string[] = typeof request.instructions === 'string' ? [request.instructions] : [];
   const messages: WireMessage[] = [];
   const items: ResponsesInputItem[] =
-    typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : (request.input ?? []);
+    typeof request.input === 'string'
+      ? [{ role: 'user', content: request.input }]
+      : fromLatestCompaction(request.input ?? []);
   for (const item of items) {
     if ((item.type ?? 'message') === 'message' && (item.role === 'system' || item.role === 'developer')) {
       system.push(textOf(item.content));

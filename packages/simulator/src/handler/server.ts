@@ -9,6 +9,7 @@ import type { Exchange } from './exchange.js';
 import { createMessagesHandler } from './handle-messages.js';
 import { createChatCompletionsHandler } from './handle-chat-completions.js';
 import { createResponsesHandler } from './handle-responses.js';
+import { createResponsesCompactHandler, RESPONSES_COMPACT } from './handle-responses-compact.js';
 import { chatErrorBody } from '../wire/chat-wire.js';
 import { geminiErrorBody } from '../wire/gemini-wire.js';
 import { createGenerateContentHandler, GEMINI_ROUTE, handleGeminiCountTokens } from './handle-generate-content.js';
@@ -37,7 +38,7 @@ export interface Simulator {
 const CHAT_COMPLETIONS = '/v1/chat/completions';
 const RESPONSES = '/v1/responses';
 /** The routes that answer errors in OpenAI's shape. */
-const OPENAI_ROUTES = new Set([CHAT_COMPLETIONS, RESPONSES]);
+const OPENAI_ROUTES = new Set([CHAT_COMPLETIONS, RESPONSES, RESPONSES_COMPACT]);
 const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', ...OPENAI_ROUTES]);
 
 /** Starts a local server that speaks the Anthropic Messages API, OpenAI's Chat Completions and Responses, and Gemini's generateContent (see the README for every rule). */
@@ -75,6 +76,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     turns,
     nextRequestNumber,
   });
+  const handleResponsesCompact = createResponsesCompactHandler(resolved);
   let counter = 0;
 
   async function route(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
@@ -140,6 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return handleGemini(exchange, model, method === 'streamGenerateContent');
     }
     if (path === RESPONSES) return handleResponses(exchange);
+    if (path === RESPONSES_COMPACT) return handleResponsesCompact(exchange);
     return handleMessages(exchange);
   }
 

@@ -15,6 +15,8 @@ export interface ResponsesAnswer {
   customTools: ReadonlySet<string>;
   /** The request's `include` asks for `reasoning.encrypted_content`. */
   encryptedReasoning: boolean;
+  /** Inline compaction's item, first in `output`, when the server compacted before answering. */
+  compaction?: ResponsesOutputItem;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ResponsesAnswer {
  */
 export function outputItemsOf(answer: ResponsesAnswer): ResponsesOutputItem[] {
   const suffix = answer.id.slice('resp_'.length);
-  return answer.turn.content.flatMap((block, index): ResponsesOutputItem[] => {
+  const answered = answer.turn.content.flatMap((block, index): ResponsesOutputItem[] => {
     const id = (prefix: string) => `${prefix}_${suffix}_${index}`;
     if (block.type === 'text' && (block.text ?? '').length > 0)
       return [
@@ -41,6 +43,7 @@ export function outputItemsOf(answer: ResponsesAnswer): ResponsesOutputItem[] {
     if (block.type === 'tool_use') return [toolCallItem(block, id, answer.customTools)];
     return [];
   });
+  return answer.compaction === undefined ? answered : [answer.compaction, ...answered];
 }
 
 function reasoningItem(block: ContentBlock, id: string, encrypted: boolean): ResponsesOutputItem {
@@ -142,6 +145,7 @@ function startedItem(item: ResponsesOutputItem): object {
   if (item.type === 'message') return { ...item, status: 'in_progress', content: [] };
   if (item.type === 'function_call') return { ...item, status: 'in_progress', arguments: '' };
   if (item.type === 'custom_tool_call') return { ...item, status: 'in_progress', input: '' };
+  if (item.type === 'compaction') return item;
   return { ...item, summary: [] };
 }
 
@@ -169,6 +173,7 @@ function itemDeltas(item: ResponsesOutputItem): [string, object][] {
       ...pieces(item.input).map((delta): [string, object] => ['response.custom_tool_call_input.delta', { delta }]),
       ['response.custom_tool_call_input.done', { input: item.input }],
     ];
+  if (item.type === 'compaction') return [];
   return item.summary.flatMap((part, summaryIndex): [string, object][] => {
     const at = { summary_index: summaryIndex };
     return [

@@ -70,4 +70,5 @@ export type ResponsesOutputItem =
       id: string;
       summary: { type: 'summary_text'; text: string }[];
       encrypted_content?: string;
-    };
+    }
+  | { type: 'compaction'; id: string; encrypted_content: string };
