@@ -187,7 +187,7 @@ describe('OpenAI responses/compact through openai', () => {
     expect(compacted.object).toBe('response.compaction');
     const last = compacted.output.at(-1)!;
     if (last.type !== 'compaction') throw new Error(`expected a compaction item last, got ${last.type}`);
-    expect(compacted.output.slice(0, -1).every((item) => item.type === 'message' && item.role === 'user')).toBe(true);
+    expect(compacted.output.slice(0, -1).every((item) => item.type === 'message' && (item.role as string) === 'user')).toBe(true);
     expect(compacted.output).toHaveLength(11 + 1);
     expect(openSummary(last.encrypted_content)).toMatch(/## Goal[\s\S]*routes\.ts/);
     expect(compacted.usage.input_tokens).toBeGreaterThan(compacted.usage.output_tokens);

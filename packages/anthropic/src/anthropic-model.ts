@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   fromAnthropic,
+  nativeCompactionOf,
   toAnthropic,
   toolInputSchema,
   type AnthropicContentBlock,
@@ -12,6 +13,7 @@ import {
   type Usage,
 } from '@ctxhost/core';
 import { toProviderError } from './to-provider-error.js';
+import { COMPACTION_BETA, ON_DEMAND_COMPACTION_BETA } from '@ctxhost/native-compaction';
 
 export interface AnthropicModelOptions {
   model: string;
@@ -75,9 +77,25 @@ export function toParams(
   };
 }
 
+/**
+ * The request's betas as the `anthropic-beta` header. A request that sends an
+ * Anthropic compaction block back needs a compaction beta for the API to
+ * accept the block: on-demand compaction's is added when none is named.
+ */
 function betaHeaders(request: ModelRequest): { headers?: Record<string, string> } {
-  const betas = request.providerOptions?.['betas'];
-  return Array.isArray(betas) && betas.length > 0 ? { headers: { 'anthropic-beta': betas.join(',') } } : {};
+  const named = request.providerOptions?.['betas'];
+  const betas = Array.isArray(named) ? named.filter((beta): beta is string => typeof beta === 'string') : [];
+  if (!betas.some((beta) => COMPACTION_BETAS.has(beta)) && sendsCompactionBlock(request))
+    betas.push(ON_DEMAND_COMPACTION_BETA);
+  return betas.length > 0 ? { headers: { 'anthropic-beta': betas.join(',') } } : {};
+}
+
+const COMPACTION_BETAS = new Set([COMPACTION_BETA, ON_DEMAND_COMPACTION_BETA]);
+
+function sendsCompactionBlock(request: ModelRequest): boolean {
+  return request.messages.some((message) =>
+    message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'),
+  );
 }
 
 /**

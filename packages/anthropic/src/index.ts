@@ -30,3 +30,4 @@ export {
 } from './summarizer.js';
 export { createClientFromEnv } from './client-from-env.js';
 export { countNearWindow, COUNT_NEAR_WINDOW_RATIO } from './count-near-window.js';
+export { createAnthropicCompactor, type AnthropicCompactorOptions } from './anthropic-compactor.js';

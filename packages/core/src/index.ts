@@ -148,6 +148,7 @@ export {
 } from './host/prompt-mirror.js';
 export { createPromptOriginals, type PromptOriginals } from './host/prompt-originals.js';
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
+export { fromResponsesOutput, toResponsesInput, type ResponsesItem } from './adapters/responses-adapter.js';
 export type * from './adapters/openai-wire-types.js';
 export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';
 export {

@@ -28,6 +28,19 @@ export {
   type NativeReport,
 } from './native-report.js';
 export type { NativeTotals } from './native-totals.js';
+export type { NativeCompactor, NativeCompactOptions, NativeCompactResult } from './native-compactor.js';
+export { splitForNative, type NativeSplit } from './split-for-native.js';
+export {
+  createNativeCompactionEngine,
+  NATIVE_ENGINE,
+  type NativeCompactionEngineOptions,
+} from './native-compaction-engine.js';
+export {
+  predictNativeCost,
+  type NativeCostPrediction,
+  type NativeCostQuestion,
+  type NativeMechanism,
+} from './predict-native-cost.js';
 export { withServerFirst, serverFirstThreshold, SERVER_FIRST, type ServerFirstOptions } from './server-first-engine.js';
 export {
   createNativeCompactionPlugin,

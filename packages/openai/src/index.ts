@@ -15,3 +15,4 @@ export {
 } from './openai-token-counter.js';
 export { withContextManagement, type OpenAIContextManagementOptions } from './with-context-management.js';
 export { createOpenAISummarizer, type OpenAISummarizerOptions } from './summarizer.js';
+export { createOpenAICompactor, type OpenAICompactorOptions } from './openai-compactor.js';

@@ -80,7 +80,9 @@ function validateSystem(system: unknown): ApiError | undefined {
 
 function validateMessages(request: MessagesRequest, extra: readonly string[]): ApiError | undefined {
   const { messages } = request;
-  if (messages[0]?.role !== 'user') return invalid('messages: first message must use the "user" role');
+  // A compaction block stands for what came before it: a conversation may open with the assistant message that carries it.
+  if (messages[0]?.role !== 'user' && !opensWithCompaction(messages[0], extra))
+    return invalid('messages: first message must use the "user" role');
   for (let index = 0; index < messages.length; index++) {
     const problem = validateMessage(request, index, extra);
     if (problem) return problem;
@@ -165,4 +167,13 @@ function validateCacheControl(request: MessagesRequest): ApiError | undefined {
   return marked > MAX_CACHE_BREAKPOINTS
     ? invalid(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`)
     : undefined;
+}
+
+function opensWithCompaction(
+  message: MessagesRequest['messages'][number] | undefined,
+  extra: readonly string[],
+): boolean {
+  if (message?.role !== 'assistant' || !extra.includes('compaction') || typeof message.content === 'string')
+    return false;
+  return message.content[0]?.type === 'compaction';
 }
