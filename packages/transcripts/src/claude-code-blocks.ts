@@ -1,4 +1,11 @@
-import type { JsonValue, MediaSource, Part, ToolResultContent } from '@ctxhost/core';
+import {
+  fromAnthropic,
+  type AnthropicContentBlock,
+  type JsonValue,
+  type MediaSource,
+  type Part,
+  type ToolResultContent,
+} from '@ctxhost/core';
 import { isRecord } from './parse-context.js';
 
 /** Thrown inside block conversion; the importer turns it into a located TranscriptError. */
@@ -61,6 +68,8 @@ export function blockToPart(block: unknown, id: string): Part {
         source: mediaSource(block),
         ...(typeof block.title === 'string' ? { title: block.title } : {}),
       };
+    case 'compaction':
+      return compactionPart(block, id);
     default:
       throw new BlockProblem(`unknown content block type ${describe(block.type)}`);
   }
@@ -88,4 +97,12 @@ function resultContent(content: unknown): ToolResultContent[] {
     if (item.type === 'document') return { type: 'file', source: mediaSource(item) };
     throw new BlockProblem(`unknown tool_result content type ${describe(item.type)}`);
   });
+}
+
+/** Anthropic's server compaction block, as core's adapter keeps it (summary as text, the rest verbatim). */
+function compactionPart(block: Record<string, unknown>, id: string): Part {
+  if (block.content !== null && typeof block.content !== 'string')
+    throw new BlockProblem(`compaction block content is ${describe(block.content)}, expected a string or null`);
+  const [message] = fromAnthropic([{ role: 'assistant', content: [block as unknown as AnthropicContentBlock] }]);
+  return { ...message!.parts[0]!, id };
 }

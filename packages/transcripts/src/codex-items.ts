@@ -1,4 +1,10 @@
-import type { JsonValue, MediaSource, Part, ToolResultContent } from '@ctxhost/core';
+import {
+  openAICompactionPart,
+  type JsonValue,
+  type MediaSource,
+  type Part,
+  type ToolResultContent,
+} from '@ctxhost/core';
 import { BlockProblem, describe } from './claude-code-blocks.js';
 import { isRecord } from './parse-context.js';
 
@@ -8,7 +14,7 @@ export type CodexItem =
   | { kind: 'user'; parts: Part[] }
   | { kind: 'assistant'; parts: Part[] }
   | { kind: 'tool'; parts: Part[] }
-  /** Not part of the model's context as ctxhost models it (ghost snapshots, hosted tool calls, encrypted compactions). */
+  /** Not part of the model's context as ctxhost models it (ghost snapshots, hosted tool calls). */
   | { kind: 'skipped'; type: string };
 
 const CALL_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
@@ -16,7 +22,8 @@ const CALL_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output',
 /**
  * One `response_item` payload of a Codex rollout as ctxhost parts: a message
  * (developer and system → system; user; assistant), `reasoning`, a tool call
- * (`function_call`, `custom_tool_call`, `local_shell_call`) or its output.
+ * (`function_call`, `custom_tool_call`, `local_shell_call`) or its output, or
+ * OpenAI's encrypted `compaction` item (kept exactly, to be sent back as it came).
  * Hosted tool calls (`web_search_call`, …) and items that are never sent are skipped.
  */
 export function codexItem(payload: Record<string, unknown>, id: string): CodexItem {
@@ -36,7 +43,8 @@ export function codexItem(payload: Record<string, unknown>, id: string): CodexIt
       parts: [toolCall({ ...payload, name: 'local_shell' }, id, (payload.action ?? {}) as JsonValue)],
     };
   if (CALL_OUTPUTS.has(type)) return { kind: 'tool', parts: [toolResult(payload, id)] };
-  // ghost_snapshot (never sent), compaction (encrypted), hosted calls (web_search_call, …), newer item types.
+  if (type === 'compaction') return { kind: 'assistant', parts: [compactionPart(payload, id)] };
+  // ghost_snapshot (never sent), hosted calls (web_search_call, …), newer item types.
   return { kind: 'skipped', type };
 }
 
@@ -143,4 +151,20 @@ function stringField(record: Record<string, unknown>, key: string): string {
   if (typeof value !== 'string')
     throw new BlockProblem(`${String(record.type)}: "${key}" must be a string, got ${describe(value)}`);
   return value;
+}
+
+/** OpenAI's server-side compaction item: opaque, kept verbatim (`id`, `encrypted_content`); no readable copy in a rollout. */
+function compactionPart(payload: Record<string, unknown>, id: string): Part {
+  const encrypted = payload.encrypted_content;
+  if (typeof encrypted !== 'string' || encrypted === '')
+    throw new BlockProblem(`compaction item has no "encrypted_content" string (got ${describe(encrypted)})`);
+  return openAICompactionPart(
+    {
+      type: 'compaction',
+      encrypted_content: encrypted,
+      ...(typeof payload.id === 'string' ? { id: payload.id } : {}),
+      ...(typeof payload.created_by === 'string' ? { created_by: payload.created_by } : {}),
+    },
+    id,
+  );
 }

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promptTokens, type Message } from '@ctxhost/core';
+import {
+  nativeCompactionOf,
+  openAICompactionItemOf,
+  promptTokens,
+  toResponsesInput,
+  type Message,
+} from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
 import { CODEX_COMPACTION_PROMPT } from './codex.js';
 import { detectFormat } from './detect-format.js';
@@ -152,6 +158,19 @@ describe('the Codex importer on constructed lines', () => {
     expect(result.messages[4]?.meta).toMatchObject({ compactSummary: true });
     expect(result.meta).toMatchObject({ skippedItems: 1, skippedItemTypes: { web_search_call: 1 } });
     expect(result.usage).toEqual([]);
+  });
+
+  it("keeps OpenAI's encrypted compaction item exactly, to send back to OpenAI (and as a note elsewhere)", () => {
+    const item = { type: 'compaction', id: 'cmp_0a1', encrypted_content: 'gAAAAABsealed==' };
+    const rollout = [meta, user('u1', 'go'), line('response_item', item), user('u2', 'next')].join('\n');
+    const result = parseTranscript(rollout);
+    expect(result.meta).toMatchObject({ skippedItems: 0 });
+    const part = result.messages.flatMap((message) => message.parts).find((each) => nativeCompactionOf(each));
+    expect(openAICompactionItemOf(part!)).toEqual(item);
+    expect(toResponsesInput(result.messages)).toContainEqual(item);
+    expect(() => parseTranscript([meta, line('response_item', { type: 'compaction' })].join('\n'))).toThrow(
+      /encrypted_content/,
+    );
   });
 
   it('names the broken line, and skips it under skipInvalid', () => {
