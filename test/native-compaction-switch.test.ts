@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createAnthropicCompactor, createAnthropicModel } from '@ctxhost/anthropic';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import { createHost, nativeCompactionOf, readOriginal, withDefaults, type Message } from '@ctxhost/core';
-import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
+import { createCompactAtIdle, createNativeCompactionEngine } from '@ctxhost/native-compaction';
 import { createOpenAICompactor, createOpenAIModel } from '@ctxhost/openai';
 import { openSummary, startSimulator, type Simulator } from '@ctxhost/simulator';
 
@@ -123,13 +123,43 @@ describe('switching provider mid-session with native compaction', () => {
     for (let step = 0; step < 14; step++) expect((await agent.send('fallback', work(step))).status).toBe('done');
     const session = await host.session('fallback');
     expect(nativeParts(session.messages())).toEqual([]);
-    expect(session.messages().some((message) => message.meta?.summary?.engine === 'compressor'), JSON.stringify({ reasons, notes })).toBe(true);
+    expect(
+      session.messages().some((message) => message.meta?.summary?.engine === 'compressor'),
+      JSON.stringify({ reasons, notes }),
+    ).toBe(true);
     expect(reasons[0]).toMatch(/anthropic claude-no-such-model failed/);
     expect(
       notes.some((note) =>
         /native compaction: anthropic claude-no-such-model failed .*compressor compacted instead/.test(note),
       ),
     ).toBe(true);
+    await host.dispose();
+  });
+
+  it('compacts at session.idle, ahead of need, with the provider’s pass', async () => {
+    const reasons: string[] = [];
+    const host = createHost({
+      engine: createNativeCompactionEngine({
+        compactor: createAnthropicCompactor(anthropic, { model: 'claude-sonnet-4-6' }),
+        fallback: compressorEngineFactory({ config: withDefaults({}) }),
+        trigger: 0.95,
+        keepTailTokens: 1_500,
+      }),
+      plugins: [createCompactAtIdle({ trigger: 0.4 })],
+    });
+    host.hooks.compactionCompleted.tap('test', (event) => {
+      reasons.push(`${event.report.engine}:${event.report.reason}`);
+    });
+    const agent = createAgent({
+      host,
+      model: createAnthropicModel(anthropic, { model: 'claude-sonnet-4-6', contextWindow: WINDOW }),
+    });
+    const session = await host.session('idle');
+    for (let step = 0; step < 14 && reasons.length === 0; step++)
+      expect((await agent.send('idle', work(step))).status).toBe('done');
+    expect(reasons[0]).toBe('native-compaction:preemptive');
+    expect(nativeParts(session.messages()).map((native) => native.vendor)).toEqual(['anthropic']);
+    expect(session.promptSize().tokens).toBeLessThan(0.4 * WINDOW);
     await host.dispose();
   });
 });

@@ -35,6 +35,8 @@ export {
   NATIVE_ENGINE,
   type NativeCompactionEngineOptions,
 } from './native-compaction-engine.js';
+export { nativeEngineFromConfig } from './native-engine-from-config.js';
+export { createCompactAtIdle, COMPACT_AT_IDLE, type CompactAtIdleOptions } from './compact-at-idle.js';
 export {
   predictNativeCost,
   type NativeCostPrediction,

@@ -35,7 +35,7 @@ export function renderCompactionTable(events: readonly ReplayEvent[]): string {
       `${report.messagesBefore} → ${report.messagesAfter}`,
       report.summary === undefined
         ? '—'
-        : `${report.summary.source}, ${count(report.summary.tokens)} tokens for ${report.summary.messagesCovered} messages`,
+        : `${report.summary.source}, ${count(report.summary.tokens)} tokens for ${report.summary.messagesCovered} messages${nativeNote(report.notes)}`,
     ];
     return `<tr>${cells.map((cell, column) => `<td${column === 2 || column === 3 || column === 4 || column === 9 ? '' : ' class="number"'}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });
@@ -44,4 +44,10 @@ export function renderCompactionTable(events: readonly ReplayEvent[]): string {
 
 function count(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+/** A provider's compaction, or the fallback from one, says so in the summary cell (which provider, where the readable copy came from, why it fell back). */
+function nativeNote(notes: readonly string[] | undefined): string {
+  const native = (notes ?? []).filter((note) => /^native compaction: |^(anthropic|openai) compaction \(/.test(note));
+  return native.length === 0 ? '' : `; ${native.join('; ')}`;
 }
