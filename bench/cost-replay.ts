@@ -8,6 +8,9 @@
  *   client        system_and_3 + the host's compaction (compressor at 64k)
  *   server_edit   system_and_3 + context editing (clear_tool_uses) + client fallback
  *   server_compact system_and_3 + server compaction (compact_20260112) + client fallback
+ *   native_on_demand  Anthropic on-demand compaction of the span ctxhost chooses (from 60% of the
+ *                     window, the last 1/8 kept), its pass billed; the compressor as fallback
+ *   native_fallback   the same with a model the provider refuses: the compressor takes every pass
  * Claude Code sessions replay the requests their usage records mark; OpenHands
  * and SWE-agent trajectories (no usage records) one request before each
  * assistant turn. A server compaction's own pass (usage.iterations) is priced
@@ -18,7 +21,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createAnthropicModel } from '@ctxhost/anthropic';
+import { createAnthropicCompactor, createAnthropicModel } from '@ctxhost/anthropic';
+import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import {
   createHost,
@@ -59,6 +63,13 @@ export interface CostRow {
   serverEdit: string;
   serverCompact: string;
   serverActed: string;
+  /** Anthropic on-demand compaction of the span ctxhost chooses (the pass billed), the compressor as fallback. */
+  nativeOnDemand: string;
+  /** The same with a model the provider refuses: every pass falls back to the compressor. */
+  nativeFallback: string;
+  nativePeakPrompt: number | 'n/a';
+  /** On-demand compaction passes billed. */
+  nativePasses: number;
 }
 
 const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
@@ -75,7 +86,8 @@ const serverEdit = (window: number): ServerContextPluginOptions['config'] => ({
 /** Server compaction at its lowest allowed trigger (50,000): the closest it gets to a 64k window; it cannot serve a 16k one. */
 const SERVER_COMPACT: ServerContextPluginOptions['config'] = { compaction: { enabled: true, trigger_tokens: 50_000 } };
 
-type Mode = 'none' | 'system_and_3' | 'client' | 'server_edit' | 'server_compact';
+type Mode =
+  'none' | 'system_and_3' | 'client' | 'server_edit' | 'server_compact' | 'native_on_demand' | 'native_fallback';
 
 interface Replayed {
   usages: Usage[];
@@ -94,19 +106,43 @@ function hostPlugins(mode: Mode, window: number): Plugin[] {
 
 async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promise<Replayed> {
   const sim = await startSimulator({ contextLimit: 1_000_000 });
+  const result: Replayed = { usages: [], compactionDollars: 0, serverActions: 0 };
   const model = createAnthropicModel(new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 }), {
     model: MODEL,
     contextWindow: window,
   });
   const serverFirst = mode === 'server_edit' || mode === 'server_compact';
+  const native = mode === 'native_on_demand' || mode === 'native_fallback';
   const engine = compressorEngineFactory({ config: { ...DEFAULT_CONFIG, model: { contextLength: window } } });
+  const client = new Anthropic({ apiKey: 'bench', baseURL: sim.url, maxRetries: 0 });
   const host = createHost({
     config: { model: { contextLength: window } },
-    engine: serverFirst ? withServerFirst(engine) : engine,
+    engine: native
+      ? createNativeCompactionEngine({
+          // native_fallback: a model the provider refuses, so every pass falls back to the compressor.
+          compactor: createAnthropicCompactor(client, {
+            model: mode === 'native_on_demand' ? MODEL : 'claude-no-such-model',
+          }),
+          fallback: engine,
+          trigger: 0.6,
+          keepTailTokens: window / 8,
+        })
+      : serverFirst
+        ? withServerFirst(engine)
+        : engine,
     plugins: hostPlugins(mode, window),
   });
+  const billed = new Set<string>();
+  host.hooks.compactionCompleted.tapPromise('cost-replay', async () => {
+    for (const message of (await host.session('replay')).messages()) {
+      const usage = (message.meta?.['nativeCompaction'] as { usage?: Usage } | undefined)?.usage;
+      if (usage === undefined || billed.has(message.id)) continue;
+      billed.add(message.id);
+      result.serverActions++;
+      result.compactionDollars += sessionCost([usage], MODEL).dollars.total;
+    }
+  });
   const session = await host.session('replay');
-  const result: Replayed = { usages: [], compactionDollars: 0, serverActions: 0 };
   // A compaction block the server returned rides on the transcript's reply it came with, as a client would send it back.
   const compactionOn = new Map<string, Part>();
   const withCompactions = (message: Message) =>
@@ -116,7 +152,7 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
   for (const [index, prefix] of prefixes.entries()) {
     let request: ModelRequest = { sessionId: 'replay', model: MODEL, messages: prefix, maxTokens: 1000 };
     if (mode === 'system_and_3') request = { ...request, messages: applyCacheBreakpoints(prefix, { ttl: '5m' }) };
-    if (mode === 'client' || serverFirst) {
+    if (mode === 'client' || serverFirst || native) {
       for (const message of prefix.slice(appended)) await session.append(withCompactions(message));
       appended = prefix.length;
       request = await host.hooks.beforeRequest.promise(
@@ -126,7 +162,7 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
     }
     const response = await model.create(request);
     result.usages.push(response.usage);
-    if (mode === 'client' || serverFirst) await session.reportUsage(response.usage);
+    if (mode === 'client' || serverFirst || native) await session.reportUsage(response.usage);
     const report = readServerContextReport(response.message);
     if (report !== undefined) {
       result.serverActions += report.appliedEdits.length + (report.compaction === undefined ? 0 : 1);
@@ -176,6 +212,8 @@ export async function runCostReplay(size: BenchSize = 'full'): Promise<CostRow[]
           client: await replay(prefixes, 'client'),
           server_edit: await replay(prefixes, 'server_edit'),
           server_compact: await replay(prefixes, 'server_compact'),
+          native_on_demand: await replay(prefixes, 'native_on_demand'),
+          native_fallback: await replay(prefixes, 'native_fallback'),
         }),
       );
       if (promptOf(none.usages.at(-1)!) > smallWindow) {
@@ -185,6 +223,8 @@ export async function runCostReplay(size: BenchSize = 'full'): Promise<CostRow[]
             system_and_3: cached,
             client: await replay(prefixes, 'client', smallWindow),
             server_edit: await replay(prefixes, 'server_edit', smallWindow),
+            native_on_demand: await replay(prefixes, 'native_on_demand', smallWindow),
+            native_fallback: await replay(prefixes, 'native_fallback', smallWindow),
           }),
         );
       }
@@ -219,6 +259,11 @@ function row(
     serverEdit: cell('server_edit'),
     serverCompact: cell('server_compact'),
     serverActed: `${runs.server_edit?.serverActions ?? 0} edits / ${runs.server_compact?.serverActions ?? 0} compactions`,
+    nativeOnDemand: cell('native_on_demand'),
+    nativeFallback: cell('native_fallback'),
+    nativePeakPrompt:
+      runs.native_on_demand === undefined ? 'n/a' : Math.max(...runs.native_on_demand.usages.map(promptOf)),
+    nativePasses: runs.native_on_demand?.serverActions ?? 0,
   };
 }
 

@@ -160,7 +160,7 @@ describe('OpenAI Responses inline compaction through openai', () => {
       openai.responses.create({
         model: 'gpt-5.2',
         input: 'hi',
-        context_management: contextManagement as OpenAI.Responses.ResponseCreateParams['context_management'],
+        context_management: contextManagement,
       }),
     );
     expect(failure).toMatchObject({ status: 400, message });
@@ -187,7 +187,9 @@ describe('OpenAI responses/compact through openai', () => {
     expect(compacted.object).toBe('response.compaction');
     const last = compacted.output.at(-1)!;
     if (last.type !== 'compaction') throw new Error(`expected a compaction item last, got ${last.type}`);
-    expect(compacted.output.slice(0, -1).every((item) => item.type === 'message' && (item.role as string) === 'user')).toBe(true);
+    expect(
+      compacted.output.slice(0, -1).every((item) => item.type === 'message' && (item.role as string) === 'user'),
+    ).toBe(true);
     expect(compacted.output).toHaveLength(11 + 1);
     expect(openSummary(last.encrypted_content)).toMatch(/## Goal[\s\S]*routes\.ts/);
     expect(compacted.usage.input_tokens).toBeGreaterThan(compacted.usage.output_tokens);

@@ -35,9 +35,7 @@ describe('the Responses adapter', () => {
 
   it('keeps the compaction item exact whatever readable copy the part carries', () => {
     const [part] = fromResponsesOutput([compaction], 'r').parts;
-    expect(
-      openAICompactionItemOf({ ...part!, type: 'text', text: '## Goal\nship' } as typeof part & { type: 'text' }),
-    ).toEqual(compaction);
+    expect(openAICompactionItemOf({ ...part!, type: 'text', text: '## Goal\nship' })).toEqual(compaction);
   });
 
   it('sends system, user and tool results as Responses input items', () => {
