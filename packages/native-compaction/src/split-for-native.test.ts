@@ -32,15 +32,16 @@ describe('splitForNative', () => {
     text('a3', 'assistant'),
   ];
 
-  it('keeps the system head, and a tail that starts a turn (never a tool result) and holds the tokens asked', () => {
+  it('keeps the system head, and a tail that starts at a turn or an assistant message (never a tool result) and holds the tokens asked', () => {
     const split = splitForNative(conversation, counter.countAll(conversation.slice(-2)) + 1, counter)!;
     expect(split.head.map((message) => message.id)).toEqual(['sys']);
-    expect(split.tail.map((message) => message.id)).toEqual(['u2', 'a2', 'r2', 'u3', 'a3']);
-    expect(split.span.map((message) => message.id)).toEqual(['u1', 'a1', 'r1']);
+    // Two messages' worth plus one: the tool result before them is no place to cut, its call is.
+    expect(split.tail.map((message) => message.id)).toEqual(['a2', 'r2', 'u3', 'a3']);
+    expect(split.span.map((message) => message.id)).toEqual(['u1', 'a1', 'r1', 'u2']);
   });
 
   it('keeps at least the last turn, and gives nothing to compact when the span would be one message', () => {
-    expect(splitForNative(conversation, 0, counter)!.tail.map((message) => message.id)).toEqual(['u3', 'a3']);
+    expect(splitForNative(conversation, 0, counter)!.tail.map((message) => message.id)).toEqual(['a3']);
     expect(splitForNative(conversation.slice(0, 3), 0, counter)).toBeUndefined();
   });
 });

@@ -10,7 +10,8 @@ export interface NativeSplit {
 /**
  * Leading system messages stay; the tail is the shortest run of whole turns
  * from the end holding at least `keepTailTokens`, starting at a user message
- * that is not a tool result (so no tool call is parted from its results);
+ * that is not a tool result or at an assistant message (so no tool call is
+ * parted from its results, and a long tool loop still has places to cut);
  * the span is what lies between. Undefined when the span would be under two
  * messages (nothing worth a compaction pass) or no turn starts after it.
  */
@@ -37,7 +38,9 @@ export function splitForNative(
   return { head: messages.slice(0, start), span, tail: messages.slice(tailStart) };
 }
 
+/** Where a kept tail may start: a user's turn, or an assistant message (its tool results follow it). Never at a result. */
 function startsTurn(message: Message): boolean {
+  if (message.role === 'assistant') return true;
   return message.role === 'user' && !message.parts.some(isToolResultPart);
 }
 
