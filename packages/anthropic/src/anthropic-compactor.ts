@@ -6,6 +6,7 @@ import {
   ON_DEMAND_COMPACTION_BETA,
   type NativeCompactor,
 } from '@ctxhost/native-compaction';
+import { applyCacheBreakpoints } from '@ctxhost/prompt-caching';
 import { toResponse } from './anthropic-model.js';
 
 export interface AnthropicCompactorOptions {
@@ -26,7 +27,8 @@ export function createAnthropicCompactor(client: Anthropic, options: AnthropicCo
     vendor: 'anthropic',
     model: options.model,
     async compact(span: readonly Message[], { system, focus, signal }) {
-      const wire = toAnthropic(span);
+      // The span is the prefix the last requests sent: breakpoints on it let the pass read that prefix from the cache.
+      const wire = toAnthropic(applyCacheBreakpoints(span, { ttl: '5m' }));
       const reply = await client.beta.messages
         .create(
           {
