@@ -1,23 +1,13 @@
+import { ContextWindowStop } from '@ctxhost/core';
 import { AIMessage } from '@langchain/core/messages';
 import { toolCallsOf } from './from-langchain-message.js';
 
 /**
- * A reply that is an overflow in a 200: newer Anthropic models stop with
- * `model_context_window_exceeded` and no content (`response_metadata.stop_reason`
- * in `ChatAnthropic`'s message). Thrown inside the middleware so the recovery
- * treats it as the overflow it is (`kind` lets the shared parser read it);
- * when the recovery cannot help, the agent gets the reply as the model gave it.
+ * A reply that is an overflow in a 200: newer Anthropic models stop with `model_context_window_exceeded`
+ * and no content (`response_metadata.stop_reason` in `ChatAnthropic`'s message). Thrown as core's
+ * `ContextWindowStop` so the recovery treats it as the overflow it is; when the recovery cannot help,
+ * the agent gets the reply as the model gave it.
  */
-export class WindowStop extends Error {
-  readonly kind = 'context_overflow';
-  readonly currentTokens: number | undefined;
-  constructor(readonly reply: AIMessage) {
-    super('the model stopped: model_context_window_exceeded');
-    this.name = 'WindowStop';
-    this.currentTokens = reply.usage_metadata?.input_tokens;
-  }
-}
-
 export function throwOnWindowStop<T>(response: T): T {
   if (
     AIMessage.isInstance(response) &&
@@ -25,6 +15,6 @@ export function throwOnWindowStop<T>(response: T): T {
     response.text === '' &&
     toolCallsOf(response).length === 0
   )
-    throw new WindowStop(response);
+    throw new ContextWindowStop(response, response.usage_metadata?.input_tokens);
   return response;
 }

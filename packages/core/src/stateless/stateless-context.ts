@@ -5,6 +5,7 @@ import { resolveContextWindow } from '../host/context-usage.js';
 import type { Message } from '../model/message.js';
 import type { ToolDefinition } from '../model/model-client.js';
 import type { Usage } from '../model/usage.js';
+import type { ProviderError } from '../model/provider-error.js';
 import { createCompactionCache, type CompactionCache } from './compaction-cache.js';
 import { createPromptChainer, type PromptChain } from './prompt-chain.js';
 import { createReportOnce, type ReportOnce } from './report-once.js';
@@ -23,6 +24,11 @@ export interface StatelessContextOptions<S, P> {
   map: (source: S, id: string) => MappedPromptItem<P>;
   /** Live views kept in this process (default 256): the least recently used idle one goes first. */
   maxViews?: number;
+  /**
+   * The framework's error shapes: the overflow inside what it threw (LangChain wraps the provider's error),
+   * or undefined when the error is no overflow. Default: core's shared parser on the error as thrown.
+   */
+  overflowOf?: (error: unknown) => ProviderError | undefined;
 }
 
 /** The request's settings, beside the prompt: they decide the window and what the waterfall plans with. */
@@ -87,7 +93,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       return {
         host,
         cache: createCompactionCache(host.store, report),
-        recovery: createStatelessRecovery(host, options.name, report),
+        recovery: createStatelessRecovery(host, options.name, report, options.overflowOf),
       };
     }));
 

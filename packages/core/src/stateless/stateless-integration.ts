@@ -3,6 +3,7 @@ import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
 import type { ToolDefinition } from '../model/model-client.js';
+import type { ProviderError } from '../model/provider-error.js';
 import { createStatelessContext, type StatelessContext, type StatelessRequest } from './stateless-context.js';
 
 /** The options every framework integration takes, under the same names. */
@@ -42,6 +43,8 @@ export interface CreateStatelessIntegrationOptions<S, P> {
   name: string;
   options: IntegrationOptions;
   map: (source: S, id: string) => MappedPromptItem<P>;
+  /** The framework's error shapes (see `StatelessContextOptions.overflowOf`). */
+  overflowOf?: (error: unknown) => ProviderError | undefined;
   /** Builds the default host (the integration passes `createDefaultHost` from `ctxhost`). */
   createDefaultHost(config: PartialConfig): Host | Promise<Host>;
 }
@@ -62,7 +65,12 @@ export function createStatelessIntegration<S, P>(
       options.host ??
         create.createDefaultHost({ ...options.config, store: options.config?.store ?? { kind: 'memory' } }),
     ));
-  const context = createStatelessContext<S, P>({ host, name, map: create.map });
+  const context = createStatelessContext<S, P>({
+    host,
+    name,
+    map: create.map,
+    ...(create.overflowOf === undefined ? {} : { overflowOf: create.overflowOf }),
+  });
   return {
     ...context,
     host,

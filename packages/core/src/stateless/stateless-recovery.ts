@@ -6,6 +6,12 @@ import { ContextWindowStop } from './context-window-stop.js';
 import type { ReportOnce } from './report-once.js';
 import type { RunOptions } from './stateless-context.js';
 import type { StatelessView } from './view-pool.js';
+import type { ProviderError } from '../model/provider-error.js';
+
+/** Core's shared parser on the error as thrown: any provider's wording of an overflow. */
+function sharedOverflowOf(error: unknown): ProviderError | undefined {
+  return isRecoverableOverflow(error) ? normalizeProviderError(error) : undefined;
+}
 
 /** How a turn ended: `exhausted` when the cascade gave up (the view is dropped: its recovery state says "do not retry"). */
 export interface RecoveryOutcome<T> {
@@ -34,7 +40,12 @@ interface Attempt {
  * which rebuilds the request and sends again). Concurrent turns of one conversation have views of
  * their own, so each one that overflows recovers. One `resend` tap per host serves every view.
  */
-export function createStatelessRecovery(host: Host, name: string, report: ReportOnce): StatelessRecovery {
+export function createStatelessRecovery(
+  host: Host,
+  name: string,
+  report: ReportOnce,
+  overflowOf: (error: unknown) => ProviderError | undefined = sharedOverflowOf,
+): StatelessRecovery {
   const attempts = new Map<string, Attempt>();
   host.hooks.resend.tapPromise(`stateless-${name}`, async ({ sessionId }) => {
     const attempt = attempts.get(sessionId);
@@ -48,7 +59,7 @@ export function createStatelessRecovery(host: Host, name: string, report: Report
       try {
         value = { result: await send(first) };
       } catch (error) {
-        if (!isRecoverableOverflow(error)) throw error;
+        if (overflowOf(error) === undefined) throw error;
         last = error;
       }
       let exhausted = false;
@@ -77,7 +88,7 @@ export function createStatelessRecovery(host: Host, name: string, report: Report
         };
         attempts.set(view.id, attempt);
         try {
-          await host.emit('session.error', { sessionId: view.id, error: normalizeProviderError(last), raw: last });
+          await host.emit('session.error', { sessionId: view.id, error: overflowOf(last)!, raw: last });
           await host.emit('session.idle', { sessionId: view.id });
         } catch (error) {
           report('recovery', 'the recovery cascade failed', error);
