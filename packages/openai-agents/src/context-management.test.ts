@@ -135,7 +135,7 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     expect(chatCalls(sim)).toHaveLength(2);
   });
 
-  it('mirrors a tool-calling run into one session without storing an item twice', async () => {
+  it('follows a tool-calling run on one view, appending only what each step adds', async () => {
     const { sim, host, agent, ctx, warnings } = await rig({ contextWindow: 200_000 });
     sim.script(
       { content: [{ type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'a.ts' } }] },
@@ -148,24 +148,19 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
       parameters: z.object({ path: z.string() }),
       execute: async ({ path }) => `contents of ${path}\n`.repeat(20),
     });
-    const created: string[] = [];
-    host.hooks.sessionCreated.tapPromise('test', async ({ sessionId }) => void created.push(sessionId));
+    const appended: { sessionId: string; role: string }[] = [];
+    host.hooks.messageUpdated.tapPromise(
+      'test',
+      async ({ sessionId, message }) => void appended.push({ sessionId, role: message.role }),
+    );
     const result = await run(agent.clone({ tools: [readFile] }), 'Read a.ts and b.ts.', {
       callModelInputFilter: ctx.callModelInputFilter,
     });
     expect(result.finalOutput).toBe('Both files read.');
     expect(chatCalls(sim)).toHaveLength(3);
-    expect(new Set(created).size).toBe(1);
-    const history = (await host.session(created[0]!)).history();
-    expect(history.map((message) => message.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'tool',
-      'assistant',
-      'tool',
-      'assistant',
-    ]);
+    // Step 1 opens the view with the input; steps 2 and 3 each append the call and its result, nothing twice.
+    expect(appended.map((event) => event.role)).toEqual(['assistant', 'tool', 'assistant', 'tool']);
+    expect(new Set(appended.map((event) => event.sessionId)).size).toBe(1);
     expect(warnings).toEqual([]);
   });
 });
