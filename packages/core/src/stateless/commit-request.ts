@@ -30,8 +30,12 @@ export async function commitRequest<S, P>(
   const after = session.messages();
   if (after === before && after.length === beforeLength) return built;
   assertValidProjection(host, built.messages, chain);
-  const stored = await cache.write(view.hashes, view.hashes.length, settings, after);
-  view.entryLength = view.hashes.length;
+  const length = view.hashes.length;
+  // A further change of a prefix this view already stored (a recovery's next step) is its next generation.
+  const generation = view.entryLength === length ? view.entryGeneration + 1 : 1;
+  const stored = await cache.write(view.hashes, length, settings, generation, after);
+  view.entryLength = length;
+  view.entryGeneration = generation;
   if (stored.projection === undefined) return built;
   // Another request stored its projection of this prompt first: send that one, as every worker will.
   await session.applyCompaction(stored.projection, {

@@ -14,6 +14,8 @@ export interface WrittenProjection {
 /** A compaction result from the cache, verified against the prompt: it replaces messages `0..coveredLength`. */
 export interface CachedProjection {
   coveredLength: number;
+  /** 1 for the first compaction of the prefix; a recovery that had to go further stores 2, 3, … */
+  generation: number;
   key: string;
   projection: Message[];
 }
@@ -21,11 +23,12 @@ export interface CachedProjection {
 export interface CompactionCache {
   /** The longest entry whose covered messages the prompt holds exactly (`hashes[length-1]` matches), made under `settings`. */
   best(hashes: readonly string[], settings: string): Promise<CachedProjection | undefined>;
-  /** Stores what `hashes[length-1]` becomes under `settings`; resolves with another writer's projection when one was there first. */
+  /** Stores generation `generation` of what `hashes[length-1]` becomes under `settings`; resolves with another writer's projection when one was there first. */
   write(
     hashes: readonly string[],
     length: number,
     settings: string,
+    generation: number,
     projection: readonly Message[],
   ): Promise<WrittenProjection>;
 }
@@ -36,9 +39,9 @@ export const CACHE_INDEX_DEPTH = 4;
 type EntryStore = Required<Pick<SessionStore, 'putEntry' | 'getEntry' | 'entryHeads'>>;
 
 /**
- * The stateless path's content-addressed compaction cache over a store's entries. A lookup is two
- * store reads (the heads filed under the prompt's opening, then the one body that matches), never a
- * scan; a write is idempotent, first writer wins. A store without entries, or one that fails, leaves
+ * The stateless path's content-addressed compaction cache over a store's entries. A lookup is a
+ * bounded number of store reads (the heads filed under the prompt's first `CACHE_INDEX_DEPTH`
+ * prefixes, in parallel, then the one body that matches), never a scan; a write is idempotent, first writer wins. A store without entries, or one that fails, leaves
  * this process its own cache in memory (said once): requests still go out, each worker consistent
  * with itself.
  */
@@ -65,11 +68,17 @@ export function createCompactionCache(store: SessionStore, report: ReportOnce): 
 
   return {
     async best(hashes, settings) {
-      const index = indexOf(hashes, hashes.length);
-      const heads = [
-        ...((await tryShared('list cached compactions', (entries) => entries.entryHeads(index))) ?? []),
-        ...(await local.entryHeads(index)),
-      ];
+      // An entry is filed under the hash of its first min(length, depth) messages: a prompt reads those few indexes, in parallel.
+      const indexes = Array.from({ length: Math.min(hashes.length, CACHE_INDEX_DEPTH) }, (_, at) =>
+        indexOf(hashes, at + 1),
+      );
+      const lists = await Promise.all(
+        indexes.map(async (index) => [
+          ...((await tryShared('list cached compactions', (entries) => entries.entryHeads(index))) ?? []),
+          ...(await local.entryHeads(index)),
+        ]),
+      );
+      const heads = lists.flat();
       const match = bestHead(heads, hashes, settings);
       if (match === undefined) return undefined;
       const entry =
@@ -77,16 +86,19 @@ export function createCompactionCache(store: SessionStore, report: ReportOnce): 
         (await local.getEntry(match.key));
       if (entry === undefined) return undefined;
       const projection = parseProjection(entry.body, report);
-      return projection === undefined ? undefined : { coveredLength: match.coveredLength, key: match.key, projection };
+      return projection === undefined
+        ? undefined
+        : { coveredLength: match.coveredLength, generation: generationOf(match.settings), key: match.key, projection };
     },
-    async write(hashes, length, settings, projection) {
+    async write(hashes, length, settings, generation, projection) {
       const coveredHash = hashes[length - 1]!;
+      const filed = `${settings}-g${generation}`;
       const entry = {
-        key: `c-${createHash('sha256').update(coveredHash).update(settings).digest('hex').slice(0, 40)}`,
+        key: `c-${createHash('sha256').update(coveredHash).update(filed).digest('hex').slice(0, 40)}`,
         index: indexOf(hashes, length),
         coveredLength: length,
         coveredHash,
-        settings,
+        settings: filed,
         body: JSON.stringify({ projection }),
       };
       const stored =
@@ -110,11 +122,21 @@ function bestHead(
 ): CacheEntryHead | undefined {
   let best: CacheEntryHead | undefined;
   for (const head of heads) {
-    if (head.settings !== settings || head.coveredLength > hashes.length) continue;
+    if (!head.settings.startsWith(`${settings}-g`) || head.coveredLength > hashes.length) continue;
     if (hashes[head.coveredLength - 1] !== head.coveredHash) continue;
-    if (best === undefined || head.coveredLength > best.coveredLength) best = head;
+    if (
+      best === undefined ||
+      head.coveredLength > best.coveredLength ||
+      (head.coveredLength === best.coveredLength && generationOf(head.settings) > generationOf(best.settings))
+    )
+      best = head;
   }
   return best;
+}
+
+/** An entry's generation, filed after its settings hash (`<settings>-g<n>`). */
+function generationOf(settings: string): number {
+  return Number(/-g(\d+)$/.exec(settings)?.[1] ?? 0);
 }
 
 function parseProjection(body: string, report: ReportOnce): Message[] | undefined {

@@ -33,6 +33,7 @@ export async function openView<S, P>(
     hashes: [...chain.hashes],
     originals,
     entryLength: cached?.coveredLength ?? 0,
+    entryGeneration: cached?.generation ?? 0,
     busy: true,
     lastUsed: 0,
   };
@@ -50,7 +51,7 @@ export async function extendView<S, P>(
     view.hashes.push(chain.hashes[index]!);
     view.originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts);
   }
-  if (cached !== undefined && cached.coveredLength > view.entryLength) await adoptProjection(view, chain, cached);
+  if (cached !== undefined && isNewer(cached, view)) await adoptProjection(view, chain, cached);
 }
 
 /** Replaces what the view's session sends with a cached compaction (another request's or another worker's) and what follows it. */
@@ -65,6 +66,15 @@ export async function adoptProjection<S, P>(
   const projection = [...cached.projection, ...after];
   await view.session.applyCompaction(projection, adoptedReport(view.hashes.length, projection.length));
   view.entryLength = cached.coveredLength;
+  view.entryGeneration = cached.generation;
+}
+
+/** A cached compaction of a longer prefix than the view holds, or a later generation of the same one. */
+function isNewer<S, P>(cached: CachedProjection, view: StatelessView<S, P>): boolean {
+  return (
+    cached.coveredLength > view.entryLength ||
+    (cached.coveredLength === view.entryLength && cached.generation > view.entryGeneration)
+  );
 }
 
 function adoptedReport(messagesBefore: number, messagesAfter: number): CompactionReport {

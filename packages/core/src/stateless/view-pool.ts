@@ -14,6 +14,8 @@ export interface StatelessView<S, P> {
   readonly originals: PromptOriginals<S, P>;
   /** The covered length of the newest cached compaction this view holds (0: none). */
   entryLength: number;
+  /** Which compaction of that prefix it is: a recovery that takes a second step stores a second generation. */
+  entryGeneration: number;
   busy: boolean;
   lastUsed: number;
 }
