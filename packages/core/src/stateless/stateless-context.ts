@@ -54,6 +54,18 @@ export interface StatelessTurn<S, P> {
    * resolves with the reply the provider gave.
    */
   run<T>(send: (messages: readonly Message[] | undefined) => Promise<T>, options?: RunOptions<T>): Promise<T>;
+  /** The prompt's identity under the request's settings: a framework's retry of the same step has the same key. */
+  readonly key: string;
+  /**
+   * For a framework that sends the request itself and retries a step when told to (Mastra's processors),
+   * instead of `run`. An overflow of this turn: when a recovery of the same key is running (this turn is its
+   * retry), the overflow is reported to it and this resolves at once; otherwise the cascade runs on this
+   * turn's view, each `resend` storing the smaller projection (the retry's `prepare` finds it) before asking
+   * `resend` whether the framework's retry was answered. Ends the turn.
+   */
+  recover(error: unknown, resend: (signal: AbortSignal | undefined) => Promise<boolean>): Promise<void>;
+  /** Instead of `run`, after the framework's own call: records its usage and ends the turn. */
+  finish(usage?: Usage): Promise<void>;
 }
 
 export interface RunOptions<T> {
@@ -97,10 +109,15 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       };
     }));
 
+  const recovering = new Map<string, StatelessView<S, P>>();
+
   const passThrough = (): StatelessTurn<S, P> => ({
     messages: undefined,
     originals: createPromptOriginals(),
+    key: '',
     run: (send) => send(undefined),
+    recover: async () => undefined,
+    finish: async () => undefined,
   });
 
   async function viewFor(
@@ -155,29 +172,50 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
         if (inFlight.get(flightKey) === build) inFlight.delete(flightKey);
       });
       const taken = view!;
+      const rebuild = () => commitRequest(host, cache, taken, chain, settings, request);
+      let ended = false;
+      const end = (drop: boolean): void => {
+        if (ended) return;
+        ended = true;
+        if (drop) void pool.drop(taken).catch(() => undefined);
+        else pool.release(taken);
+      };
       return {
         messages: built.messages,
         originals: taken.originals,
+        key: flightKey,
+        async recover(error, resend) {
+          const running = recovering.get(flightKey);
+          if (running !== undefined && running !== taken) {
+            end(false);
+            return recovery.overflowAgain(running, error);
+          }
+          recovering.set(flightKey, taken);
+          try {
+            await recovery.recoverOnly(taken, error, rebuild, resend);
+          } finally {
+            if (recovering.get(flightKey) === taken) recovering.delete(flightKey);
+            end(true);
+          }
+        },
+        async finish(usage) {
+          if (usage !== undefined)
+            await taken.session
+              .reportUsage(usage)
+              .catch((error: unknown) => report('usage', 'a reported usage could not be recorded', error));
+          end(false);
+        },
         run: (send, runOptions) =>
-          recovery
-            .run(
-              taken,
-              built.messages,
-              send,
-              () => commitRequest(host, cache, taken, chain, settings, request),
-              runOptions,
-            )
-            .then(
-              (outcome) => {
-                if (outcome.exhausted) void pool.drop(taken).catch(() => undefined);
-                else pool.release(taken);
-                return outcome.value;
-              },
-              (error: unknown) => {
-                void pool.drop(taken).catch(() => undefined);
-                throw error;
-              },
-            ),
+          recovery.run(taken, built.messages, send, rebuild, runOptions).then(
+            (outcome) => {
+              end(outcome.exhausted);
+              return outcome.value;
+            },
+            (error: unknown) => {
+              end(true);
+              throw error;
+            },
+          ),
       };
     } catch (error) {
       report(causeOf(error), 'preparing the request failed', error);

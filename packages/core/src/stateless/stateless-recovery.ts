@@ -20,6 +20,18 @@ export interface RecoveryOutcome<T> {
 }
 
 export interface StatelessRecovery {
+  /**
+   * The cascade on `view` for a framework that sends and retries by itself: each `resend` first stores
+   * the smaller projection (`rebuild`), then asks `resend` (the framework's retry) how it went.
+   */
+  recoverOnly<S, P>(
+    view: StatelessView<S, P>,
+    error: unknown,
+    rebuild: () => Promise<ModelRequest>,
+    resend: (signal: AbortSignal | undefined) => Promise<boolean>,
+  ): Promise<void>;
+  /** Reports an overflow to the cascade running on `view` (a retry it asked for overflowed again). */
+  overflowAgain<S, P>(view: StatelessView<S, P>, error: unknown): Promise<void>;
   run<S, P, T>(
     view: StatelessView<S, P>,
     first: readonly Message[],
@@ -31,7 +43,7 @@ export interface StatelessRecovery {
 
 /** A view's recovery under way: what the `resend` tap runs. */
 interface Attempt {
-  (): Promise<boolean>;
+  (signal?: AbortSignal): Promise<boolean>;
 }
 
 /**
@@ -47,12 +59,35 @@ export function createStatelessRecovery(
   overflowOf: (error: unknown) => ProviderError | undefined = sharedOverflowOf,
 ): StatelessRecovery {
   const attempts = new Map<string, Attempt>();
-  host.hooks.resend.tapPromise(`stateless-${name}`, async ({ sessionId }) => {
+  host.hooks.resend.tapPromise(`stateless-${name}`, async ({ sessionId, signal }) => {
     const attempt = attempts.get(sessionId);
-    return attempt === undefined ? undefined : attempt();
+    return attempt === undefined ? undefined : attempt(signal);
   });
 
   return {
+    async recoverOnly(view, error, rebuild, resend) {
+      attempts.set(view.id, async (signal) => {
+        try {
+          await rebuild();
+        } catch (rebuildError) {
+          report('recovery', 'the recovery could not rebuild the request', rebuildError);
+          return false;
+        }
+        return resend(signal);
+      });
+      try {
+        await host.emit('session.error', { sessionId: view.id, error: overflowOf(error)!, raw: error });
+        await host.emit('session.idle', { sessionId: view.id });
+      } catch (cascadeError) {
+        report('recovery', 'the recovery cascade failed', cascadeError);
+      } finally {
+        attempts.delete(view.id);
+      }
+    },
+    async overflowAgain(view, error) {
+      const overflow = overflowOf(error);
+      if (overflow !== undefined) await host.emit('session.error', { sessionId: view.id, error: overflow, raw: error });
+    },
     async run(view, first, send, rebuild, options = {}) {
       let value: { result: Awaited<ReturnType<typeof send>> } | undefined;
       let last: unknown;
