@@ -4,6 +4,5 @@ export {
   type ContextManagementProcessor,
   type ContextManagementProcessorOptions,
 } from './context-management-processor.js';
-export { sessionIdOf } from './session-id.js';
 export { stepReply, type StepChunk, type StepReply } from './step-reply.js';
 export { MASTRA_ERROR_CODES, MastraIntegrationError, type MastraErrorCode } from './errors.js';

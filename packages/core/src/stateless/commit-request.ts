@@ -7,6 +7,7 @@ import type { CompactionCache } from './compaction-cache.js';
 import type { PromptChain } from './prompt-chain.js';
 import type { StatelessRequest } from './stateless-context.js';
 import type { StatelessView } from './view-pool.js';
+import { changedSinceCommit, markCommitted } from './stateless-view.js';
 
 /**
  * Runs the host's request waterfall (engine, hygiene, preemptive notice, cache breakpoints) over the
@@ -24,11 +25,10 @@ export async function commitRequest<S, P>(
   request: StatelessRequest,
 ): Promise<ModelRequest> {
   const session = view.session;
-  const before = session.messages();
-  const beforeLength = before.length;
   const built = await waterfall(host, view, request);
+  // Changed by the hooks just now, or by a recovery step before this rebuild.
+  if (!changedSinceCommit(view)) return built;
   const after = session.messages();
-  if (after === before && after.length === beforeLength) return built;
   assertValidProjection(host, built.messages, chain);
   const length = view.hashes.length;
   // A further change of a prefix this view already stored (a recovery's next step) is its next generation.
@@ -36,7 +36,10 @@ export async function commitRequest<S, P>(
   const stored = await cache.write(view.hashes, length, settings, generation, after);
   view.entryLength = length;
   view.entryGeneration = generation;
-  if (stored.projection === undefined) return built;
+  if (stored.projection === undefined) {
+    markCommitted(view);
+    return built;
+  }
   // Another request stored its projection of this prompt first: send that one, as every worker will.
   await session.applyCompaction(stored.projection, {
     engine: 'stateless-cache',
@@ -47,6 +50,7 @@ export async function commitRequest<S, P>(
     messagesAfter: stored.projection.length,
     notes: ['another request stored its compaction of this prompt first'],
   });
+  markCommitted(view);
   return waterfall(host, view, request);
 }
 

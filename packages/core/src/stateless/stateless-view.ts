@@ -23,6 +23,7 @@ export async function openView<S, P>(
   const id = `stateless-${randomUUID()}`;
   const session = await host.ephemeralSession(id, { history, ...(projection === undefined ? {} : { projection }) });
   session.contextWindow = contextWindow;
+  const seeded = session.messages();
   const originals = createPromptOriginals<S, P>();
   history.forEach((message, index) =>
     originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts),
@@ -34,6 +35,7 @@ export async function openView<S, P>(
     originals,
     entryLength: cached?.coveredLength ?? 0,
     entryGeneration: cached?.generation ?? 0,
+    committed: { projection: seeded, length: seeded.length, callerMessages: history.length },
     busy: true,
     lastUsed: 0,
   };
@@ -67,6 +69,23 @@ export async function adoptProjection<S, P>(
   await view.session.applyCompaction(projection, adoptedReport(view.hashes.length, projection.length));
   view.entryLength = cached.coveredLength;
   view.entryGeneration = cached.generation;
+  markCommitted(view);
+}
+
+/** Records that the cache knows the view's projection as it is now. */
+export function markCommitted<S, P>(view: StatelessView<S, P>): void {
+  const projection = view.session.messages();
+  view.committed = { projection, length: projection.length, callerMessages: view.hashes.length };
+}
+
+/** Whether the view's projection is more than what the cache knows plus the caller messages appended since. */
+export function changedSinceCommit<S, P>(view: StatelessView<S, P>): boolean {
+  const projection = view.session.messages();
+  const { committed } = view;
+  return (
+    projection !== committed.projection ||
+    projection.length - committed.length !== view.hashes.length - committed.callerMessages
+  );
 }
 
 /** A cached compaction of a longer prefix than the view holds, or a later generation of the same one. */

@@ -16,6 +16,11 @@ export interface StatelessView<S, P> {
   entryLength: number;
   /** Which compaction of that prefix it is: a recovery that takes a second step stores a second generation. */
   entryGeneration: number;
+  /**
+   * What the cache already knows of this view: the projection list as last stored or adopted, its length and
+   * the caller messages then. A projection that is that list plus caller messages needs no new entry.
+   */
+  committed: { projection: readonly unknown[]; length: number; callerMessages: number };
   busy: boolean;
   lastUsed: number;
 }
