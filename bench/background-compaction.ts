@@ -5,8 +5,8 @@
  * `MODEL_MS`, the summary model after 3 s), the user reading each reply for
  * `THINK_MS` before the next request. Three runs of the same session:
  * compaction off (the floor), compaction inline (`compression.background:
- * false`: the request waits for the summary), and background compaction (the
- * default: prepared past 85% of the threshold, swapped in at the threshold).
+ * false`, the default: the request waits for the summary), and background
+ * compaction (`true`: prepared past 85% of the threshold, swapped in at it).
  * Time to first token: from `agent.send` to the response headers of its first
  * model request (streaming, so the first event).
  *

@@ -84,7 +84,7 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
   return recorded;
 }
 
-/** `background: false` replays with `compression.background` off (the default before background compaction). */
+/** `background`: replay with `compression.background` set so (default: the config's default). */
 export async function runBillReplay(
   size: BenchSize = 'full',
   options: { background?: boolean } = {},
@@ -99,7 +99,8 @@ export async function runBillReplay(
         usage: session.transcript.usage ?? [],
         boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
         window,
-        config: { ...NO_WAIT, compression: { background: options.background ?? true } },
+        config:
+          options.background === undefined ? NO_WAIT : { ...NO_WAIT, compression: { background: options.background } },
       });
       const summarizer = result.summarizerCost?.dollars ?? 0;
       const ctxhost = result.cost.dollars + summarizer;
@@ -122,4 +123,4 @@ export async function runBillReplay(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
-  console.table(await runBillReplay('full', { background: !process.argv.includes('--no-background') }));
+  console.table(await runBillReplay('full', process.argv.includes('--background') ? { background: true } : {}));

@@ -74,7 +74,7 @@ describe('ctxhost config check', () => {
       protect_last_n: 10,
       summarizer_cooldown_compactions: 3,
       summarizer_cooldown_minutes: 10,
-      background: true,
+      background: false,
     });
     expect(result.values).toContainEqual({
       key: 'compression.threshold',

@@ -14,7 +14,7 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
     protectLastN: 20,
     summarizerCooldownCompactions: 3,
     summarizerCooldownMinutes: 10,
-    background: true,
+    background: false,
   },
   redaction: { enabled: true, disable: [], patterns: [] },
   auxiliary: { compression: { provider: 'auto' } },

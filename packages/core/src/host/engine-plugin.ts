@@ -20,7 +20,7 @@ export const ENGINE_PLUGIN = 'context-engine';
  * compressed through `runCompaction` (`compaction.before`, `compaction.started`,
  * then `compaction.completed` or `compaction.failed`), and sent.
  *
- * With `compression.background` (the default), once the prompt passes
+ * With `compression.background` (off by default), once the prompt passes
  * `BACKGROUND_COMPACTION_SHARE` of the threshold the compaction is prepared
  * from a snapshot while the request runs (or the session is idle), and the
  * request that reaches the threshold swaps it in with what was appended
