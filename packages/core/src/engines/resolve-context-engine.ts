@@ -113,7 +113,9 @@ export function resolveRegisteredEngine(
   const registered = options.engines?.[name] ?? registeredContextEngine(name);
   if (registered !== undefined) return { engine: registered(factoryOptions), source: 'registry' };
   if (name === 'none') return { engine: noneEngine(), source: 'built-in' };
-  if (options.fallback?.name === name) return { engine: options.fallback.factory(factoryOptions), source: 'built-in' };
+  // The fallback is the built-in engine slot: it answers its own name and the default name, whatever it is called.
+  if (options.fallback !== undefined && (options.fallback.name === name || name === DEFAULT_CONFIG.context.engine))
+    return { engine: options.fallback.factory(factoryOptions), source: 'built-in' };
   // Bare core has no compressor: the default name, which nobody chose, means no engine there.
   if (options.fallback === undefined && name === DEFAULT_CONFIG.context.engine)
     return { engine: noneEngine(), source: 'built-in' };
