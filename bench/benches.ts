@@ -19,6 +19,7 @@ import { runModelRegistry } from './model-registry.js';
 import { runOpencode } from './opencode.js';
 import { runRecovery } from './recovery.js';
 import { runReplayFidelity } from './replay-fidelity.js';
+import { runStatelessIntegrations } from './stateless-integrations.js';
 import { runStorePostgres } from './store-postgres.js';
 import { runTokenCounter } from './token-counter.js';
 import { runTurnOverhead } from './turn-overhead.js';
@@ -27,6 +28,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
   'compaction-throughput': {
     title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',
     run: runCompactionThroughput,
+  },
+  'stateless-integrations': {
+    title:
+      'The stateless path per call through each integration: the first call of a 1k/10k/100k-message prompt vs one JSON.stringify, the next call with 2 appended messages',
+    run: runStatelessIntegrations,
   },
   recompaction: {
     title:

@@ -1,0 +1,159 @@
+/**
+ * The stateless path's cost per call, through each framework integration (issue: O(new) integrations):
+ * a prompt of 1k / 10k / 100k messages (the corpus, repeated) handed over whole on the first call, then
+ * the next call with 2 appended messages, with the prefix's objects handed again (as a caller that keeps
+ * its list does) and as fresh copies (as a framework that rebuilds its prompt each call does). Beside it,
+ * one JSON.stringify of the prompt (the floor: reading it once). The window is far above the prompt, so
+ * no compaction runs: the figure is ctxhost's own work per call (hashing, the view, the request hooks).
+ * `@ctxhost/ai-sdk` through its real `transformParams`; LangChain and the OpenAI Agents SDK through
+ * `createStatelessIntegration` with their mapping and their rendering back (what their middleware and
+ * filter do around the framework's own call). Mastra's prompt is the AI SDK's and goes through the same mapping.
+ *
+ * Alone: npx tsx --conditions=@ctxhost/source bench/stateless-integrations.ts
+ */
+import { fileURLToPath } from 'node:url';
+import { contextManagementMiddleware, toAiSdkPrompt } from '@ctxhost/ai-sdk';
+import { createPromptOriginals, createStatelessIntegration, type Message, type MappedPromptItem } from '@ctxhost/core';
+import { fromLangChainMessage, toLangChainRequest } from '@ctxhost/langchain';
+import { fromAgentItem, toAgentItems, type MirrorItem } from '@ctxhost/openai-agents';
+import { createDefaultHost } from 'ctxhost';
+import type { BenchSize } from './bench.js';
+import { buildHistory, corpusMessages } from './compaction-throughput.js';
+
+export interface StatelessIntegrationRow {
+  integration: string;
+  messages: number;
+  /** One JSON.stringify of the framework's prompt, ms. */
+  stringifyMs: number;
+  /** The first call with the whole prompt, ms. */
+  firstMs: number;
+  /** firstMs / stringifyMs (target ≤ 3 at 100k). */
+  firstRatio: number;
+  /** The next call, 2 messages appended, the prefix's objects handed again, ms. */
+  nextSameObjectsMs: number;
+  /** The same prompt again, every message a fresh copy (a framework that rebuilds its prompt each call), ms. */
+  nextFreshCopiesMs: number;
+}
+
+const WINDOW = 1_000_000_000;
+
+interface Subject<S> {
+  name: string;
+  /** The framework's prompt for these messages. */
+  promptOf(messages: readonly Message[]): S[];
+  /** One call through the integration, resolving with what would be sent. */
+  call(prompt: readonly S[]): Promise<unknown>;
+}
+
+async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[number]>> {
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
+  const middleware = contextManagementMiddleware({ host, contextWindow: WINDOW });
+  const model = { modelId: 'claude-sonnet-4-6' } as Parameters<
+    NonNullable<typeof middleware.transformParams>
+  >[0]['model'];
+  return {
+    name: '@ctxhost/ai-sdk (transformParams)',
+    promptOf: (messages) => toAiSdkPrompt(messages, createPromptOriginals()),
+    call: async (prompt) =>
+      middleware.transformParams!({ type: 'generate', params: { prompt: [...prompt], maxOutputTokens: 1000 }, model }),
+  };
+}
+
+async function statelessSubject<S, P>(
+  name: string,
+  map: (source: S, id: string) => MappedPromptItem<P>,
+  promptOf: (messages: readonly Message[]) => S[],
+  render: (messages: readonly Message[], turn: { originals: never }) => unknown,
+): Promise<Subject<S>> {
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
+  const integration = createStatelessIntegration<S, P>({
+    name,
+    options: { host, contextWindow: WINDOW },
+    map,
+    createDefaultHost: () => host,
+  });
+  return {
+    name,
+    promptOf,
+    async call(prompt) {
+      const turn = await integration.prepare(prompt, integration.request({ model: 'claude-sonnet-4-6' }));
+      const sent = turn.messages === undefined ? prompt : render(turn.messages, turn as never);
+      await turn.run(async () => sent);
+      return sent;
+    },
+  };
+}
+
+function subjects(): Promise<Subject<unknown>>[] {
+  return [
+    aiSdkSubject(),
+    statelessSubject(
+      '@ctxhost/langchain (prepare + render)',
+      fromLangChainMessage,
+      (messages) => {
+        const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
+        return [...(request.systemMessage === undefined ? [] : [request.systemMessage]), ...request.messages];
+      },
+      (messages, turn) => toLangChainRequest(messages, turn.originals, { cacheControl: false }),
+    ),
+    statelessSubject<MirrorItem, unknown>(
+      '@ctxhost/openai-agents (prepare + render)',
+      fromAgentItem,
+      (messages) => {
+        const items = toAgentItems(messages, createPromptOriginals());
+        return [
+          ...(items.instructions === undefined
+            ? []
+            : [{ role: 'system' as const, content: items.instructions, instructionsOnly: true as const }]),
+          ...(items.input as MirrorItem[]),
+        ];
+      },
+      (messages, turn) => toAgentItems(messages, turn.originals),
+    ),
+  ];
+}
+
+export async function runStatelessIntegrations(size: BenchSize): Promise<StatelessIntegrationRow[]> {
+  const sizes = size === 'smallest' ? [200] : [1_000, 10_000, 100_000];
+  const corpus = await corpusMessages();
+  const rows: StatelessIntegrationRow[] = [];
+  for (const messages of sizes) {
+    const history = buildHistory(corpus, messages + 2);
+    for (const made of subjects()) {
+      const subject = await made;
+      const prompt = subject.promptOf(history.slice(0, messages));
+      const appended = subject.promptOf(history).slice(prompt.length);
+      const stringifyMs = Math.min(...[0, 1, 2].map(() => time(() => JSON.stringify(prompt))));
+      const firstMs = await timeAsync(() => subject.call(prompt));
+      const nextSameObjectsMs = await timeAsync(() => subject.call([...prompt, ...appended]));
+      const copies = subject.promptOf(history);
+      const nextFreshCopiesMs = await timeAsync(() => subject.call(copies));
+      rows.push({
+        integration: subject.name,
+        messages,
+        stringifyMs: round(stringifyMs),
+        firstMs: round(firstMs),
+        firstRatio: round(firstMs / stringifyMs),
+        nextSameObjectsMs: round(nextSameObjectsMs),
+        nextFreshCopiesMs: round(nextFreshCopiesMs),
+      });
+    }
+  }
+  return rows;
+}
+
+function time(fn: () => unknown): number {
+  const started = performance.now();
+  fn();
+  return performance.now() - started;
+}
+
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+const round = (value: number): number => Math.round(value * 100) / 100;
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await runStatelessIntegrations('full'));
