@@ -1,7 +1,7 @@
 /**
  * Issue #8's measure: for overflows of 1%, 50% and 300%, the model calls and the
  * time until the session answers again, with the planned cascade beside the
- * seed's walk-the-cascade order (`plan: false`). Backoff delays are set to 0 so
+ * walk of oh-my-opencode's recovery order (`plan: false`). Backoff delays are set to 0 so
  * the time is the work, not the waiting.
  * Run alone: npx tsx --conditions=@ctxhost/source bench/recovery.ts
  */
@@ -95,7 +95,7 @@ async function measure(overBy: number, plan: boolean): Promise<RecoveryRow> {
     )?.[1] ?? '';
   return {
     overflow: `${Math.round(overBy * 100)}%`,
-    cascade: plan ? 'planned (ctxhost)' : 'walk (seed order)',
+    cascade: plan ? 'planned (ctxhost)' : "walk (oh-my-opencode's order)",
     modelCalls: calls,
     ms: Math.round(ms),
     recovered,
