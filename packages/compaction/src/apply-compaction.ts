@@ -7,8 +7,11 @@ import {
   type CompactionReport,
   type FidelityConfig,
   type Message,
+  type RedactionConfig,
+  type SecretRedactor,
   type TokenCounter,
 } from '@ctxhost/core';
+import { toRedactor } from './summarize-span.js';
 import { createCompactionIndex, type CompactionGroup, type CompactionIndex } from './compaction-index.js';
 import { createContext, type CompactionContext, type CompactionStrategy } from './compaction-strategy.js';
 
@@ -23,6 +26,11 @@ export interface ApplyCompactionOptions {
    * and the ledger is attached. Default: the result is only scored (`report.fidelity`), not changed.
    */
   fidelity?: FidelityConfig;
+  /**
+   * Secret redaction for every summarizer the strategy calls: a config `redaction` section or a redactor.
+   * Default: every built-in pattern (a strategy's own `redaction` option wins).
+   */
+  redaction?: RedactionConfig | SecretRedactor;
 }
 
 export interface CompactionResult {
@@ -80,7 +88,12 @@ async function run(
   dryRunOnly: boolean,
 ): Promise<CompactionResult> {
   const index = createCompactionIndex(messages, options.counter === undefined ? {} : { counter: options.counter });
-  const context = createContext({ counter: options.counter, signal: options.signal, dryRun: dryRunOnly });
+  const context = createContext({
+    counter: options.counter,
+    signal: options.signal,
+    dryRun: dryRunOnly,
+    redactor: toRedactor(options.redaction),
+  });
   const changed = await strategy.compact(index, context);
   const result = buildResult(index, context, strategy, options.reason ?? 'strategy', changed);
   return dryRunOnly || !changed ? result : reviewed(messages, result, options);

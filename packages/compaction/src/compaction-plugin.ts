@@ -32,6 +32,7 @@ export function createCompactionPlugin(options: CompactionPluginOptions): Plugin
         host.hooks.beforeRequest.tapPromise({ name, stage: REQUEST_STAGE.engine }, async (request, context) => {
           const result = await applyCompaction(request.messages, before, {
             counter: host.counter,
+            redaction: host.config.redaction,
             ...(context.signal === undefined ? {} : { signal: context.signal }),
           });
           return result.changed ? { ...request, messages: result.messages } : request;
@@ -41,7 +42,10 @@ export function createCompactionPlugin(options: CompactionPluginOptions): Plugin
         host.hooks.sessionIdle.tapPromise(name, async ({ sessionId }) => {
           const session = await host.session(sessionId);
           await session.exclusive(async () => {
-            const result = await applyCompaction(session.messages().slice(), after, { counter: host.counter });
+            const result = await applyCompaction(session.messages().slice(), after, {
+              counter: host.counter,
+              redaction: host.config.redaction,
+            });
             if (result.changed) await session.applyCompaction(result.messages, result.report);
           });
         });

@@ -1,4 +1,4 @@
-import type { TokenCounter } from '@ctxhost/core';
+import type { SecretRedactor, TokenCounter } from '@ctxhost/core';
 import type { CompactionIndex } from './compaction-index.js';
 import type { CompactionTrigger } from './triggers.js';
 
@@ -12,6 +12,8 @@ export interface CompactionContext {
   steps: string[];
   /** Things the caller should know (a summarizer failure, a budget not reached). */
   notes: string[];
+  /** Secret redaction for what a summarizer is sent and returns (the host config's `redaction` section through the plugin). */
+  redactor?: SecretRedactor | undefined;
 }
 
 /**
@@ -43,6 +45,14 @@ export function createContext(options: {
   counter?: TokenCounter | undefined;
   signal?: AbortSignal | undefined;
   dryRun?: boolean;
+  redactor?: SecretRedactor | undefined;
 }): CompactionContext {
-  return { counter: options.counter, signal: options.signal, dryRun: options.dryRun ?? false, steps: [], notes: [] };
+  return {
+    counter: options.counter,
+    signal: options.signal,
+    dryRun: options.dryRun ?? false,
+    steps: [],
+    notes: [],
+    ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+  };
 }

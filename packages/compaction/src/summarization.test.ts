@@ -59,6 +59,37 @@ describe('summarization', () => {
     expect(summary).not.toContain('InventedByTheSummarizer');
   });
 
+  it("honours a config's redaction section: its patterns, on the strategy or through applyCompaction", async () => {
+    const planted = messages.map((message, index) =>
+      index === 3
+        ? { ...message, parts: [{ id: `${message.id}:0`, type: 'text' as const, text: 'ticket acme_abcdef123456' }] }
+        : message,
+    );
+    const redaction = {
+      enabled: true,
+      disable: [],
+      patterns: [{ type: 'acme-token', regex: 'acme_[a-z0-9]{8,}' }],
+    };
+    for (const [strategyRedaction, applyRedaction] of [
+      [redaction, undefined],
+      [undefined, redaction],
+    ] as const) {
+      const calls: SummaryRequest[] = [];
+      await applyCompaction(
+        planted,
+        summarization({
+          summarizer: createFirstLineSummarizer(calls),
+          trigger: triggers.always,
+          target: triggers.never,
+          ...(strategyRedaction === undefined ? {} : { redaction: strategyRedaction }),
+        }),
+        applyRedaction === undefined ? {} : { redaction: applyRedaction },
+      );
+      expect(JSON.stringify(calls)).not.toContain('acme_abcdef123456');
+      expect(JSON.stringify(calls)).toContain('[REDACTED:acme-token]');
+    }
+  });
+
   it('never re-summarizes its own fresh summary: no progress, no model call', async () => {
     const calls: SummaryRequest[] = [];
     const strategy = summarization({

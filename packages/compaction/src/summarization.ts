@@ -3,6 +3,8 @@ import {
   coveredSpanOf,
   type Covers,
   type Message,
+  type RedactionConfig,
+  type SecretRedactor,
   type Summarizer,
   type SummarySource,
 } from '@ctxhost/core';
@@ -10,7 +12,7 @@ import type { CompactionGroup, CompactionIndex } from './compaction-index.js';
 import type { CompactionContext, CompactionStrategy, PreserveOptions } from './compaction-strategy.js';
 import { assertCount, COMPACTION_ERROR_CODES, CompactionError, throwIfAborted } from './errors.js';
 import { createProtection } from './protection.js';
-import { summarizeSpan, type SummarizeFunction } from './summarize-span.js';
+import { summarizeSpan, toRedactor, type SummarizeFunction } from './summarize-span.js';
 import { negate, type CompactionTrigger } from './triggers.js';
 
 export const SUMMARIZATION = 'summarization';
@@ -44,6 +46,11 @@ export interface SummarizationOptions extends PreserveOptions {
   summaryTokenReserve?: number;
   /** On a summarizer failure: restore the span and note it (`skip`, default) or throw CTXHOST_COMPACTION_SUMMARIZER_FAILED. */
   onError?: 'skip' | 'throw';
+  /**
+   * Secret redaction of the span sent and the summary returned: the config's `redaction` section or a redactor.
+   * Default: what `applyCompaction` was given (the compaction plugin passes the host config's), else every built-in pattern.
+   */
+  redaction?: RedactionConfig | SecretRedactor;
 }
 
 /**
@@ -110,7 +117,12 @@ async function writeSummary(
       maxOutputTokens: options.maxOutputTokens ?? SUMMARIZATION_DEFAULTS.maxOutputTokens,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     };
-    const summary = await summarizeSpan(options.summarizer, span, request);
+    const summary = await summarizeSpan(
+      options.summarizer,
+      span,
+      request,
+      toRedactor(options.redaction) ?? context.redactor,
+    );
     if (summary.text.trim() === '') throw new Error('the summarizer returned an empty summary');
     const covers = coveredSpanOf(span.flatMap((group) => group.messages)) ?? [];
     index.replaceInserted(placeholder, summaryMessage(summary.text, covers, summary.source));

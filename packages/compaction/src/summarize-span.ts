@@ -1,7 +1,9 @@
 import {
   createSecretRedactor,
   redactMessages,
+  secretRedactorFromConfig,
   type Message,
+  type RedactionConfig,
   type SecretRedactor,
   type Summarizer,
   type SummaryRequest,
@@ -10,6 +12,12 @@ import {
 import type { CompactionGroup } from './compaction-index.js';
 
 const DEFAULT_REDACTOR = createSecretRedactor();
+
+/** A config `redaction` section or a redactor as a redactor; undefined stays undefined (the caller's default applies). */
+export function toRedactor(redaction: RedactionConfig | SecretRedactor | undefined): SecretRedactor | undefined {
+  if (redaction === undefined) return undefined;
+  return 'redact' in redaction ? redaction : secretRedactorFromConfig(redaction);
+}
 
 /** A plain function is a summarizer too. */
 export type SummarizeFunction = (request: SummaryRequest) => Promise<string>;

@@ -218,3 +218,6 @@ export { redactMessages } from './engines/redact-messages.js';
 export { validateProjection, type ProjectionProblem, type ProjectionProblemCode } from './model/validate-projection.js';
 export * from './stateless/index.js';
 export * from './fidelity/index.js';
+export { isSecretName } from './engines/secret-assignments.js';
+export { SECRETLINT_RULE_NAMES, type SecretRange } from './engines/secretlint-rules.js';
+export { linearPatternProblem } from './config/linear-pattern.js';

@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG, CONFIG_LIMITS } from './config-defaults.js';
 import { BUILT_IN_HOOK_NAMES, type CtxhostConfig } from './config-schema.js';
 import type { ConfigSection } from './config-section.js';
 import { canonicalHookName, HOOK_ALIASES } from './disabled-hooks.js';
+import { linearPatternProblem } from './linear-pattern.js';
 import { ModelsSectionSchema, toModelOverrides } from '../model-registry/models-config-schema.js';
 
 /*
@@ -75,7 +76,12 @@ export const RedactionSectionSchema = z.strictObject({
     .array(
       z.strictObject({
         type: text('a placeholder label'),
-        regex: text('a regular expression').refine(compilesAsRegex, { error: 'a valid regular expression' }),
+        regex: text('a regular expression')
+          .refine(compilesAsRegex, { error: 'a valid regular expression' })
+          .refine((source) => !compilesAsRegex(source) || linearPatternProblem(source) === undefined, {
+            error: (issue) =>
+              `a pattern that runs in linear time (RE2 cannot run it: ${linearPatternProblem(String(issue.input)) ?? 'unsupported'}; rewrite it without lookarounds or backreferences)`,
+          }),
         group: z
           .number({ error: 'a capture group number, at least 1' })
           .int({ error: 'a capture group number, at least 1' })

@@ -1,18 +1,26 @@
 import type { RedactionConfig } from '../config/config-schema.js';
+import { encodedSecretRanges } from './encoded-secrets.js';
+import { jwtRanges } from './jwt-ranges.js';
+import { linearPattern } from '../config/linear-pattern.js';
+import { assignmentRanges, commandPasswordRanges, namedTokenRanges, urlPasswordRanges } from './secret-assignments.js';
+import { secretlintRanges, type SecretRange } from './secretlint-rules.js';
 
 /**
  * Secret redaction for everything that leaves the store towards a summarizer
- * or lands in a summary: API keys and tokens of the common providers, bearer
- * tokens, private keys, credentials in connection strings and `password=` /
- * `password:` forms become a typed placeholder (`[REDACTED:github-token]`).
- * The original stays in the store only.
+ * or lands in a summary. Three layers, merged: secretlint's recommended preset
+ * (the provider formats, kept by its maintainers), the patterns below for what
+ * it does not cover, and structure (a value given to a secret-like name, a
+ * credential header, a password in a URL, a high-entropy token next to a
+ * secret's name); then the same again inside percent-encoded and base64 runs.
+ * A secret becomes a typed placeholder (`[REDACTED:github-token]`); the original
+ * stays in the store only.
  *
- * Every built-in pattern is linear: no nested or overlapping unbounded
- * quantifiers, and private-key blocks are found with `indexOf`, not a lazy
- * `[\s\S]*?` that would go quadratic on many BEGIN lines without an END.
+ * Every layer is linear in the text: bounded quantifiers with nothing
+ * ambiguous after them, scans with indexOf, and configured patterns run on a
+ * linear-time engine (RE2).
  */
 
-/** A pattern: its type (the placeholder's label) and a global regex. `group`: redact only that capture group (the value after `password=`). */
+/** A pattern: its type (the placeholder's label) and a global regex. `group`: redact only that capture group. */
 export interface SecretPattern {
   type: string;
   regex: RegExp;
@@ -37,78 +45,142 @@ export function redactionPlaceholder(type: string): string {
   return `${REDACTION_PLACEHOLDER_PREFIX}${type}]`;
 }
 
-// A token's tail: key characters, bounded so one start position costs a bounded amount of work.
 const KEY = '[A-Za-z0-9_-]';
-const VALUE_STOP = `[^\\s"'\`,;&<>()\\[\\]{}]`;
 
-/** The built-in patterns, most specific first (an Anthropic key also starts with `sk-`). */
+/** Formats secretlint's preset leaves out or reads narrowly, most specific first (an Anthropic key also starts with `sk-`). */
 export const DEFAULT_SECRET_PATTERNS: readonly SecretPattern[] = [
-  { type: 'anthropic-key', regex: new RegExp(`\\bsk-ant-${KEY}{20,400}`, 'g') },
-  { type: 'openai-key', regex: new RegExp(`\\bsk-(?:proj-|svcacct-|admin-)?${KEY}{20,400}`, 'g') },
-  { type: 'github-token', regex: /\b(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
-  { type: 'aws-access-key', regex: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  {
-    type: 'aws-secret-key',
-    regex:
-      /\b(aws_?secret_?access_?key|secret_?access_?key|AWS_SECRET_ACCESS_KEY)(["']?\s{0,5}[:=]\s{0,5}["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
-    group: 3,
-  },
-  { type: 'google-api-key', regex: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { type: 'slack-token', regex: /\bxox[baprs]-[A-Za-z0-9-]{10,250}/g },
-  { type: 'stripe-key', regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}/g },
-  { type: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,2000}\.eyJ[A-Za-z0-9_-]{8,4000}\.[A-Za-z0-9_-]{8,2000}/g },
-  { type: 'bearer-token', regex: /\b(Bearer\s{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi, group: 2 },
-  {
-    type: 'connection-password',
-    regex: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"[\]]{1,256}:)([^\s@/'"]{1,256})@/gi,
-    group: 2,
-  },
-  {
-    type: 'password',
-    regex: new RegExp(
-      `(?<![A-Za-z0-9])((?:password|passwd|pwd|passphrase|secret|client_?secret|api_?key|apikey|access_?token|auth_?token)["']?\\s{0,5}[:=]\\s{0,5}["']?)(${VALUE_STOP}{4,500})`,
-      'gi',
-    ),
-    group: 2,
-  },
+  { type: 'anthropic-key', regex: new RegExp(`(?<![A-Za-z0-9])sk-ant-${KEY}{20,400}`, 'g') },
+  { type: 'openai-key', regex: new RegExp(`(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-)?${KEY}{20,400}`, 'g') },
+  { type: 'github-token', regex: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})/g },
+  { type: 'gitlab-token', regex: /(?<![A-Za-z0-9])gl(?:pat|dt|ptt|rt|cbt|soat|ffct)-[A-Za-z0-9_-]{20,64}/g },
+  { type: 'huggingface-token', regex: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,64}/g },
+  { type: 'groq-key', regex: /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{40,64}/g },
+  { type: 'sendgrid-key', regex: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}/g },
+  { type: 'google-oauth-token', regex: /(?<![A-Za-z0-9])ya29\.[A-Za-z0-9_-]{20,2048}/g },
+  { type: 'slack-webhook', regex: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g },
+  { type: 'npm-token', regex: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}\b/g },
+  { type: 'aws-access-key', regex: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { type: 'google-api-key', regex: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g },
+  { type: 'slack-token', regex: /(?<![A-Za-z0-9])xox[baprse]-[A-Za-z0-9-]{10,250}/g },
+  { type: 'stripe-key', regex: /(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,250}/g },
+  { type: 'bearer-token', regex: /(?<![A-Za-z0-9])(Bearer[ \t]{1,5})([A-Za-z0-9._~+/=-]{16,2000})/gi, group: 2 },
+  { type: 'azure-sas-signature', regex: /[?&]sig=([A-Za-z0-9%+/=]{16,512})/g, group: 1 },
 ];
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/g;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/g;
 
-/** Builds a redactor over the given patterns (default: the built-ins); private-key blocks are always redacted. */
-export function createSecretRedactor(patterns: readonly SecretPattern[] = DEFAULT_SECRET_PATTERNS): SecretRedactor {
-  for (const pattern of patterns) {
-    if (!pattern.regex.global) throw new TypeError(`secret pattern ${pattern.type}: the regex must have the g flag`);
-  }
-  const redact = (text: string): RedactionResult => {
+export interface SecretRedactorOptions {
+  /** Layer names and pattern types to leave out (`password`, a secretlint rule such as `github`). */
+  disable?: readonly string[];
+}
+
+/** Builds a redactor: the given patterns (default: the built-ins) on top of the preset and the structural layer; private keys always. */
+export function createSecretRedactor(
+  patterns: readonly SecretPattern[] = DEFAULT_SECRET_PATTERNS,
+  options: SecretRedactorOptions = {},
+): SecretRedactor {
+  const compiled = patterns.map(compilePattern);
+  const disabled = new Set(options.disable ?? []);
+  const rangesOf = (text: string): SecretRange[] => [
+    ...compiled.flatMap((pattern) => pattern(text)),
+    ...(disabled.has('jwt') ? [] : jwtRanges(text)),
+    ...secretlintRanges(text, disabled),
+    ...(disabled.has('password') ? [] : assignmentRanges(text)),
+    ...(disabled.has('connection-password') ? [] : urlPasswordRanges(text)),
+    ...commandPasswordRanges(text),
+    ...namedTokenRanges(text),
+  ];
+  const redactLayer = (text: string, depth: number): RedactionResult => {
     const found: Record<string, number> = {};
-    const count = (type: string) => {
+    const count = (type: string): void => {
       found[type] = (found[type] ?? 0) + 1;
     };
     let result = redactPrivateKeys(text, count);
-    for (const pattern of patterns) result = applyPattern(result, pattern, count);
+    result = replaceRanges(result, rangesOf(result), count);
+    if (depth === 0) {
+      const inner = (decoded: string): boolean => Object.keys(redactLayer(decoded, depth + 1).found).length > 0;
+      result = replaceRanges(result, encodedSecretRanges(result, inner), count);
+    }
     return { text: result, found };
   };
+  const redact = (text: string): RedactionResult => redactLayer(text, 0);
   return { redact, redactText: (text) => redact(text).text };
 }
 
-function applyPattern(text: string, pattern: SecretPattern, count: (type: string) => void): string {
-  const placeholder = redactionPlaceholder(pattern.type);
-  pattern.regex.lastIndex = 0;
-  return text.replace(pattern.regex, (match: string, ...groups: unknown[]) => {
-    if (pattern.group === undefined) {
-      count(pattern.type);
-      return placeholder;
+/** A pattern as a function from text to ranges, its capture group located with the `d` flag. */
+function compilePattern(pattern: SecretPattern): (text: string) => SecretRange[] {
+  if (!pattern.regex.global) throw new TypeError(`secret pattern ${pattern.type}: the regex must have the g flag`);
+  const regex = pattern.regex.hasIndices ? pattern.regex : new RegExp(pattern.regex.source, `${pattern.regex.flags}d`);
+  return (text) => {
+    const ranges: SecretRange[] = [];
+    regex.lastIndex = 0;
+    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+      if (match[0].length === 0) regex.lastIndex++;
+      const span =
+        pattern.group === undefined ? [match.index, match.index + match[0].length] : match.indices?.[pattern.group];
+      if (span === undefined) continue;
+      const [start, end] = span as [number, number];
+      ranges.push({ start, end, type: pattern.type });
     }
-    const captures = groups.slice(0, -2) as (string | undefined)[];
-    const value = captures[pattern.group - 1];
-    // Already a placeholder (redaction is idempotent) or nothing captured.
-    if (value === undefined || value.startsWith(REDACTION_PLACEHOLDER_PREFIX) || value.startsWith('[')) return match;
-    count(pattern.type);
-    const before = captures.slice(0, pattern.group - 1).join('');
-    return `${before}${placeholder}${match.slice(before.length + value.length)}`;
-  });
+    return ranges;
+  };
+}
+
+/**
+ * Replaces the ranges (merged where they overlap; the earliest, then the first
+ * listed, names the type), leaving placeholders alone so redaction is idempotent.
+ * A secret that ends a line and goes on over the next line alone (a key wrapped
+ * at a fixed width) takes that line too.
+ */
+function replaceRanges(text: string, ranges: SecretRange[], count: (type: string) => void): string {
+  if (ranges.length === 0) return text;
+  const ordered = ranges
+    .map((range, order) => ({ ...range, order }))
+    .filter((range) => range.end > range.start)
+    .sort((left, right) => left.start - right.start || left.order - right.order);
+  let out = '';
+  let from = 0;
+  for (let index = 0; index < ordered.length; index++) {
+    const range = ordered[index]!;
+    if (range.start < from) continue;
+    let end = range.end;
+    while (index + 1 < ordered.length && ordered[index + 1]!.start < end) end = Math.max(end, ordered[++index]!.end);
+    if (isInsidePlaceholder(text, range.start, end)) continue;
+    end = wrappedEnd(text, end);
+    out += text.slice(from, range.start) + redactionPlaceholder(range.type);
+    count(range.type);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** Whether a range touches a placeholder already there (looked for in a bounded window, so the check is constant work). */
+function isInsidePlaceholder(text: string, start: number, end: number): boolean {
+  const from = Math.max(0, start - 64);
+  const window = text.slice(from, Math.min(text.length, end + 1));
+  for (let open = window.indexOf(REDACTION_PLACEHOLDER_PREFIX); open !== -1;) {
+    const close = window.indexOf(']', open);
+    if (close === -1) return false;
+    if (from + open < end && from + close >= start) return true;
+    open = window.indexOf(REDACTION_PLACEHOLDER_PREFIX, close);
+  }
+  return false;
+}
+
+const WRAPPED_LINE = /^[A-Za-z0-9+/=_-]{8,256}[ \t]*(?:\r?\n|$)/;
+
+/** The end of a secret followed by continuation lines (only key characters), at most 64 of them. */
+function wrappedEnd(text: string, end: number): number {
+  let at = end;
+  for (let lines = 0; lines < 64; lines++) {
+    const newline = text.startsWith('\r\n', at) ? 2 : text[at] === '\n' ? 1 : 0;
+    if (newline === 0) return at;
+    const next = WRAPPED_LINE.exec(text.slice(at + newline, at + newline + 260));
+    if (next === null || !/[0-9]/.test(next[0]) || !/[A-Za-z]/.test(next[0])) return at;
+    at += newline + next[0].trimEnd().length;
+  }
+  return at;
 }
 
 /** Private-key blocks, BEGIN to END (or to the end of the text when the END line is missing: a cut key is still a secret). */
@@ -130,17 +202,18 @@ function redactPrivateKeys(text: string, count: (type: string) => void): string 
   return out + text.slice(from);
 }
 
-/** Parses a configured pattern (`{ type, regex, flags }` from the config file) into a SecretPattern. */
+/**
+ * A configured pattern (`{ type, regex, group }` from the config file), run on
+ * RE2 (a linear-time engine): a pattern RE2 cannot run (a lookaround, a
+ * backreference) throws CTXHOST_CONFIG_INVALID with the reason.
+ */
 export function secretPatternFromConfig(entry: {
   type: string;
   regex: string;
   group?: number | undefined;
-}): SecretPattern {
-  return {
-    type: entry.type,
-    regex: new RegExp(entry.regex, 'g'),
-    ...(entry.group === undefined ? {} : { group: entry.group }),
-  };
+}): (text: string) => SecretRange[] {
+  const run = linearPattern(entry.regex);
+  return (text) => run(text, entry.group).map((span) => ({ ...span, type: entry.type }));
 }
 
 /** What `redaction` in the config file selects: the built-ins minus `disable`, plus the configured `patterns`; nothing at all when not enabled. */
@@ -148,8 +221,16 @@ export type { RedactionConfig };
 
 export function secretRedactorFromConfig(redaction: RedactionConfig): SecretRedactor {
   if (!redaction.enabled) return { redact: (text) => ({ text, found: {} }), redactText: (text) => text };
-  return createSecretRedactor([
-    ...DEFAULT_SECRET_PATTERNS.filter((pattern) => !redaction.disable.includes(pattern.type)),
-    ...redaction.patterns.map(secretPatternFromConfig),
-  ]);
+  const configured = redaction.patterns.map(secretPatternFromConfig);
+  const builtIn = DEFAULT_SECRET_PATTERNS.filter((pattern) => !redaction.disable.includes(pattern.type));
+  const base = createSecretRedactor(builtIn, { disable: redaction.disable });
+  if (configured.length === 0) return base;
+  const redact = (text: string): RedactionResult => {
+    const first = base.redact(text);
+    const found = { ...first.found };
+    const ranges = configured.flatMap((pattern) => pattern(first.text));
+    const result = replaceRanges(first.text, ranges, (type) => (found[type] = (found[type] ?? 0) + 1));
+    return { text: result, found };
+  };
+  return { redact, redactText: (text) => redact(text).text };
 }
