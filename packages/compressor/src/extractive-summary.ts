@@ -1,4 +1,5 @@
 import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
+import { pathsIn } from './paths-in.js';
 
 /**
  * A summary filled from the messages themselves, in the same template, for
@@ -74,8 +75,6 @@ interface Facts {
   errors: string[];
 }
 
-const FILE_PATH =
-  /(?:~|\.{1,2})?(?:\/?[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|py|json|md|c|h|cpp|go|rs|java|rb|yaml|yml|toml|txt|sh|sql|html|css)\b/g;
 const CONSTRAINT = /\b(must|should|don't|do not|never|always|prefer|please|make sure|without)\b/i;
 const DECISION = /\b(I'll|I will|I decided|decided to|going to|let's|instead|switch(?:ed)? to|chose)\b/i;
 const ERROR_LINE = /^.*\b(error|Error|ERROR|failed|FAILED|Traceback|Exception|panic|cannot|not found)\b.*$/m;
@@ -142,10 +141,6 @@ function describeCall(call: ToolCallPart): string {
     if (typeof main === 'string') return `${call.name}: ${main.replace(/\s+/g, ' ').slice(0, 200)}`;
   }
   return `${call.name}: ${JSON.stringify(input).slice(0, 120)}`;
-}
-
-function pathsIn(text: string): string[] {
-  return (text.match(FILE_PATH) ?? []).filter((path) => !/^\d+\.\d+$/.test(path) && !path.startsWith('e.g'));
 }
 
 function unique(items: readonly string[]): string[] {
