@@ -169,3 +169,26 @@ describe('parseTranscript (pi coding agent)', () => {
     );
   });
 });
+
+describe('pi sessions built to be large', () => {
+  it('repeats kept entries at most once per entry: a compaction keeping everything again is refused, not quadratic', () => {
+    const lines = [JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-01-01T00:00:00.000Z' })];
+    let parent: string | null = null;
+    for (let index = 0; index < 2_000; index++) {
+      const id = `e${index}`;
+      lines.push(
+        index % 2 === 0
+          ? entry(id, parent, { type: 'message', message: { role: 'user', content: `turn ${index}`, timestamp: 1 } })
+          : entry(id, parent, { type: 'compaction', summary: 'so far', firstKeptEntryId: 'e0', tokensBefore: 1 }),
+      );
+      parent = id;
+    }
+    expect(() => parseTranscript(lines.join('\n'), { file: 'crafted.jsonl' })).toThrow(
+      /crafted\.jsonl:\d+: compaction keeps \d+ entries from "e0", before what the previous compaction kept or more than the session holds/,
+    );
+    const transcript = parseTranscript(lines.join('\n'), { file: 'crafted.jsonl', skipInvalid: true });
+    // 1,000 user messages and 1,000 summaries; without the bound, about 500,000 repeated messages.
+    expect(transcript.messages.length).toBeLessThan(6_000);
+    expect(transcript.skipped).toBeGreaterThan(0);
+  });
+});

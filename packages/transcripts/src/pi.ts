@@ -62,9 +62,9 @@ export function parsePi(text: string, context: ParseContext): Omit<Transcript, '
     });
   }
   const path = pathToLeaf(entries, meta);
-  const builder = createBuilder(context, meta);
+  const builder = createBuilder(context, meta, path);
   for (const [index, entry] of path.entries()) {
-    if (entry.type === 'compaction') builder.compaction(entry, path.slice(0, index));
+    if (entry.type === 'compaction') builder.compaction(entry, index);
     else builder.entry(entry);
   }
   return {
@@ -85,17 +85,22 @@ function pathToLeaf(entries: readonly Entry[], meta: Record<string, JsonValue>):
   while (index >= 0 && !seen.has(index)) {
     seen.add(index);
     const entry = entries[index]!;
-    path.unshift(entry);
+    path.push(entry);
     if (entry.parentId === null) break;
     const parent = byId.get(entry.parentId);
     if (parent === undefined) meta.brokenLinks = Number(meta.brokenLinks) + 1;
     index = parent ?? index - 1;
   }
-  return path;
+  return path.reverse();
 }
 
-function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
+function createBuilder(context: ParseContext, meta: Record<string, JsonValue>, path: readonly Entry[]) {
   const messages: Message[] = [];
+  const positions = new Map(path.map((entry, index) => [entry.id, index]));
+  /** Where the previous compaction's kept entries began: a later one keeps from there on at most (it cut the context that one left). */
+  let keptFloor = 0;
+  /** Kept entries repeated so far; past the number of entries, a crafted file is building quadratically many messages. */
+  let repeated = 0;
   const usage: TranscriptUsage[] = [];
   const boundaries: TranscriptBoundary[] = [];
   const push = (message: Message, entry: Entry, extra: Record<string, JsonValue> = {}): void => {
@@ -144,7 +149,7 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
       else convert(entry);
     },
     /** pi's context after a compaction: its summary, then the kept entries, then what follows. */
-    compaction(entry: Entry, before: readonly Entry[]): void {
+    compaction(entry: Entry, index: number): void {
       const summary = typeof entry.value.summary === 'string' ? entry.value.summary : '';
       const tokensBefore = typeof entry.value.tokensBefore === 'number' ? entry.value.tokensBefore : undefined;
       boundaries.push({
@@ -163,8 +168,19 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>) {
         },
         entry,
       );
-      const first = before.findIndex((candidate) => candidate.id === entry.value.firstKeptEntryId);
-      for (const kept of first === -1 ? [] : before.slice(first)) {
+      const firstKept = entry.value.firstKeptEntryId;
+      const first = typeof firstKept === 'string' ? (positions.get(firstKept) ?? -1) : -1;
+      if (first === -1 || first >= index) return;
+      if (first < keptFloor || repeated + (index - first) > path.length) {
+        context.invalid(
+          entry.line,
+          `compaction keeps ${index - first} entries from "${String(firstKept)}", before what the previous compaction kept or more than the session holds (${path.length} entries); its kept entries are left out`,
+        );
+        return;
+      }
+      keptFloor = first;
+      repeated += index - first;
+      for (const kept of path.slice(first, index)) {
         const count = messages.length;
         convert({ ...kept, id: `${kept.id}@${entry.id}` }, { keptFromCompaction: kept.id });
         meta.keptMessagesRepeated = Number(meta.keptMessagesRepeated) + (messages.length - count);
