@@ -1,3 +1,4 @@
+import type { CompactionReport } from '@ctxhost/core';
 import type { ReplayEvent } from '../replay/replay-recorder.js';
 import { escapeHtml } from './chart-frame.js';
 
@@ -19,6 +20,7 @@ export function renderCompactionTable(events: readonly ReplayEvent[]): string {
     'saved',
     'messages',
     'summary',
+    'fidelity',
   ];
   const rows = compactions.map((event, index) => {
     const { report } = event;
@@ -36,10 +38,35 @@ export function renderCompactionTable(events: readonly ReplayEvent[]): string {
       report.summary === undefined
         ? '—'
         : `${report.summary.source}, ${count(report.summary.tokens)} tokens for ${report.summary.messagesCovered} messages${nativeNote(report.notes)}`,
+      fidelityCell(report),
     ];
-    return `<tr>${cells.map((cell, column) => `<td${column === 2 || column === 3 || column === 4 || column === 9 ? '' : ' class="number"'}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+    const row = `<tr id="compaction-${index + 1}">${cells.map((cell, column) => `<td${column === 2 || column === 3 || column === 4 || column === 9 || column === 10 ? '' : ' class="number"'}>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+    return row + missedRow(report, index + 1, header.length);
   });
   return `<table id="compactions"><thead><tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** The probe check: what the model sees after the compaction, and what the engine's result alone kept. */
+function fidelityCell(report: CompactionReport): string {
+  const fidelity = report.fidelity;
+  if (fidelity === undefined) return '—';
+  if (fidelity.probes === 0) return 'no probes';
+  const ledger = report.ledger === undefined ? '' : `; ledger ${count(report.ledger.tokens)} tokens`;
+  const files = report.rehydrated === undefined ? '' : `; ${report.rehydrated.files.length} files re-read`;
+  return `${percent(fidelity.score)} of ${fidelity.probes} probes (engine alone ${percent(fidelity.candidateScore)})${ledger}${files}`;
+}
+
+/** The probes the engine's result missed, under its row, and how to see the compaction in full. */
+function missedRow(report: CompactionReport, number: number, columns: number): string {
+  const missed = report.fidelity?.missed ?? [];
+  if (missed.length === 0) return '';
+  const items = missed.map((probe) => `<li>${escapeHtml(`${probe.kind}: ${probe.text}`)}</li>`).join('');
+  const added = report.fidelity?.added ?? 0;
+  return `<tr class="missed"><td colspan="${columns}"><details><summary>${escapeHtml(`compaction ${number}: ${missed.length} probes missed by the engine, ${added} added beside its summary (ctxhost show … --compaction ${number} prints the summary, ledger and dropped span)`)}</summary><ul>${items}</ul></details></td></tr>`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
 }
 
 function count(value: number): string {

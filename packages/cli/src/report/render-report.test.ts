@@ -62,11 +62,18 @@ describe('renderReport', () => {
   });
 
   it('lists the compactions in a table and escapes every text from the transcript', () => {
-    const rows = html.match(/<table id="compactions">[\s\S]*?<\/table>/)?.[0].match(/<tr>/g);
-    expect(rows).toHaveLength(2);
+    const rows = html.match(/<table id="compactions">[\s\S]*?<\/table>/)?.[0].match(/<tr[ >]/g);
+    expect(rows).toHaveLength(3);
     expect(html).toContain('11,500</td><td class="number">6,500</td><td class="number">5,000 (43%)');
     expect(html).toContain('sub&lt;1&gt;');
     expect(html).not.toContain('sub<1>');
+  });
+
+  it('gives each compaction its fidelity: the probe score, the engine alone, the ledger, and the probes it missed', () => {
+    expect(html).toContain('<tr id="compaction-1">');
+    expect(html).toContain('100% of 8 probes (engine alone 75%); ledger 120 tokens');
+    expect(html).toContain('<li>constraint: never touch &lt;main&gt;</li><li>file: src/a.ts</li>');
+    expect(html).toContain('ctxhost show … --compaction 1');
   });
 
   it('is a pure function of its input', () => {

@@ -10,6 +10,18 @@ const compaction = (tokensBefore: number, tokensAfter: number): CompactionReport
   messagesBefore: 30,
   messagesAfter: 12,
   summary: { tokens: 400, source: 'model', messagesCovered: 18 },
+  fidelity: {
+    score: 1,
+    candidateScore: 0.75,
+    probes: 8,
+    byKind: { file: { probes: 6, found: 5, kept: 6 }, constraint: { probes: 2, found: 1, kept: 2 } },
+    missed: [
+      { kind: 'constraint', text: 'never touch <main>' },
+      { kind: 'file', text: 'src/a.ts' },
+    ],
+    added: 2,
+  },
+  ledger: { entries: 4, folded: 0, tokens: 120 },
 });
 
 /** A small replay result for the report's unit tests: two sessions, a compaction, an overflow and its recovery. */

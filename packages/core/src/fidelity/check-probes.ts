@@ -39,10 +39,12 @@ export function fidelityOf(
     probes.length === 0 ? 1 : Math.round(((probes.length - missed) / probes.length) * 1000) / 1000;
   const byKind: CompactionFidelity['byKind'] = {};
   const missedSet = new Set(candidateMissed);
+  const stillSet = new Set(stillMissed);
   for (const probe of probes) {
-    const entry = (byKind[probe.kind] ??= { probes: 0, found: 0 });
+    const entry = (byKind[probe.kind] ??= { probes: 0, found: 0, kept: 0 });
     entry.probes++;
     if (!missedSet.has(probe)) entry.found++;
+    if (!stillSet.has(probe)) entry.kept++;
   }
   return {
     score: share(stillMissed.length),

@@ -23,8 +23,8 @@ export interface CompactionFidelity {
   /** Share found in what the engine returned, before anything was added. */
   candidateScore: number;
   probes: number;
-  /** Probes per kind and how many of them the engine's result kept. */
-  byKind: Partial<Record<ProbeKind, { probes: number; found: number }>>;
+  /** Probes per kind: how many the engine's result kept (`found`), and how many the model sees after ctxhost added what was missing (`kept`). */
+  byKind: Partial<Record<ProbeKind, { probes: number; found: number; kept: number }>>;
   /** Probes the engine's result missed (at most FIDELITY_LIMITS.missedInReport, newest first). */
   missed: MissedProbe[];
   /** Of the missed probes, how many ctxhost added beside the summary. */
