@@ -8,6 +8,7 @@ import { runBackgroundCompaction } from './background-compaction.js';
 import { runBillReplay } from './bill-replay.js';
 import { runCacheAwareCompaction } from './cache-aware-compaction.js';
 import { runCompactionFidelity } from './compaction-fidelity.js';
+import { runCompactionProbes } from './compaction-probes.js';
 import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
@@ -25,6 +26,11 @@ import { runTokenCounter } from './token-counter.js';
 import { runTurnOverhead } from './turn-overhead.js';
 
 export const BENCHES: Readonly<Record<string, Bench>> = {
+  'compaction-probes': {
+    title:
+      'Probe recall of the compressor per probe kind: its own result (before) and what the model sees after the probe check added what was missing (after); the ledger against the window',
+    run: runCompactionProbes,
+  },
   'compaction-throughput': {
     title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',
     run: runCompactionThroughput,

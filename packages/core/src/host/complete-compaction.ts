@@ -1,6 +1,7 @@
 import type { CompressResult } from '../engines/context-engine.js';
 import { ADDENDUM, reviewCompaction, type ReviewedCompaction } from '../fidelity/review-compaction.js';
 import { rehydrationPaths, renderRehydrated } from '../fidelity/rehydration.js';
+import type { FidelityConfig } from '../config/config-schema.js';
 import type { LedgerFolded } from '../fidelity/ledger.js';
 import type { CompactionReport } from '../model/compaction-report.js';
 import type { Message } from '../model/message.js';
@@ -8,6 +9,8 @@ import type { Host } from './host.js';
 
 export interface CompleteOptions {
   sessionId: string;
+  /** The window compacted for: the ledger, the added facts and the re-read files each take a bounded share of it. */
+  contextWindow: number;
   /** A recovery's size to reach: re-read files never push the result past it. */
   targetTokens?: number;
   signal?: AbortSignal;
@@ -26,7 +29,7 @@ export async function completeCompaction(
   result: CompressResult,
   options: CompleteOptions,
 ): Promise<CompressResult> {
-  const config = host.config.fidelity;
+  const config = withinWindow(host.config.fidelity, options.contextWindow);
   const countText = (text: string) => host.counter.countText(text);
   let reviewed: ReviewedCompaction;
   try {
@@ -83,6 +86,18 @@ export async function completeCompaction(
   report.tokensAfter = host.counter.countAll(messages);
   report.messagesAfter = messages.length;
   return { messages, report };
+}
+
+/** Shares of the window at most: the ledger 5%, the added facts 5%, re-read files 10% (a small window is not filled with them). */
+function withinWindow(config: FidelityConfig, contextWindow: number): FidelityConfig {
+  const share = (tokens: number, fraction: number, floor: number) =>
+    Math.min(tokens, Math.max(floor, Math.floor(contextWindow * fraction)));
+  return {
+    ...config,
+    repairMaxTokens: share(config.repairMaxTokens, 0.05, 0),
+    ledger: { ...config.ledger, maxTokens: share(config.ledger.maxTokens, 0.05, 100) },
+    rehydration: { ...config.rehydration, maxTokens: share(config.rehydration.maxTokens, 0.1, 0) },
+  };
 }
 
 function foldedCount(folded: LedgerFolded): number {

@@ -134,6 +134,7 @@ export async function prepareCompaction(
   // Checked (probes), completed (ledger) and rehydrated before it is used; timed with the engine.
   result = await completeCompaction(host, messages, result, {
     sessionId: session.id,
+    contextWindow,
     ...(options.targetTokens === undefined ? {} : { targetTokens: options.targetTokens }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
