@@ -5,6 +5,7 @@ import { registerConfigCommand } from './commands/config.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerReplayCommand } from './commands/replay.js';
+import { registerShowCommand } from './commands/show.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
 import { registerStoreCommand } from './commands/store.js';
 import { processStream, textStream, type CliIo } from './output/index.js';
@@ -42,6 +43,7 @@ export function createProgram(
   registerSimulatorCommand(program, io);
   registerReplayCommand(program, io);
   registerDemoCommand(program, io);
+  registerShowCommand(program, io);
   registerStoreCommand(program, write);
   return program;
 }
