@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMessage, type CompactionReport, type Message, type StoredEvent } from '@ctxhost/core';
+import { createMessage, type CompactionReport, type Message, type StoreEvent, type StoredEvent } from '@ctxhost/core';
 import { compactionView, renderCompactionView } from './compaction-view.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 let seq = 0;
-const stored = (event: StoredEvent extends infer E ? Omit<E, 'seq' | 'at' | 'eventId'> : never): StoredEvent =>
-  ({ ...event, seq: ++seq, at, eventId: `e${seq}` }) as StoredEvent;
+const stored = (event: StoreEvent): StoredEvent => ({ ...event, seq: ++seq, at, eventId: `e${seq}` });
 
 const text = (id: string, role: Message['role'], body: string) =>
   createMessage(role, [{ type: 'text', text: body }], { id });
