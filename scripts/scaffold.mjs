@@ -107,6 +107,12 @@ const packages = [
     { '@ctxhost/simulator': 'workspace:*', '@opencode-ai/sdk': '1.18.33', 'opencode-ai': '1.18.33' },
   ],
   [
+    'packages/gateway',
+    '@ctxhost/gateway',
+    { '@ctxhost/core': 'workspace:*', ctxhost: 'workspace:*', zod: '^4.6.7' },
+    { '@ctxhost/simulator': 'workspace:*', openai: '^7.57.0', '@google/genai': '^3.1.0', ...sdk },
+  ],
+  [
     'plugins/context_engine/lcm',
     '@ctxhost/engine-lcm',
     {},

@@ -150,6 +150,11 @@ export { createPromptOriginals, type PromptOriginals } from './host/prompt-origi
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export { fromResponsesOutput, toResponsesInput, type ResponsesItem } from './adapters/responses-adapter.js';
 export type * from './adapters/openai-wire-types.js';
+export type * from './adapters/wire-request-types.js';
+export type { WireTurns } from './adapters/wire-turns.js';
+export { readChatRequest, parseArguments } from './adapters/chat-turns.js';
+export { readResponsesRequest, RESPONSES_CALL_TYPES } from './adapters/responses-turns.js';
+export { readGenerateContentRequest } from './adapters/gemini-turns.js';
 export type { ModelInfo, ModelPrices, ModelOverride, LongContextTier } from './model-registry/model-info.js';
 export {
   largestStatedLimit,

@@ -1,6 +1,7 @@
 import { apiError, type ApiError } from '../wire/api-error.js';
-import type { ChatCompletionRequest, ChatContentPart, ChatMessage } from '../wire/chat-wire.js';
-import type { ContentBlock, MessagesRequest, ToolSpec, WireMessage } from '../wire/wire.js';
+import { readChatRequest } from '@ctxhost/core';
+import type { ChatCompletionRequest, ChatMessage } from '../wire/chat-wire.js';
+import type { MessagesRequest } from '../wire/wire.js';
 
 const ROLES = ['system', 'assistant', 'user', 'function', 'tool', 'developer'];
 
@@ -91,79 +92,7 @@ function unanswered(index: number, ids: Set<string>): ApiError {
   );
 }
 
-/**
- * The same conversation as a Messages request, so the tokenizer, the cache,
- * the responders and the summary detection serve both endpoints: system and
- * developer messages become `system`; tool messages become `tool_result`
- * blocks of one user turn; assistant tool calls become `tool_use` blocks.
- */
+/** The same conversation as a Messages request (core's reading, shared with the gateway), so the tokenizer, the cache, the responders and the summary detection serve both endpoints. */
 export function toMessagesRequest(request: ChatCompletionRequest): MessagesRequest {
-  const system: string[] = [];
-  const messages: WireMessage[] = [];
-  for (const message of request.messages) {
-    if (message.role === 'system' || message.role === 'developer') {
-      system.push(textOf(message.content));
-      continue;
-    }
-    const blocks = toBlocks(message);
-    const previous = messages.at(-1);
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    if (previous !== undefined && previous.role === role && role === 'user' && Array.isArray(previous.content))
-      previous.content.push(...blocks);
-    else messages.push({ role, content: blocks });
-  }
-  const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? 0;
-  return {
-    model: request.model,
-    max_tokens: maxTokens,
-    messages,
-    ...(system.length === 0 ? {} : { system: system.join('\n\n') }),
-    ...(request.tools === undefined ? {} : { tools: request.tools.map(toToolSpec) }),
-  };
-}
-
-function toBlocks(message: ChatMessage): ContentBlock[] {
-  if (message.role === 'tool')
-    return [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }];
-  const blocks: ContentBlock[] = partsOf(message.content).map(toBlock);
-  for (const call of message.tool_calls ?? [])
-    blocks.push({
-      type: 'tool_use',
-      id: call.id,
-      name: call.function.name,
-      input: parseArguments(call.function.arguments),
-    });
-  return blocks.filter((block) => block.type !== 'text' || (block.text ?? '').length > 0);
-}
-
-function toBlock(part: ChatContentPart): ContentBlock {
-  if (part.type === 'image_url') return { type: 'image', source: { type: 'url', url: part.image_url?.url ?? '' } };
-  return { type: 'text', text: part.text ?? '' };
-}
-
-function partsOf(content: ChatMessage['content']): ChatContentPart[] {
-  if (content === undefined || content === null) return [];
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
-}
-
-function textOf(content: ChatMessage['content']): string {
-  return partsOf(content)
-    .map((part) => part.text ?? '')
-    .join('');
-}
-
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { arguments: text };
-  }
-}
-
-function toToolSpec(tool: ChatCompletionRequest['tools'] extends (infer T)[] | undefined ? T : never): ToolSpec {
-  return {
-    name: tool.function.name,
-    ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
-    input_schema: tool.function.parameters ?? { type: 'object' },
-  };
+  return readChatRequest(request).request;
 }

@@ -1,11 +1,7 @@
 import { apiError, type ApiError } from '../wire/api-error.js';
-import type {
-  GeminiContent,
-  GeminiFunctionDeclaration,
-  GeminiPart,
-  GenerateContentRequest,
-} from '../wire/gemini-wire.js';
-import type { ContentBlock, MessagesRequest, ToolSpec, WireMessage } from '../wire/wire.js';
+import { readGenerateContentRequest } from '@ctxhost/core';
+import type { GeminiContent, GenerateContentRequest } from '../wire/gemini-wire.js';
+import type { MessagesRequest } from '../wire/wire.js';
 
 const ROLES = ['user', 'model'];
 
@@ -60,63 +56,7 @@ function validateContent(contents: GeminiContent[], content: GeminiContent, inde
   return undefined;
 }
 
-/**
- * The same conversation as a Messages request, so the tokenizer, the cache and
- * the responders serve every endpoint: `systemInstruction` becomes `system`,
- * `model` turns assistant ones, thought parts thinking blocks, function calls
- * `tool_use` and function responses `tool_result` blocks (paired by id, else by
- * name), function declarations tools.
- */
+/** The same conversation as a Messages request (core's reading, shared with the gateway), so the tokenizer, the cache and the responders serve every endpoint. */
 export function geminiToMessagesRequest(model: string, request: GenerateContentRequest): MessagesRequest {
-  const system = systemText(request.systemInstruction);
-  const messages: WireMessage[] = request.contents.map((content) => ({
-    role: content.role === 'model' ? 'assistant' : 'user',
-    content: content.parts.flatMap(toBlocks),
-  }));
-  const tools = (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []).map(toToolSpec);
-  return {
-    model,
-    max_tokens: request.generationConfig?.maxOutputTokens ?? 0,
-    messages,
-    ...(system.length === 0 ? {} : { system }),
-    ...(tools.length === 0 ? {} : { tools }),
-  };
-}
-
-function systemText(instruction: GenerateContentRequest['systemInstruction']): string {
-  if (instruction === undefined) return '';
-  if (typeof instruction === 'string') return instruction;
-  return instruction.parts.map((part) => part.text ?? '').join('\n');
-}
-
-function toBlocks(part: GeminiPart): ContentBlock[] {
-  if (part.functionCall !== undefined)
-    return [
-      {
-        type: 'tool_use',
-        id: part.functionCall.id ?? part.functionCall.name,
-        name: part.functionCall.name,
-        input: part.functionCall.args ?? {},
-      },
-    ];
-  if (part.functionResponse !== undefined)
-    return [
-      {
-        type: 'tool_result',
-        tool_use_id: part.functionResponse.id ?? part.functionResponse.name,
-        content: JSON.stringify(part.functionResponse.response ?? {}),
-      },
-    ];
-  if (part.inlineData !== undefined) return [{ type: 'image', source: { type: 'base64', data: '' } }];
-  if (part.fileData !== undefined) return [{ type: 'text', text: part.fileData.fileUri ?? '' }];
-  if (typeof part.text !== 'string' || part.text.length === 0) return [];
-  return part.thought === true ? [{ type: 'thinking', thinking: part.text }] : [{ type: 'text', text: part.text }];
-}
-
-function toToolSpec(declaration: GeminiFunctionDeclaration): ToolSpec {
-  return {
-    name: declaration.name,
-    ...(declaration.description === undefined ? {} : { description: declaration.description }),
-    input_schema: declaration.parametersJsonSchema ?? declaration.parameters ?? { type: 'object' },
-  };
+  return readGenerateContentRequest(model, request).request;
 }

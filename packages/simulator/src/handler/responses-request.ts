@@ -1,22 +1,13 @@
 import { apiError, type ApiError } from '../wire/api-error.js';
-import type {
-  ResponsesContentPart,
-  ResponsesInputItem,
-  ResponsesRequest,
-  ResponsesTool,
-} from '../wire/responses-wire.js';
-import type { ContentBlock, MessagesRequest, ToolSpec, WireMessage } from '../wire/wire.js';
+import { readResponsesRequest, RESPONSES_CALL_TYPES as CALL_TYPES } from '@ctxhost/core';
+import type { ResponsesInputItem, ResponsesRequest } from '../wire/responses-wire.js';
+import type { MessagesRequest } from '../wire/wire.js';
 import {
   fromLatestCompaction,
   validateCompactionItems,
   validateResponsesContextManagement,
 } from '../features/responses-compaction.js';
 
-const CALL_TYPES: Record<string, string> = {
-  function_call: 'function_call_output',
-  custom_tool_call: 'custom_tool_call_output',
-  local_shell_call: 'local_shell_call_output',
-};
 const OUTPUT_TYPES = new Set(Object.values(CALL_TYPES));
 
 /**
@@ -78,121 +69,16 @@ function validateItems(items: ResponsesInputItem[]): ApiError | undefined {
 }
 
 /**
- * The same conversation as a Messages request, so the tokenizer, the cache,
- * the responders and the summary detection serve this endpoint too:
- * `instructions`, system and developer messages become `system`; tool calls
- * become `tool_use` blocks and their outputs `tool_result` blocks; reasoning
- * becomes thinking; consecutive items of one role are one message. A
+ * The same conversation as a Messages request (core's reading, shared with the gateway), so the
+ * tokenizer, the cache, the responders and the summary detection serve this endpoint too. A
  * compaction item stands for everything before it and is read as its summary.
  */
 export function responsesToMessagesRequest(request: ResponsesRequest): MessagesRequest {
-  const system: string[] = typeof request.instructions === 'string' ? [request.instructions] : [];
-  const messages: WireMessage[] = [];
-  const items: ResponsesInputItem[] =
-    typeof request.input === 'string'
-      ? [{ role: 'user', content: request.input }]
-      : fromLatestCompaction(request.input ?? []);
-  for (const item of items) {
-    if ((item.type ?? 'message') === 'message' && (item.role === 'system' || item.role === 'developer')) {
-      system.push(textOf(item.content));
-      continue;
-    }
-    const { role, blocks } = toBlocks(item);
-    if (blocks.length === 0) continue;
-    const previous = messages.at(-1);
-    if (previous !== undefined && previous.role === role && Array.isArray(previous.content))
-      previous.content.push(...blocks);
-    else messages.push({ role, content: blocks });
-  }
-  const tools = (request.tools ?? []).flatMap(toToolSpec);
-  return {
-    model: request.model,
-    max_tokens: request.max_output_tokens ?? 0,
-    messages,
-    ...(system.length === 0 ? {} : { system: system.join('\n\n') }),
-    ...(tools.length === 0 ? {} : { tools }),
-  };
+  const input = typeof request.input === 'string' ? request.input : fromLatestCompaction(request.input ?? []);
+  return readResponsesRequest({ ...request, input }).request;
 }
 
 /** Names of the request's `custom` (free-form input) tools. */
 export function customToolNames(request: ResponsesRequest): Set<string> {
   return new Set((request.tools ?? []).filter((tool) => tool.type === 'custom').map((tool) => String(tool.name ?? '')));
-}
-
-function toBlocks(item: ResponsesInputItem): { role: 'user' | 'assistant'; blocks: ContentBlock[] } {
-  const type = item.type ?? 'message';
-  if (type === 'message') {
-    const blocks = partsOf(item.content)
-      .map(toBlock)
-      .filter((block) => block.type !== 'text' || (block.text ?? '').length > 0);
-    return { role: item.role === 'assistant' ? 'assistant' : 'user', blocks };
-  }
-  if (OUTPUT_TYPES.has(type))
-    return {
-      role: 'user',
-      blocks: [{ type: 'tool_result', tool_use_id: String(item.call_id), content: outputText(item.output) }],
-    };
-  if (type === 'function_call')
-    return { role: 'assistant', blocks: [toolUse(item, parseArguments(item.arguments ?? ''))] };
-  if (type === 'custom_tool_call') return { role: 'assistant', blocks: [toolUse(item, { input: item.input ?? '' })] };
-  if (type === 'reasoning') {
-    const thinking = (item.summary ?? []).map((part) => part.text).join('\n');
-    return { role: 'assistant', blocks: thinking.length === 0 ? [] : [{ type: 'thinking', thinking, signature: '' }] };
-  }
-  // Other items the model produced (local_shell_call, web_search_call, …) count as their JSON.
-  return { role: 'assistant', blocks: [{ ...item, type }] };
-}
-
-function toolUse(item: ResponsesInputItem, input: unknown): ContentBlock {
-  return { type: 'tool_use', id: String(item.call_id), name: String(item.name ?? item.type), input };
-}
-
-function toBlock(part: ResponsesContentPart): ContentBlock {
-  if (part.type === 'input_image') return { type: 'image', source: { type: 'url', url: part.image_url ?? '' } };
-  return { type: 'text', text: part.text ?? '' };
-}
-
-function partsOf(content: ResponsesInputItem['content']): ResponsesContentPart[] {
-  if (content === undefined || content === null) return [];
-  return typeof content === 'string' ? [{ type: 'input_text', text: content }] : content;
-}
-
-function textOf(content: ResponsesInputItem['content']): string {
-  return partsOf(content)
-    .map((part) => part.text ?? '')
-    .join('');
-}
-
-function outputText(output: ResponsesInputItem['output']): string {
-  if (output === undefined) return '';
-  return typeof output === 'string' ? output : output.map((part) => part.text ?? '').join('');
-}
-
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { arguments: text };
-  }
-}
-
-function toToolSpec(tool: ResponsesTool): ToolSpec[] {
-  if (tool.type === 'function')
-    return [
-      {
-        name: String(tool.name),
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        input_schema: tool.parameters ?? { type: 'object' },
-      },
-    ];
-  if (tool.type === 'custom')
-    return [
-      {
-        name: String(tool.name),
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        input_schema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
-      },
-    ];
-  // Hosted tools (web_search, local_shell, …) run on the server: the simulator counts them as their JSON.
-  return [{ ...tool, name: tool.type }];
 }

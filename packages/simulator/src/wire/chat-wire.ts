@@ -1,43 +1,7 @@
 import type { ApiError } from './api-error.js';
 
-/** The Chat Completions shapes the simulator reads and writes (OpenAI's JSON, as OpenAI-compatible servers speak it). */
-export interface ChatContentPart {
-  type: string;
-  text?: string;
-  image_url?: { url: string };
-  [field: string]: unknown;
-}
-
-export interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface ChatMessage {
-  role: string;
-  content?: string | ChatContentPart[] | null;
-  tool_calls?: ChatToolCall[];
-  tool_call_id?: string;
-  name?: string;
-  [field: string]: unknown;
-}
-
-export interface ChatTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: unknown };
-}
-
-export interface ChatCompletionRequest {
-  model: string;
-  messages: ChatMessage[];
-  tools?: ChatTool[];
-  max_tokens?: number | null;
-  max_completion_tokens?: number | null;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean } | null;
-  [field: string]: unknown;
-}
+/** The Chat Completions shapes the simulator reads and writes (OpenAI's JSON, as OpenAI-compatible servers speak it); the request's live in core. */
+export type { ChatContentPart, ChatToolCall, ChatMessage, ChatTool, ChatCompletionRequest } from '@ctxhost/core';
 
 export interface ChatUsage {
   prompt_tokens: number;

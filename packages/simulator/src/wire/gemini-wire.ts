@@ -1,53 +1,15 @@
 import type { ApiError } from './api-error.js';
 
-/** The Gemini API shapes the simulator reads and writes (`generateContent`, as `@google/genai` and Gemini CLI send it). */
-export interface GeminiFunctionCall {
-  id?: string;
-  name: string;
-  args?: Record<string, unknown>;
-}
-
-export interface GeminiFunctionResponse {
-  id?: string;
-  name: string;
-  response?: Record<string, unknown>;
-}
-
-export interface GeminiPart {
-  text?: string;
-  thought?: boolean;
-  thoughtSignature?: string;
-  functionCall?: GeminiFunctionCall;
-  functionResponse?: GeminiFunctionResponse;
-  inlineData?: { mimeType?: string; data?: string };
-  fileData?: { mimeType?: string; fileUri?: string };
-  [field: string]: unknown;
-}
-
-export interface GeminiContent {
-  role?: string;
-  parts: GeminiPart[];
-}
-
-export interface GeminiFunctionDeclaration {
-  name: string;
-  description?: string;
-  parameters?: unknown;
-  parametersJsonSchema?: unknown;
-}
-
-export interface GeminiTool {
-  functionDeclarations?: GeminiFunctionDeclaration[];
-  [field: string]: unknown;
-}
-
-export interface GenerateContentRequest {
-  contents: GeminiContent[];
-  systemInstruction?: GeminiContent | string;
-  tools?: GeminiTool[];
-  generationConfig?: { maxOutputTokens?: number; [field: string]: unknown };
-  [field: string]: unknown;
-}
+/** The Gemini API shapes the simulator reads and writes (`generateContent`, as `@google/genai` and Gemini CLI send it); the request's live in core. */
+export type {
+  GeminiFunctionCall,
+  GeminiFunctionResponse,
+  GeminiPart,
+  GeminiContent,
+  GeminiFunctionDeclaration,
+  GeminiTool,
+  GenerateContentRequest,
+} from '@ctxhost/core';
 
 export interface GeminiUsageMetadata {
   promptTokenCount: number;

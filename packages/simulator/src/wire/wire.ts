@@ -1,38 +1,13 @@
-/** The request and response shapes the simulator reads and writes (the Messages API's JSON). */
-export interface CacheControl {
-  type: 'ephemeral';
-  ttl?: '5m' | '1h';
-}
+/** The request and response shapes the simulator reads and writes (the Messages API's JSON); the request's live in core, shared with the gateway. */
+import type { ContentBlock } from '@ctxhost/core';
 
-export interface ContentBlock {
-  type: string;
-  text?: string;
-  cache_control?: CacheControl | null;
-  [field: string]: unknown;
-}
-
-export interface WireMessage {
-  role: string;
-  content: string | ContentBlock[];
-}
-
-export interface ToolSpec {
-  name: string;
-  description?: string;
-  input_schema?: unknown;
-  cache_control?: CacheControl | null;
-  [field: string]: unknown;
-}
-
-export interface MessagesRequest {
-  model: string;
-  max_tokens: number;
-  messages: WireMessage[];
-  system?: string | ContentBlock[];
-  tools?: ToolSpec[];
-  stream?: boolean;
-  [field: string]: unknown;
-}
+export type {
+  WireCacheControl as CacheControl,
+  ContentBlock,
+  WireMessage,
+  ToolSpec,
+  MessagesRequest,
+} from '@ctxhost/core';
 
 export interface WireUsage {
   input_tokens: number;
