@@ -1,0 +1,82 @@
+import {
+  toAnthropic,
+  type AnthropicContentBlock,
+  type AnthropicMessageParam,
+  type MessagesRequest,
+  type Usage,
+} from '@ctxhost/core';
+import { numberOf, objectOf, toolDefinitions } from './tool-definitions.js';
+import type { JsonObject, WireProtocol } from './wire-protocol.js';
+import { mergeAdjacent, promptOf, rebuildItems } from './write-back.js';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  502: 'api_error',
+  503: 'overloaded_error',
+};
+
+/** Anthropic's Messages API: `POST /v1/messages`. */
+export const anthropicProtocol: WireProtocol = {
+  name: 'anthropic',
+  match: (method, path) => (method === 'POST' && path.endsWith('/v1/messages') ? {} : undefined),
+  read(body) {
+    const request = body as MessagesRequest;
+    if (!Array.isArray(request.messages)) throw new TypeError('messages: expected a list');
+    const turns = {
+      request,
+      sources: request.messages.map((_, index) => [index]),
+      systemSources: [],
+    };
+    return {
+      model: String(request.model),
+      stream: request.stream === true,
+      ...promptOf(turns, request.messages),
+      maxOutputTokens: numberOf(request.max_tokens),
+      tools: toolDefinitions(request.tools),
+    };
+  },
+  write(body, read, messages, originals) {
+    const written = new Set<AnthropicMessageParam>();
+    const items = rebuildItems(read, messages, originals, (message) => {
+      const params = toAnthropic([message]).messages;
+      for (const param of params) written.add(param);
+      return params;
+    }) as AnthropicMessageParam[];
+    return { ...body, messages: mergeAdjacent(items, written, (param) => param.role, mergeTurns) };
+  },
+  offerTool(body, tool) {
+    const tools = Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : [];
+    return {
+      ...body,
+      tools: [...tools, { name: tool.name, description: tool.description, input_schema: tool.inputSchema }],
+    };
+  },
+  usageOf(reply) {
+    const object = objectOf(reply);
+    const usage = objectOf(object?.['usage']) ?? objectOf(objectOf(object?.['message'])?.['usage']);
+    return usage === undefined ? undefined : anthropicUsage(usage);
+  },
+  errorBody(status, message) {
+    return JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
+  },
+};
+
+function anthropicUsage(usage: JsonObject): Usage {
+  return {
+    inputTokens: numberOf(usage['input_tokens']),
+    outputTokens: numberOf(usage['output_tokens']),
+    cacheCreationInputTokens: numberOf(usage['cache_creation_input_tokens']),
+    cacheReadInputTokens: numberOf(usage['cache_read_input_tokens']),
+  };
+}
+
+function mergeTurns(a: AnthropicMessageParam, b: AnthropicMessageParam): AnthropicMessageParam {
+  return { role: a.role, content: [...blocksOf(a), ...blocksOf(b)] };
+}
+
+function blocksOf(param: AnthropicMessageParam): AnthropicContentBlock[] {
+  return typeof param.content === 'string' ? [{ type: 'text', text: param.content }] : param.content;
+}
