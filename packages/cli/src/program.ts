@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCompactCommand } from './commands/compact.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerGatewayCommand } from './commands/gateway.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerReplayCommand } from './commands/replay.js';
 import { registerShowCommand } from './commands/show.js';
@@ -41,6 +42,7 @@ export function createProgram(
   registerCompactCommand(program, io);
   registerConfigCommand(program, io);
   registerSimulatorCommand(program, io);
+  registerGatewayCommand(program, io);
   registerReplayCommand(program, io);
   registerDemoCommand(program, io);
   registerShowCommand(program, io);

@@ -6,6 +6,7 @@ import { nativeCompactionConfigSection, serverContextConfigSection } from '@ctxh
 import { promptCachingConfigSection } from '@ctxhost/prompt-caching';
 import { sessionHygieneConfigSection } from '@ctxhost/session-hygiene';
 import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
+import { gatewaySection } from '@ctxhost/gateway';
 
 /**
  * The `hooks.<name>` sections of the built-in hooks (session hygiene's is empty: a key
@@ -13,7 +14,7 @@ import { truncatorConfigSection } from '@ctxhost/tool-output-truncator';
  * `loadConfig({ sections })`: with them, a misspelt hook key is reported with
  * its file, line and column when the config is loaded, not when the hook reads it;
  * and the sections of plugins core does not know by name (`prompt-caching`,
- * `native-compaction`, and the deprecated `server-context` it still reads) are accepted at all.
+ * `native-compaction`, and the deprecated `server-context` it still reads) are accepted at all. `gateway` is `ctxhost gateway`'s section (not a hook).
  */
 export function builtInConfigSections(): ConfigSection[] {
   return [
@@ -25,5 +26,6 @@ export function builtInConfigSections(): ConfigSection[] {
     nativeCompactionConfigSection,
     serverContextConfigSection,
     autoCompactConfigSection,
+    gatewaySection,
   ];
 }

@@ -4,6 +4,7 @@ import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { formatCount } from '../format-table.js';
 import type { CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
+import { untilStopSignal } from '../until-stop-signal.js';
 
 interface SimulatorCommandOptions {
   port: number;
@@ -119,16 +120,4 @@ function startedText(simulator: Simulator, options: SimulatorCommandOptions, con
     dim('Stop with Ctrl+C.'),
     '',
   ].join('\n');
-}
-
-function untilStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -2,9 +2,12 @@ import {
   toAnthropic,
   type AnthropicContentBlock,
   type AnthropicMessageParam,
+  type CacheControl,
+  type Message,
   type MessagesRequest,
   type Usage,
 } from '@ctxhost/core';
+import type { PromptItem } from './prompt-item.js';
 import { numberOf, objectOf, toolDefinitions } from './tool-definitions.js';
 import type { JsonObject, WireProtocol } from './wire-protocol.js';
 import { mergeAdjacent, promptOf, rebuildItems } from './write-back.js';
@@ -40,12 +43,18 @@ export const anthropicProtocol: WireProtocol = {
   },
   write(body, read, messages, originals) {
     const written = new Set<AnthropicMessageParam>();
-    const items = rebuildItems(read, messages, originals, (message) => {
+    const write = (message: Message) => {
       const params = toAnthropic([message]).messages;
       for (const param of params) written.add(param);
       return params;
-    }) as AnthropicMessageParam[];
-    return { ...body, messages: mergeAdjacent(items, written, (param) => param.role, mergeTurns) };
+    };
+    const items = rebuildItems(read, messages, originals, write, [], withBreakpoints) as AnthropicMessageParam[];
+    const system = systemWithBreakpoints(body['system'], messages[0]?.role === 'system' ? messages[0] : undefined);
+    return {
+      ...body,
+      ...(system === undefined ? {} : { system }),
+      messages: mergeAdjacent(items, written, (param) => param.role, mergeTurns),
+    };
   },
   offerTool(body, tool) {
     const tools = Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : [];
@@ -71,6 +80,48 @@ function anthropicUsage(usage: JsonObject): Usage {
     cacheCreationInputTokens: numberOf(usage['cache_creation_input_tokens']),
     cacheReadInputTokens: numberOf(usage['cache_read_input_tokens']),
   };
+}
+
+/**
+ * A message the projection keeps, as the caller sent it but with the projection's
+ * cache breakpoints (the prompt-caching hook places them; at most four per request).
+ */
+function withBreakpoints(message: Message, source: PromptItem): unknown[] {
+  const param = source.raw[0] as AnthropicMessageParam;
+  const blocks = blocksOf(param);
+  const same = message.parts.every((part, index) => sameBreakpoint(part.cacheControl, blocks[index]?.cache_control));
+  if (same && (typeof param.content !== 'string' || message.parts.every((part) => part.cacheControl === undefined)))
+    return [param];
+  return [
+    {
+      ...param,
+      content: blocks.map((block, index) => {
+        const breakpoint = message.parts[index]?.cacheControl;
+        const { cache_control: _old, ...rest } = block;
+        return (breakpoint === undefined ? rest : { ...rest, cache_control: breakpoint }) as AnthropicContentBlock;
+      }),
+    },
+  ];
+}
+
+/** The caller's system prompt with the projection's breakpoints on it (its text is never rewritten). */
+function systemWithBreakpoints(system: unknown, projected: Message | undefined): unknown {
+  if (projected === undefined || system === undefined) return system;
+  const blocks: AnthropicContentBlock[] =
+    typeof system === 'string' ? [{ type: 'text', text: system }] : (system as AnthropicContentBlock[]);
+  if (!Array.isArray(blocks) || blocks.length !== projected.parts.length) return system;
+  const source: PromptItem = {
+    kind: 'system',
+    turn: { role: 'system', content: blocks },
+    raw: [{ role: 'system', content: system }],
+    first: -1,
+  };
+  const [kept] = withBreakpoints(projected, source) as AnthropicMessageParam[];
+  return kept?.content;
+}
+
+function sameBreakpoint(a: CacheControl | undefined, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 function mergeTurns(a: AnthropicMessageParam, b: AnthropicMessageParam): AnthropicMessageParam {

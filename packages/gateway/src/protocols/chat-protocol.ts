@@ -34,7 +34,10 @@ export const chatProtocol: WireProtocol = {
       ...body,
       tools: [
         ...tools,
-        { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
+        {
+          type: 'function',
+          function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+        },
       ],
     };
   },

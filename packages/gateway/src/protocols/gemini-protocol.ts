@@ -83,7 +83,8 @@ function writeContent(message: Message, source: PromptItem | undefined, all: rea
   const parts: GeminiPart[] = [];
   for (const part of message.parts) {
     if (part.type === 'text' && part.text.length > 0) parts.push({ text: part.text });
-    else if (part.type === 'tool-call') parts.push({ functionCall: { id: part.callId, name: part.name, args: objectOf(part.input) ?? {} } });
+    else if (part.type === 'tool-call')
+      parts.push({ functionCall: { id: part.callId, name: part.name, args: objectOf(part.input) ?? {} } });
     else if (part.type === 'tool-result') {
       const original = own.find((item) => (item.functionResponse?.id ?? item.functionResponse?.name) === part.callId);
       const name = original?.functionResponse?.name ?? callName(all, part.callId);

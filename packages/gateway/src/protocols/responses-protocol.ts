@@ -34,7 +34,13 @@ export const responsesProtocol: WireProtocol = {
       ...body,
       tools: [
         ...tools,
-        { type: 'function', name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false },
+        {
+          type: 'function',
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.inputSchema,
+          strict: false,
+        },
       ],
     };
   },
@@ -68,16 +74,22 @@ function writeItems(message: Message, source: PromptItem | undefined): Responses
     if (part.type === 'text') text.push(part.text);
     else if (part.type === 'tool-call') {
       flush();
-      items.push(sourceItem(source, part.callId, 'call') ?? {
-        type: 'function_call',
-        call_id: part.callId,
-        name: part.name,
-        arguments: JSON.stringify(part.input),
-      });
+      items.push(
+        sourceItem(source, part.callId, 'call') ?? {
+          type: 'function_call',
+          call_id: part.callId,
+          name: part.name,
+          arguments: JSON.stringify(part.input),
+        },
+      );
     } else if (part.type === 'tool-result') {
       flush();
       const own = sourceItem(source, part.callId, 'output');
-      items.push(own === undefined ? { type: 'function_call_output', call_id: part.callId, output: resultText(part) } : { ...own, output: resultText(part) });
+      items.push(
+        own === undefined
+          ? { type: 'function_call_output', call_id: part.callId, output: resultText(part) }
+          : { ...own, output: resultText(part) },
+      );
     }
   }
   flush();
@@ -85,7 +97,11 @@ function writeItems(message: Message, source: PromptItem | undefined): Responses
 }
 
 /** The caller's own call or output item for `callId`, when this message was read from one. */
-function sourceItem(source: PromptItem | undefined, callId: string, kind: 'call' | 'output'): ResponsesInputItem | undefined {
+function sourceItem(
+  source: PromptItem | undefined,
+  callId: string,
+  kind: 'call' | 'output',
+): ResponsesInputItem | undefined {
   return (source?.raw as ResponsesInputItem[] | undefined)?.find(
     (item) => item.call_id === callId && (item.type ?? '').endsWith('_output') === (kind === 'output'),
   );

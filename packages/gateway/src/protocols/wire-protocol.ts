@@ -31,7 +31,12 @@ export interface WireProtocol {
   /** Throws on a body it cannot read (the request then goes out untouched). */
   read(body: JsonObject, route: RouteMatch): ReadRequest;
   /** A copy of `body` whose messages are `messages` (unchanged ones as the caller's own items); every other key as it came. */
-  write(body: JsonObject, read: ReadRequest, messages: readonly Message[], originals: PromptOriginals<PromptItem, unknown>): JsonObject;
+  write(
+    body: JsonObject,
+    read: ReadRequest,
+    messages: readonly Message[],
+    originals: PromptOriginals<PromptItem, unknown>,
+  ): JsonObject;
   /** A copy of `body` that also offers `tool` (the caller's tools first, untouched). */
   offerTool(body: JsonObject, tool: ToolDefinition): JsonObject;
   /** The provider's usage in a complete JSON reply, or in one streamed event's data. */

@@ -36,15 +36,19 @@ export function rebuildItems(
   originals: PromptOriginals<PromptItem, unknown>,
   writeMessage: (message: Message, source: PromptItem | undefined) => unknown[],
   leading: readonly unknown[] = [],
+  keep: (message: Message, source: PromptItem) => unknown[] = (_, source) => source.raw,
 ): unknown[] {
   const out: unknown[] = [...leading];
   const pinned = [...read.pinned];
+  // A view may have been built from another request with the same opening: its items are that request's. This request's own item at the same place says the same.
+  const own = new Map(read.prompt.map((item) => [item.first, item]));
   for (const message of messages) {
     if (message.role === 'system') continue;
-    const source = originals.message(message.id);
+    const known = originals.message(message.id);
+    const source = known === undefined ? undefined : own.get(known.first);
     const position = source?.first;
     while (position !== undefined && pinned.length > 0 && pinned[0]!.index < position) out.push(pinned.shift()!.raw);
-    if (source !== undefined && unchanged(message, source, originals)) out.push(...source.raw);
+    if (source !== undefined && unchanged(message, source, originals)) out.push(...keep(message, source));
     else out.push(...writeMessage(message, source));
   }
   for (const rest of pinned) out.push(rest.raw);

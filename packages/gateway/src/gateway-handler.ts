@@ -1,0 +1,301 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import {
+  ContextWindowStop,
+  createStatelessContext,
+  estimateTextTokens,
+  type Host,
+  type Message,
+  type PromptOriginals,
+  type StatelessContext,
+} from '@ctxhost/core';
+import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit.js';
+import { callerHeaders, forward, upstreamHeaders, upstreamUrl } from './forward.js';
+import type { GatewaySettings } from './gateway-config.js';
+import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js';
+import { mapPromptItem, type PromptItem } from './protocols/prompt-item.js';
+import { familyOf, matchProtocol } from './protocols/protocols.js';
+import type { JsonObject, ProtocolName, ReadRequest, WireProtocol } from './protocols/wire-protocol.js';
+import { readBody } from './read-body.js';
+import { relayStream } from './stream-relay.js';
+import { UpstreamError } from './upstream-error.js';
+
+export interface GatewayHandlerOptions {
+  settings: GatewaySettings;
+  /** The host whose hooks project each request; called on the first request. */
+  host: () => Host | Promise<Host>;
+  metrics?: GatewayMetrics;
+}
+
+/** A Node request listener that is the gateway; mount it in any `http.Server`. */
+export interface GatewayHandler {
+  (request: IncomingMessage, response: ServerResponse): void;
+  readonly metrics: GatewayMetrics;
+  readonly limit: ConcurrencyLimit;
+  /** Live views across the protocols' stateless contexts. */
+  views(): number;
+}
+
+/** What one send to the upstream gave: a complete reply, or a stream to relay. */
+type Sent =
+  | { kind: 'complete'; status: number; headers: Record<string, string | string[]>; text: string; reply: unknown }
+  | { kind: 'stream'; upstream: Response };
+
+/** Anthropic's successful reply that is an overflow in disguise (newer models stop at the window instead of failing). */
+const WINDOW_STOP = 'model_context_window_exceeded';
+
+export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
+  const { settings } = options;
+  const metrics = options.metrics ?? createGatewayMetrics();
+  const limit = createConcurrencyLimit(settings.maxConcurrentRequests);
+  let hostPromise: Promise<Host> | undefined;
+  const hostOnce = () => (hostPromise ??= Promise.resolve(options.host()));
+  // One stateless context per protocol: a live view holds the items of the request that built it, so views are shared only between requests of one wire shape.
+  const contexts = new Map<ProtocolName, StatelessContext<PromptItem, unknown>>();
+  const statelessFor = (protocol: ProtocolName) => {
+    let context = contexts.get(protocol);
+    if (context === undefined) {
+      context = createStatelessContext<PromptItem, unknown>({
+        host: hostOnce,
+        name: `gateway-${protocol}`,
+        map: mapPromptItem,
+      });
+      contexts.set(protocol, context);
+    }
+    return context;
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    const pathAndQuery = request.url ?? '/';
+    const path = pathAndQuery.split('?')[0] ?? '/';
+    if (method === 'GET' && path === '/healthz') return sendText(response, 200, 'application/json', '{"status":"ok"}');
+    if (method === 'GET' && path === '/metrics')
+      return sendText(response, 200, 'text/plain; version=0.0.4', metrics.render());
+    const matched = matchProtocol(method, path);
+    const protocol = matched?.protocol ?? familyOf(path);
+    const release = limit.tryAcquire();
+    if (release === undefined) {
+      metrics.request(protocol.name, 503);
+      request.resume();
+      return sendText(
+        response,
+        503,
+        'application/json',
+        protocol.errorBody(503, 'ctxhost gateway: too many requests in flight; retry shortly'),
+        { 'retry-after': '1' },
+      );
+    }
+    metrics.inFlight(limit.active);
+    const started = performance.now();
+    try {
+      const body = await readBody(request, settings.maxBodyBytes);
+      if (body === undefined) {
+        metrics.request(protocol.name, 413);
+        return sendText(
+          response,
+          413,
+          'application/json',
+          protocol.errorBody(413, `ctxhost gateway: the request is over ${settings.maxBodyBytes} bytes`),
+        );
+      }
+      const json = matched === undefined ? undefined : parseObject(body);
+      let read: ReadRequest | undefined;
+      try {
+        read = json === undefined ? undefined : matched!.protocol.read(json, matched!.route);
+      } catch {
+        read = undefined;
+      }
+      const base = settings.upstreamFor(protocol.name, read?.model ?? matched?.route.model);
+      if (base === undefined) {
+        metrics.request(protocol.name, 502);
+        return sendText(
+          response,
+          502,
+          'application/json',
+          protocol.errorBody(
+            502,
+            'ctxhost gateway: no upstream configured for this request (--upstream, or hooks.gateway.upstream in the config)',
+          ),
+        );
+      }
+      const target = { url: upstreamUrl(base, pathAndQuery), method, headers: upstreamHeaders(request.headers) };
+      const abort = new AbortController();
+      response.once('close', () => {
+        if (!response.writableFinished) abort.abort();
+      });
+      if (read === undefined || json === undefined) {
+        metrics.addedLatency((performance.now() - started) / 1000);
+        return await passThrough(response, protocol, target, body, abort.signal);
+      }
+      await project(response, protocol, target, { body, json, read }, abort.signal, started);
+    } finally {
+      release();
+      metrics.inFlight(limit.active);
+    }
+  }
+
+  async function passThrough(
+    response: ServerResponse,
+    protocol: WireProtocol,
+    target: { url: string; method: string; headers: Headers },
+    body: Buffer,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const upstream = await forward({ ...target, body: body.length === 0 ? undefined : body, signal });
+    metrics.request(protocol.name, upstream.status);
+    await relayStream(upstream, response, () => undefined);
+  }
+
+  async function project(
+    response: ServerResponse,
+    protocol: WireProtocol,
+    target: { url: string; method: string; headers: Headers },
+    request: { body: Buffer; json: JsonObject; read: ReadRequest },
+    signal: AbortSignal,
+    started: number,
+  ): Promise<void> {
+    const { read, json } = request;
+    const stateless = statelessFor(protocol.name);
+    const turn = await stateless.prepare(read.prompt, {
+      model: read.model,
+      ...contextWindowOf(settings, read.model),
+      maxOutputTokens: read.maxOutputTokens,
+      tools: read.tools,
+      signal,
+    });
+    let sends = 0;
+    /** The projection as the request's body; if writing it fails, the caller's own body (ctxhost's trouble is never the caller's). */
+    const writeOrKeep = (messages: readonly Message[]): string | Buffer => {
+      try {
+        return JSON.stringify(protocol.write(json, read, messages, turn.originals));
+      } catch (error) {
+        stateless.report(
+          `write:${protocol.name}`,
+          `a projection could not be written as a ${protocol.name} request; the request went out as sent`,
+          error,
+        );
+        return request.body;
+      }
+    };
+    const send = async (messages: readonly Message[] | undefined): Promise<Sent> => {
+      sends++;
+      const body = messages === undefined ? request.body : writeOrKeep(messages);
+      if (sends === 1) {
+        metrics.addedLatency((performance.now() - started) / 1000);
+        if (messages !== undefined && typeof body === 'string' && compacted(messages, read, turn.originals))
+          metrics.compaction(savedTokens(request.body, body));
+      }
+      const upstream = await forward({ ...target, body, signal });
+      if (!upstream.ok)
+        throw new UpstreamError(upstream.status, callerHeaders(upstream.headers), await upstream.text());
+      if (read.stream) return { kind: 'stream', upstream };
+      const text = await upstream.text();
+      const sent: Sent = {
+        kind: 'complete',
+        status: upstream.status,
+        headers: callerHeaders(upstream.headers),
+        text,
+        reply: parseJson(text),
+      };
+      if (isWindowStop(sent.reply)) throw new ContextWindowStop(sent, undefined);
+      return sent;
+    };
+    let sent: Sent;
+    try {
+      sent = await turn.run(send, {
+        usageOf: (result) => (result.kind === 'complete' ? protocol.usageOf(result.reply) : undefined),
+      });
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      metrics.request(protocol.name, error.status);
+      response.writeHead(error.status, error.headers);
+      response.end(error.body);
+      return;
+    }
+    if (sends > 1) metrics.recovery();
+    metrics.request(protocol.name, sent.kind === 'complete' ? sent.status : sent.upstream.status);
+    if (sent.kind === 'stream') {
+      await relayStream(sent.upstream, response, (event) => {
+        const usage = protocol.usageOf(event);
+        if (usage !== undefined) metrics.usage(protocol.name, usage);
+      });
+      return;
+    }
+    const usage = protocol.usageOf(sent.reply);
+    if (usage !== undefined) metrics.usage(protocol.name, usage);
+    response.writeHead(sent.status, sent.headers);
+    response.end(sent.text);
+  }
+
+  const handler = ((request: IncomingMessage, response: ServerResponse) => {
+    handle(request, response).catch((error: unknown) => {
+      const protocol = familyOf(request.url ?? '/');
+      if (!response.headersSent) {
+        metrics.request(protocol.name, 502);
+        sendText(
+          response,
+          502,
+          'application/json',
+          protocol.errorBody(502, `ctxhost gateway: the upstream could not be reached (${messageOf(error)})`),
+        );
+      } else response.destroy();
+    });
+  }) as GatewayHandler;
+  const views = () => [...contexts.values()].reduce((sum, context) => sum + context.stats().views, 0);
+  return Object.assign(handler, { metrics, limit, views });
+}
+
+function contextWindowOf(settings: GatewaySettings, model: string): { contextWindow?: number } {
+  const window = settings.contextWindowOf(model);
+  return window === undefined ? {} : { contextWindow: window };
+}
+
+/** The projection left messages out or rewrote some (not only cache breakpoints). */
+function compacted(
+  messages: readonly Message[],
+  read: ReadRequest,
+  originals: PromptOriginals<PromptItem, unknown>,
+): boolean {
+  return (
+    messages.length !== read.prompt.length || messages.some((message) => originals.message(message.id) === undefined)
+  );
+}
+
+function isWindowStop(reply: unknown): boolean {
+  const object = reply as { stop_reason?: unknown; content?: unknown } | undefined;
+  return object?.stop_reason === WINDOW_STOP && (!Array.isArray(object.content) || object.content.length === 0);
+}
+
+function savedTokens(before: Buffer, after: string): number {
+  return estimateTextTokens(before.toString('utf8')) - estimateTextTokens(after);
+}
+
+function parseObject(body: Buffer): JsonObject | undefined {
+  const value = parseJson(body.toString('utf8'));
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } } | undefined)?.cause?.message;
+  return typeof cause === 'string' ? cause : error instanceof Error ? error.message : String(error);
+}
+
+function sendText(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': contentType, ...headers });
+  response.end(text);
+}
