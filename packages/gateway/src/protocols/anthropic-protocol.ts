@@ -50,11 +50,11 @@ export const anthropicProtocol: WireProtocol = {
     };
     const items = rebuildItems(read, messages, originals, write, [], withBreakpoints) as AnthropicMessageParam[];
     const system = systemWithBreakpoints(body['system'], messages[0]?.role === 'system' ? messages[0] : undefined);
-    return {
+    return capBreakpoints({
       ...body,
       ...(system === undefined ? {} : { system }),
       messages: mergeAdjacent(items, written, (param) => param.role, mergeTurns),
-    };
+    });
   },
   offerTool(body, tool) {
     const tools = Array.isArray(body['tools']) ? (body['tools'] as unknown[]) : [];
@@ -118,6 +118,51 @@ function systemWithBreakpoints(system: unknown, projected: Message | undefined):
   };
   const [kept] = withBreakpoints(projected, source) as AnthropicMessageParam[];
   return kept?.content;
+}
+
+/** The API takes at most four `cache_control` blocks per request. */
+const MAX_BREAKPOINTS = 4;
+
+/**
+ * The caller's own breakpoints (tools, system) and the projection's may add up to more than the API
+ * takes: the tools' and the system's stay, and of the messages' the latest ones (the prefix the next
+ * request reads) up to the limit.
+ */
+function capBreakpoints(body: JsonObject): JsonObject {
+  const fixed = countBreakpoints(body['tools']) + countBreakpoints(body['system']);
+  const messages = body['messages'] as AnthropicMessageParam[];
+  let room = Math.max(0, MAX_BREAKPOINTS - fixed);
+  if (fixed + countBreakpoints(messages) <= MAX_BREAKPOINTS) return body;
+  const capped = [...messages].reverse().map((param) => {
+    if (typeof param.content === 'string') return param;
+    return {
+      ...param,
+      content: [...param.content]
+        .reverse()
+        .map((block) => {
+          if (block.cache_control === undefined || block.cache_control === null) return block;
+          if (room > 0) {
+            room--;
+            return block;
+          }
+          const { cache_control: _dropped, ...rest } = block;
+          return rest as AnthropicContentBlock;
+        })
+        .reverse(),
+    };
+  });
+  return { ...body, messages: capped.reverse() };
+}
+
+function countBreakpoints(value: unknown): number {
+  if (!Array.isArray(value)) return 0;
+  let count = 0;
+  for (const item of value) {
+    const object = item as { cache_control?: unknown; content?: unknown };
+    if (object.cache_control !== undefined && object.cache_control !== null) count++;
+    if (Array.isArray(object.content)) count += countBreakpoints(object.content);
+  }
+  return count;
 }
 
 function sameBreakpoint(a: CacheControl | undefined, b: unknown): boolean {
