@@ -98,7 +98,7 @@ function withBreakpoints(message: Message, source: PromptItem): unknown[] {
       content: blocks.map((block, index) => {
         const breakpoint = message.parts[index]?.cacheControl;
         const { cache_control: _old, ...rest } = block;
-        return (breakpoint === undefined ? rest : { ...rest, cache_control: breakpoint }) as AnthropicContentBlock;
+        return breakpoint === undefined ? rest : { ...rest, cache_control: breakpoint };
       }),
     },
   ];
@@ -146,7 +146,7 @@ function capBreakpoints(body: JsonObject): JsonObject {
             return block;
           }
           const { cache_control: _dropped, ...rest } = block;
-          return rest as AnthropicContentBlock;
+          return rest;
         })
         .reverse(),
     };
