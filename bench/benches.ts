@@ -13,6 +13,7 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runHostileInputs } from './hostile-inputs.js';
 import { runIntegrations } from './integrations.js';
 import { runLongSessionReplay } from './long-session-replay.js';
 import { runRecompaction } from './recompaction.js';
@@ -110,6 +111,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       'Compaction fidelity: long sessions cut at 8 points, 16k and 32k, extractive and simulator summaries; what survived and secrets leaked',
     run: runCompactionFidelity,
+  },
+  'hostile-inputs': {
+    title:
+      'Hostile inputs: secret forms and generated provider secrets reaching a summarizer (goal 0), hostile transcripts crashing or hanging an importer (goal 0), the slowest input per MB per importer',
+    run: runHostileInputs,
   },
   'compressor-extractive': {
     title: 'Compressor (extractive path) at a 32k window: tokens, and what the summary kept',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { lockRaces, manySessions, sizeLimit, withChild } from './file-chaos.js';
 import { pgPartition, pgTerminations } from './pg-chaos.js';
+import { runHostileInputs } from '../hostile-inputs.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } } });
 const quick = values.quick === true;
@@ -38,6 +39,12 @@ await withChild(async (work, child) => {
   await step('file store: lock takeover races', () => lockRaces(work, child, quick ? 3 : 15));
   await step('host: many sessions on one host', () => manySessions(work, quick ? 300 : 2_000, 0.5));
 });
+
+await step('hostile inputs: secrets, transcripts', async () =>
+  Object.fromEntries(
+    (await runHostileInputs(quick ? 'smallest' : 'full')).map((row) => [row.measure, `${row.failed} of ${row.tried}`]),
+  ),
+);
 
 const out = values.out ?? join(import.meta.dirname, 'results.json');
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

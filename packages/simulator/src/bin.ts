@@ -45,6 +45,8 @@ const contextLimit = wholeNumber('context-limit', parsed['context-limit']);
 const options = {
   // A simulator left running keeps only its newest requests: every body forever would grow without end.
   maxRecordedRequests: 1_000,
+  // …and at most 64 MB of their bodies: 1,000 requests of 7.6 MB each ran it out of memory.
+  maxRecordedBytes: 64 * 1024 * 1024,
   ...(port === undefined ? {} : { port }),
   ...(parsed.host === undefined ? {} : { host: parsed.host }),
   ...(contextLimit === undefined ? {} : { contextLimit }),

@@ -45,6 +45,7 @@ export function parseCodex(text: string, context: ParseContext): Omit<Transcript
       context.invalid(line, `${value.type}: ${error.message}`, error);
     }
   }
+  builder.finish();
   return {
     format: 'codex',
     messages: builder.messages,
@@ -54,15 +55,28 @@ export function parseCodex(text: string, context: ParseContext): Omit<Transcript
   };
 }
 
+/** Distinct skipped item types counted by name; the rest are counted together. */
+const MAX_SKIPPED_TYPES = 64;
+const OTHER_TYPES = '(other types)';
+
 function createCodexBuilder(meta: Record<string, JsonValue>) {
   const messages: Message[] = [];
   const usage: TranscriptUsage[] = [];
   const boundaries: TranscriptBoundary[] = [];
-  const skippedTypes: Record<string, number> = {};
+  // A Map, not an object: an item type named `constructor` or `__proto__` is a key like any other.
+  const skippedTypes = new Map<string, number>();
   let model: string | undefined;
   let assistantOpen = false;
   let lastTotal: number | undefined;
 
+  /** The last assistant message's index, found from where the previous search ended (a scan back per token count was quadratic). */
+  let assistantSearched = 0;
+  let assistantAt = -1;
+  const lastAssistant = (): number => {
+    for (; assistantSearched < messages.length; assistantSearched++)
+      if (messages[assistantSearched]!.role === 'assistant') assistantAt = assistantSearched;
+    return assistantAt;
+  };
   const count = (key: string) => (meta[key] = Number(meta[key] ?? 0) + 1);
   const push = (message: Message, at: Line, extra: Record<string, JsonValue> = {}): void => {
     messages.push({
@@ -80,8 +94,9 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
   const add = (item: CodexItem, id: string, role: unknown, at: Line, extra: Record<string, JsonValue> = {}): void => {
     if (item.kind === 'skipped') {
       count('skippedItems');
-      skippedTypes[item.type] = (skippedTypes[item.type] ?? 0) + 1;
-      meta.skippedItemTypes = { ...skippedTypes };
+      // Counted per type up to a bound, and written to meta once at the end (a copy per item was quadratic).
+      const type = skippedTypes.has(item.type) || skippedTypes.size < MAX_SKIPPED_TYPES ? item.type : OTHER_TYPES;
+      skippedTypes.set(type, (skippedTypes.get(type) ?? 0) + 1);
       return;
     }
     const last = messages.at(-1);
@@ -106,6 +121,10 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
     messages,
     usage,
     boundaries,
+    /** Writes what was counted along the way into meta. */
+    finish(): void {
+      if (skippedTypes.size > 0) meta.skippedItemTypes = Object.fromEntries(skippedTypes);
+    },
     line(type: string, payload: Record<string, unknown>, at: Line): void {
       if (type === 'session_meta') sessionMeta(payload, at);
       else if (type === 'turn_context') model = typeof payload.model === 'string' ? payload.model : model;
@@ -153,7 +172,7 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
     if (typeof total === 'number') lastTotal = total;
     const last = info.last_token_usage;
     const number = (key: string): number => (typeof last[key] === 'number' ? last[key] : 0);
-    const reply = messages.findLastIndex((message) => message.role === 'assistant');
+    const reply = lastAssistant();
     if (reply < 0 || (number('input_tokens') === 0 && number('output_tokens') === 0)) return;
     const cached = number('cached_input_tokens');
     const written = number('cache_write_input_tokens');
@@ -226,11 +245,13 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
       meta: { sourceLine: at.line, codexCompactionPrompt: true },
     };
     messages.splice(index, 0, prompt);
-    for (const entry of usage)
-      if (entry.replyIndex >= index) {
-        entry.replyIndex += 1;
-        entry.messageIndex += 1;
-      }
+    if (assistantAt >= index) assistantAt += 1;
+    if (assistantSearched > index) assistantSearched += 1;
+    // Usage entries are in order: only the last ones can point at or past the reply (a full pass per compaction was quadratic).
+    for (let at = usage.length - 1; at >= 0 && usage[at]!.replyIndex >= index; at--) {
+      usage[at]!.replyIndex += 1;
+      usage[at]!.messageIndex += 1;
+    }
   }
 }
 

@@ -88,10 +88,21 @@ export function resultOutput(result: unknown): { output: string; isError: boolea
 }
 
 export function responseText(response: unknown): string {
-  if (!isRecord(response)) return response === undefined ? '' : JSON.stringify(response);
+  if (!isRecord(response)) return response === undefined ? '' : asJson(response);
   if (typeof response.output === 'string' && Object.keys(response).length === 1) return response.output;
   if (typeof response.error === 'string' && Object.keys(response).length === 1) return response.error;
-  return JSON.stringify(response);
+  return asJson(response);
+}
+
+/** JSON.stringify recurses: a response nested past the stack (200,000 levels) is a problem of that record, not a RangeError. */
+function asJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new BlockProblem('functionResponse.response is nested too deeply to read (past the call stack)');
+    throw error;
+  }
 }
 
 /**

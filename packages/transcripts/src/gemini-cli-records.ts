@@ -40,11 +40,35 @@ export function readGeminiCliRecords(
   if (isRecord(json) && Array.isArray(json.messages)) return [legacySegment(json, json.messages, context, meta)];
   const segments: RecordSegment[] = [{ records: [] }];
   let current = new Map<string, ChatRecord>();
+  // The ids in their order and each one's place, so a rewind removes only what it drops (a copy per rewind was quadratic).
+  let order: string[] = [];
+  let places = new Map<string, number>();
+  const replace = (records: readonly ChatRecord[]): void => {
+    current = new Map();
+    order = [];
+    places = new Map();
+    for (const record of records) add(record);
+  };
+  const add = (record: ChatRecord): void => {
+    if (!places.has(record.id)) {
+      places.set(record.id, order.length);
+      order.push(record.id);
+    }
+    current.set(record.id, record);
+  };
+  const rewindTo = (id: string): void => {
+    const place = places.get(id) ?? 0;
+    while (order.length > place) {
+      const gone = order.pop()!;
+      places.delete(gone);
+      current.delete(gone);
+    }
+  };
   let ordinal = 0;
   const close = (boundaryLine: number) => {
     segments.at(-1)!.records = [...current.values()];
     segments.push({ records: [], boundaryLine });
-    current = new Map();
+    replace([]);
   };
   for (const { line, text: lineText } of splitLines(text)) {
     const value = parseJsonLine(context, lineText, line);
@@ -52,7 +76,7 @@ export function readGeminiCliRecords(
     if (!isRecord(value)) {
       context.invalid(line, `line is ${describe(value)}, expected a Gemini CLI session record`);
     } else if (typeof value.$rewindTo === 'string') {
-      current = rewound(current, value.$rewindTo);
+      rewindTo(value.$rewindTo);
       meta.rewinds = Number(meta.rewinds ?? 0) + 1;
     } else if (isRecord(value.$set)) {
       const list = value.$set.messages;
@@ -61,10 +85,10 @@ export function readGeminiCliRecords(
       const records = listRecords(list, line, context);
       if (records === undefined) continue;
       if (dropsEarlierMessages(current, records)) close(line);
-      current = new Map(records.map((record) => [record.id, record]));
+      replace(records);
     } else if (typeof value.id === 'string') {
       const record = messageRecord(value, line, `message ${ordinal++}`, context);
-      if (record !== undefined) current.set(record.id, record);
+      if (record !== undefined) add(record);
     } else if (typeof value.sessionId === 'string') {
       readHeader(value, meta);
     } else {
@@ -139,11 +163,6 @@ function dropsEarlierMessages(current: Map<string, ChatRecord>, records: ChatRec
   if (before.length === 0) return false;
   const prefixOfBefore = after.every((id, index) => before[index] === id);
   const extendsBefore = before.every((id, index) => after[index] === id);
-  return !prefixOfBefore && !extendsBefore && before.some((id) => !after.includes(id));
-}
-
-function rewound(current: Map<string, ChatRecord>, id: string): Map<string, ChatRecord> {
-  const ids = [...current.keys()];
-  const index = ids.indexOf(id);
-  return new Map(index === -1 ? [] : ids.slice(0, index).map((kept) => [kept, current.get(kept)!]));
+  const kept = new Set(after);
+  return !prefixOfBefore && !extendsBefore && before.some((id) => !kept.has(id));
 }

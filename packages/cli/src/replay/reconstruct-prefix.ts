@@ -48,7 +48,12 @@ export interface ReconstructPrefixInput {
   tools: readonly ToolDefinition[];
   /** Size the subagents' prefix from their first request instead of the main thread's. */
   sidechain: boolean;
+  /** The most tokens the stand-in may have (the replay's window): a transcript's reported count never sizes more. */
+  maxTokens?: number;
 }
+
+/** Above any model's window: a reported prompt larger than this is not a prompt, and never sizes the stand-in. */
+export const MAX_PREFIX_TOKENS = 2_000_000;
 
 /** The stand-in prefix for the main thread or the subagents; undefined when no request of theirs reported usage. */
 export function reconstructPrefix(input: ReconstructPrefixInput): ReconstructedPrefix | undefined {
@@ -70,7 +75,9 @@ export function reconstructPrefix(input: ReconstructPrefixInput): ReconstructedP
   };
   const loggedTokens = countTokens(request);
   const recordedPrompt = promptTokens(entry.usage);
-  const missing = recordedPrompt - loggedTokens;
+  const limit = Math.min(input.maxTokens ?? MAX_PREFIX_TOKENS, MAX_PREFIX_TOKENS);
+  // A transcript that reports 1e9 input tokens gets a stand-in the size of the window, not an array of 1e9 words.
+  const missing = Math.min(Number.isFinite(recordedPrompt) ? recordedPrompt - loggedTokens : 0, limit);
   if (missing <= 0) return undefined;
   const words = Array.from({ length: missing }, (_, index) => FILLER[index % FILLER.length]);
   return { tokens: missing, recordedPrompt, loggedTokens, system: `${withHeader} ${words.join(' ')}` };

@@ -351,6 +351,7 @@ function prefixFor(options: ReplayOptions, plan: ReplayPlan, sidechain: boolean)
     system: plan.system,
     tools: plan.tools,
     sidechain,
+    maxTokens: options.contextLimit ?? options.window,
   });
 }
 

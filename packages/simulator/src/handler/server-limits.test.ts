@@ -69,4 +69,32 @@ describe('simulator limits', () => {
       await simulator.close();
     }
   });
+
+  it('keeps recorded requests within maxRecordedBytes, the oldest dropped first', async () => {
+    const simulator = await startSimulator({
+      maxRecordedBytes: 2_500,
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+    });
+    try {
+      for (let index = 0; index < 5; index += 1)
+        await (
+          await post(
+            simulator.url,
+            JSON.stringify({
+              model: 'claude-sonnet-4-6',
+              max_tokens: 10,
+              messages: [{ role: 'user', content: `turn ${index} ${'x'.repeat(1_000)}` }],
+            }),
+          )
+        ).text();
+      expect(
+        simulator.requests.map(
+          (request) => (request.body as { messages: { content: string }[] }).messages[0]!.content.split(' ')[1],
+        ),
+      ).toStrictEqual(['3', '4']);
+    } finally {
+      await simulator.close();
+    }
+  });
 });

@@ -78,6 +78,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const handleResponsesCompact = createResponsesCompactHandler(resolved);
   let counter = 0;
+  /** Body bytes of each recorded request (by its place in `requests`), so `maxRecordedBytes` bounds what is kept. */
+  const recordedSizes = new WeakMap<RecordedRequest, number>();
+  let recordedBytes = 0;
+  const forget = (count: number): void => {
+    for (const gone of requests.splice(0, count)) recordedBytes -= recordedSizes.get(gone) ?? 0;
+  };
+  const remember = (record: RecordedRequest, bytes: number): void => {
+    recordedSizes.set(record, bytes);
+    recordedBytes += bytes;
+    const limit = resolved.maxRecordedBytes;
+    if (limit === undefined) return;
+    let drop = 0;
+    let freed = 0;
+    while (drop < requests.length - 1 && recordedBytes - freed > limit)
+      freed += recordedSizes.get(requests[drop++]!) ?? 0;
+    // The newest body alone past the limit is not kept either.
+    if (recordedBytes - freed > limit && requests.at(-1) === record) record.body = undefined;
+    if (drop > 0) forget(drop);
+  };
 
   async function route(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
     const path = (request.url ?? '').split('?')[0] ?? '';
@@ -95,7 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     };
     requests.push(record);
     if (resolved.maxRecordedRequests !== undefined && requests.length > resolved.maxRecordedRequests)
-      requests.splice(0, requests.length - resolved.maxRecordedRequests);
+      forget(requests.length - resolved.maxRecordedRequests);
     response.once('close', () => tally(record));
     const gemini = GEMINI_ROUTE.exec(path);
     const fail = (error: ApiError) => {
@@ -114,6 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return fail(apiError(404, `Not found: ${request.method ?? ''} ${path}`));
     }
     const raw = await readBody(request, resolved.maxBodyBytes);
+    remember(record, raw?.length ?? 0);
     if (raw === undefined)
       return fail(apiError(413, `Request exceeds the maximum allowed number of bytes (${resolved.maxBodyBytes}).`));
     try {
@@ -154,6 +174,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       else response.end();
     });
   });
+  // Node waits 60 s for headers and 300 s for a request by default: many slow clients would hold every socket.
+  server.headersTimeout = resolved.headersTimeoutMs;
+  server.requestTimeout = resolved.requestTimeoutMs;
   await listen(server, resolved.port, resolved.host);
   const address = server.address() as AddressInfo;
   const urlHost = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;

@@ -21,6 +21,9 @@ export const SIMULATOR_DEFAULTS = {
   minCacheableTokens: 1024,
   models: {} as Record<string, ModelLimits>,
   maxBodyBytes: 32 * 1024 * 1024,
+  /** A client has this long to send its request headers, and this long for the whole request with its body. */
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
   defaultToolUse: false,
   acceptAnyModel: false,
 };
@@ -44,6 +47,9 @@ export const SimulatorOptionsSchema = z
     maxBodyBytes: positive.default(SIMULATOR_DEFAULTS.maxBodyBytes),
     defaultToolUse: z.boolean().default(SIMULATOR_DEFAULTS.defaultToolUse),
     maxRecordedRequests: positive.optional(),
+    maxRecordedBytes: positive.optional(),
+    headersTimeoutMs: positive.default(SIMULATOR_DEFAULTS.headersTimeoutMs),
+    requestTimeoutMs: positive.default(SIMULATOR_DEFAULTS.requestTimeoutMs),
     acceptAnyModel: z.boolean().default(SIMULATOR_DEFAULTS.acceptAnyModel),
     replay: z
       .array(
@@ -85,6 +91,11 @@ export interface SimulatorOptions {
   defaultToolUse?: boolean;
   /** Keep only the newest this many requests in `requests` (default: all; the `ctxhost-simulator` bin keeps 1,000, so a long-running one does not grow without end). */
   maxRecordedRequests?: number;
+  /** Keep recorded requests only while their bodies total at most this many bytes (the oldest go first; default all). */
+  maxRecordedBytes?: number;
+  /** Milliseconds a client has to send its headers (default 10,000) and its whole request (default 60,000): a slow client is cut off, not waited for. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
   /** Answer any model name. Default false: as the API does, a model it does not serve (not an Anthropic model of core's registry, nor in `models`) gets a 404. */
   acceptAnyModel?: boolean;
   /** Assistant turns answered in order (a transcript's): turns, or bare content-block arrays. */
