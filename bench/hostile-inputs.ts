@@ -63,7 +63,10 @@ async function summarizerSees(text: string): Promise<string> {
     return `summary of ${sent}`;
   };
   const messages = conversationWith(text);
-  const compressor = createCompressor({ summarizer: { name: 'echo', summarize: echo }, compression: { protectLastN: 4 } });
+  const compressor = createCompressor({
+    summarizer: { name: 'echo', summarize: echo },
+    compression: { protectLastN: 4 },
+  });
   const compressed = await compressor.compress(messages, {
     sessionId: 's',
     contextWindow: 4_000,
