@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeSnippets } from './support/readme-snippets.js';
 
 // What a user gets from npm: every public package packed as `pnpm pack` makes it, installed
 // with npm into a folder outside the workspace, then the README's quick start and the
@@ -31,9 +32,7 @@ function publicPackageNames(): string[] {
 
 /** The README's "Quick start (library)" code blocks, in order. */
 function readmeQuickStart(): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = /## Quick start \(library\)\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
-  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  return readmeSnippets(join(root, 'README.md'), 'Quick start (library)').map((snippet) => snippet.code);
 }
 
 async function node(file: string, env: Record<string, string> = {}): Promise<string> {
@@ -122,6 +121,14 @@ describe('the packages as npm installs them, outside the workspace', () => {
     const inspected = await run(bin, ['inspect', transcript, '--json'], { cwd: folder });
     expect(JSON.parse(inspected.stdout)).toHaveProperty('format', 'claude-code');
   });
+
+  it('npx ctxhost demo runs from the installed packages (its transcript ships in @ctxhost/cli)', async () => {
+    const report = join(folder, 'demo-report.html');
+    const { stdout } = await run('npx', ['ctxhost', 'demo', '--report', report], { cwd: folder, timeout: 240_000 });
+    expect(stdout).toMatch(/fe5e1c67-53e7-4862-81ae-d0e013e3270b\.jsonl/);
+    expect(stdout).toMatch(/^ {2}compactions [1-9]\d*/m);
+    expect(existsSync(report)).toBe(true);
+  }, 300_000);
 
   it('the ctxhost-simulator bin runs: --help', async () => {
     const help = await run(join(folder, 'node_modules', '.bin', 'ctxhost-simulator'), ['--help'], { cwd: folder });

@@ -10,9 +10,9 @@ import { wholeNumberFlag } from '../parse-flags.js';
 import type { ReplayResult } from '../replay/run-replay.js';
 import { replayTranscript } from './replay.js';
 
-/** The largest Claude Code session of the corpus, copied (with its licence) for the demo. */
+/** The largest Claude Code session of the corpus, copied (with its licence) into this package for the demo, so `npx ctxhost demo` finds it. */
 export const DEFAULT_DEMO_TRANSCRIPT = fileURLToPath(
-  new URL('../../../../examples/transcripts/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', import.meta.url),
+  new URL('../../demo/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', import.meta.url),
 );
 
 /**
@@ -40,7 +40,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
     .description(
       'import a transcript, print its message groups and largest tool outputs, replay it through a host with every default hook at a small window (offline), and write demo-report.html',
     )
-    .argument('[transcript]', 'transcript file; default: the bundled Claude Code session in examples/transcripts/')
+    .argument('[transcript]', 'transcript file; default: the Claude Code session bundled with this package (demo/)')
     .option('--no-sidechains', 'leave out Claude Code subagent (sidechain) turns')
     .option('--run <n>', 'OpenHands multi-run JSONL: which run, from 0', wholeNumberFlag(0))
     .option(
