@@ -4,7 +4,7 @@
  * cache and models server-side context management) at a 64k window. Input
  * dollars for five configurations:
  *   none          no cache breakpoints
- *   system_and_3  the seeds' breakpoints on the transcript as it was
+ *   system_and_3  Hermes's breakpoints on the transcript as it was
  *   client        system_and_3 + the host's compaction (compressor at 64k)
  *   server_edit   system_and_3 + context editing (clear_tool_uses) + client fallback
  *   server_compact system_and_3 + server compaction (compact_20260112) + client fallback

@@ -1,5 +1,5 @@
 /**
- * Issue 19: long sessions replayed at small windows and several API limits
+ * Long sessions replayed at small windows and several API limits
  * through the default host (`ctxhost replay`'s runReplay): turns answered of
  * recorded, failed recoveries, compactions and the share that saved under 10%,
  * the share of the prompt read from cache, dollars for the turns and for the

@@ -1,5 +1,5 @@
 /**
- * Issue #8's measure: for overflows of 1%, 50% and 300%, the model calls and the
+ * For overflows of 1%, 50% and 300%, the model calls and the
  * time until the session answers again, with the planned cascade beside the
  * walk of oh-my-opencode's recovery order (`plan: false`). Backoff delays are set to 0 so
  * the time is the work, not the waiting.

@@ -2,7 +2,7 @@
  * Per-turn overhead vs history length: the time the host, with every default
  * hook, adds to one turn (append the user message, the request waterfall,
  * append the reply with its usage, idle) at 1k, 10k and 100k messages of
- * history — the model call itself excluded. Beside it, the seeds' monitor
+ * history — the model call itself excluded. Beside it, oh-my-opencode's monitor
  * behaviour as a baseline: re-estimating the whole history with chars/4 on every event.
  * Run alone: node --expose-gc --import tsx --conditions=@ctxhost/source bench/turn-overhead.ts
  * (without --expose-gc the per-session heap includes garbage not yet collected)
@@ -17,7 +17,7 @@ export interface TurnOverheadRow {
   messages: number;
   /** ctxhost: median ms the host adds to one turn. */
   hostMs: number;
-  /** Baseline: ms to re-estimate the whole history with chars/4 once (the seeds' per-event cost). */
+  /** Baseline: ms to re-estimate the whole history with chars/4 once (oh-my-opencode's per-event cost). */
   fullRecountMs: number;
   /** Peak heap during the run, MB. */
   heapMb: number;

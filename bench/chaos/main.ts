@@ -1,5 +1,5 @@
 /**
- * `pnpm chaos`: the attacks of issue 25 as a reproducible suite — PostgreSQL
+ * `pnpm chaos`: the attacks on the stores, the host and the simulator as a reproducible suite — PostgreSQL
  * backends terminated under load, a partitioned PostgreSQL, file-size limits,
  * lock takeover races, many sessions on one host — each with acknowledged vs
  * stored counts. Needs the PostgreSQL server of the tests (DATABASE_URL, else

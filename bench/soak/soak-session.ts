@@ -2,7 +2,7 @@ import type { Agent, TurnOutcome } from '@ctxhost/anthropic';
 import { CtxhostError, type Host, type Message, type Part, type ProviderErrorKind, type Session } from '@ctxhost/core';
 import type { CorpusTranscript } from './soak-corpus.js';
 
-/** What one session does, drawn up front from the seed (so a run repeats whatever the interleaving). */
+/** What one session does, drawn up front from the run's random seed (so a run repeats whatever the interleaving). */
 export interface SessionPlan {
   index: number;
   sessionId: string;
