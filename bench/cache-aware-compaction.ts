@@ -41,8 +41,9 @@ export interface CacheAwareRow {
 const TRANSCRIPT = join(
   import.meta.dirname,
   '..',
-  'examples',
-  'transcripts',
+  'packages',
+  'cli',
+  'demo',
   'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
 );
 const WINDOW = 18_000;

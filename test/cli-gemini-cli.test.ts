@@ -51,7 +51,7 @@ describe('ctxhost on a Gemini CLI session', () => {
     expect(report.usage.dollars).toBeCloseTo(expected, 6);
     expect(report.usage.withoutCaching).toBeGreaterThan(report.usage.dollars);
     const text = await runCtxhostInProcess(['inspect', session]);
-    expect(text.stdout).toMatch(/^format gemini-cli, 16 messages \(user 6, assistant 7, tool 3\)$/m);
+    expect(text.stdout).toMatch(/^format gemini-cli, 15 messages \(user 5, assistant 7, tool 3\)$/m);
     expect(text.stdout).toMatch(
       /^ {2}line 10: a compaction \(the transcript does not say what started it\), the summary is message 4$/m,
     );

@@ -12,7 +12,7 @@ describe('a real Codex CLI rollout (codex-cli 0.169.0 against the simulator)', (
   it('inspect reports its usage, its model and the cost at that model’s prices, and its compaction', async () => {
     const { code, stdout, stderr } = await runCtxhostInProcess(['inspect', rollout]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    expect(stdout).toMatch(/^format codex, 29 messages \(system 3, user 11, assistant 10, tool 5\)$/m);
+    expect(stdout).toMatch(/^format codex, 23 messages \(system 2, user 6, assistant 10, tool 5\)$/m);
     expect(stdout).toMatch(
       /^ {2}line 69: a compaction \(the transcript does not say what started it\), the summary is message 24$/m,
     );

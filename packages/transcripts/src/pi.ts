@@ -171,7 +171,8 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>, p
       const firstKept = entry.value.firstKeptEntryId;
       const first = typeof firstKept === 'string' ? (positions.get(firstKept) ?? -1) : -1;
       if (first === -1 || first >= index) return;
-      if (first < keptFloor || repeated + (index - first) > path.length) {
+      // Linear: all kept spans together repeat at most the session's entries (plus slack for a short session compacted twice).
+      if (first < keptFloor || repeated + (index - first) > path.length + KEPT_SLACK) {
         context.invalid(
           entry.line,
           `compaction keeps ${index - first} entries from "${String(firstKept)}", before what the previous compaction kept or more than the session holds (${path.length} entries); its kept entries are left out`,
@@ -188,6 +189,9 @@ function createBuilder(context: ParseContext, meta: Record<string, JsonValue>, p
     },
   };
 }
+
+/** Kept entries a session may repeat beyond its own length: two compactions of a short session overlap. */
+const KEPT_SLACK = 64;
 
 function toMessage(entry: Entry, meta: Record<string, JsonValue>): Message | undefined {
   const { id, value } = entry;

@@ -83,7 +83,9 @@ export async function completeCompaction(
       }
     }
   }
-  report.tokensAfter = host.counter.countAll(messages);
+  // What ctxhost added beside the engine's result, on the engine's own count (its tokensBefore is on that basis).
+  report.tokensAfter =
+    result.report.tokensAfter + host.counter.countAll(messages) - host.counter.countAll(result.messages);
   report.messagesAfter = messages.length;
   return { messages, report };
 }
