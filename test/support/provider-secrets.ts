@@ -82,7 +82,8 @@ export const PROVIDER_SECRETS: readonly ProviderSecret[] = [
   {
     name: 'env password',
     around: 'DB_PASSWORD=SECRET',
-    secret: chars(`${ALNUM}!#$%^*@/ `, 8, 32).map((text) => text.trim() || 'p4ss'),
+    // A value that opens with `$` reads as a variable reference (`DB_PASSWORD=$DB_PASS`), which redaction keeps by design.
+    secret: chars(`${ALNUM}!#$%^*@/ `, 8, 32).map((text) => (text.trim() || 'p4ss').replace(/^\$/, 'p$')),
   },
   { name: 'hex api key', around: '{"api_key": "SECRET"}', secret: chars(HEX, 32, 64) },
 ];
