@@ -19,6 +19,8 @@ export const CORE_ERROR_CODES = {
   storeInUse: 'CTXHOST_STORE_IN_USE',
   storeIdInvalid: 'CTXHOST_STORE_ID_INVALID',
   storeBroken: 'CTXHOST_STORE_BROKEN',
+  storeConflict: 'CTXHOST_STORE_CONFLICT',
+  sessionStale: 'CTXHOST_SESSION_STALE',
   sessionNotFound: 'CTXHOST_SESSION_NOT_FOUND',
   sessionReleased: 'CTXHOST_SESSION_RELEASED',
   partNotFound: 'CTXHOST_PART_NOT_FOUND',

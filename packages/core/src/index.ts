@@ -110,6 +110,7 @@ export { createHostTasks, isAbortError, type TrackedHostTasks } from './host/hos
 export { createMemoryStore, type MemoryStoreOptions } from './stores/memory-store.js';
 export { assertCacheEntry, entryHead } from './stores/cache-entry.js';
 export { assertStoreId, STORE_ID_MAX_BYTES } from './stores/store-id.js';
+export { assertExpectedSeq, StoreConflictError } from './stores/store-conflict.js';
 export { createHostSession, type HostSession, type HostSessionContext } from './host/host-session.js';
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
 export { runOutsideLocks } from './host/lock-context.js';

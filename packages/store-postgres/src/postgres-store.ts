@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   assertCacheEntry,
+  assertExpectedSeq,
   assertStoreId,
   type CacheEntry,
   type Part,
@@ -131,6 +132,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     sessionId: string,
     event: StoreEvent,
     eventId: string,
+    expectedSeq: number | undefined,
   ): Promise<StoredEvent> {
     const counter = await client.query<{ last_seq: number }>(
       `INSERT INTO ${table('sessions')} AS s (session_id, last_seq) VALUES ($1, 1)
@@ -142,6 +144,8 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       [sessionId, eventId],
     );
     if (existing.rows[0] !== undefined) throw new ExistingEvent(JSON.parse(existing.rows[0].body) as StoredEvent);
+    // The counter row is locked by this transaction: no other append can slip in between the check and the insert.
+    assertExpectedSeq(sessionId, expectedSeq, counter.rows[0]!.last_seq - 1);
     const stored = { ...structuredClone(event), seq: counter.rows[0]!.last_seq, at: new Date().toISOString(), eventId };
     await client.query(
       `INSERT INTO ${table('events')} (session_id, seq, event_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -210,10 +214,12 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       if (invalid !== undefined) return invalid;
       const eventId = appendOptions?.eventId ?? randomUUID();
       return operation(`append to session "${sessionId}"`, (client) =>
-        transaction(client, () => appendEvent(client, sessionId, event, eventId)).catch((error: unknown) => {
-          if (error instanceof ExistingEvent) return error.event;
-          throw error;
-        }),
+        transaction(client, () => appendEvent(client, sessionId, event, eventId, appendOptions?.expectedSeq)).catch(
+          (error: unknown) => {
+            if (error instanceof ExistingEvent) return error.event;
+            throw error;
+          },
+        ),
       );
     },
     read(sessionId) {

@@ -1,3 +1,4 @@
+import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import type { Message } from '../model/message.js';
 import { validateProjection } from '../model/validate-projection.js';
 import { isAbortError } from './host-tasks.js';
@@ -110,7 +111,12 @@ export async function swapIn(
       prepared,
       `it saves nothing now (${report.tokensBefore} → ${report.tokensAfter} tokens)`,
     );
-  await session.applyCompaction(messages, report);
+  try {
+    await session.applyCompaction(messages, report);
+  } catch (error) {
+    if (!CtxhostError.hasCode(error, CORE_ERROR_CODES.sessionStale)) throw error;
+    return notUsed(host, session, prepared, 'another writer changed the session since the snapshot');
+  }
   return { status: 'completed', report, messages };
 }
 
@@ -122,7 +128,9 @@ async function notUsed(
 ): Promise<undefined> {
   const { engine, reason, durationMs = 0 } = prepared.report;
   const error = `prepared in the background but not used: ${why}`;
-  await host.store.append(session.id, { type: 'compaction.failed', reason, engine, durationMs, error });
+  const event = { type: 'compaction.failed' as const, reason, engine, durationMs, error };
+  if (session.recordEvent !== undefined) await session.recordEvent(event);
+  else await host.store.append(session.id, event);
   await host.hooks.compactionFailed.promise({ sessionId: session.id, reason, engine, durationMs, error });
   return undefined;
 }

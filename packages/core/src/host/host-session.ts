@@ -7,6 +7,7 @@ import { markAppendOnlyView } from './append-only-view.js';
 import type { Session } from './session.js';
 import type { SessionMutex } from './session-mutex.js';
 import type { SessionStore, StoreEvent, StoredEvent } from '../stores/session-store.js';
+import { StoreConflictError } from '../stores/store-conflict.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import { createUsageTracker } from '../tokens/usage-tracker.js';
 import type { Usage } from '../model/usage.js';
@@ -44,11 +45,12 @@ export interface HostSession extends Session {
  * `history` keeps every message as appended; `messages()` is the projection.
  */
 export function createHostSession(context: HostSessionContext): HostSession {
-  const history: Message[] = [];
+  let history: Message[] = [];
   // Only ever appended to in place: `messages()` hands it out as a view (see append-only-view.ts).
   let projection: Message[] = markAppendOnlyView([]);
   let lastUsage: Usage | undefined;
-  const tracker = createUsageTracker(context.counter);
+  let tracker = createUsageTracker(context.counter);
+  const view = createViewHead();
 
   const apply = (event: StoreEvent): void => {
     switch (event.type) {
@@ -91,20 +93,39 @@ export function createHostSession(context: HostSessionContext): HostSession {
   };
   /** The id of the last event this session knows is stored: each event id is chained from it. */
   let lastEventId: string | undefined;
-  const record = async (event: StoreEvent): Promise<void> => {
+  const record = async (event: StoreEvent, expectedSeq?: number): Promise<void> => {
     assertLive(`record ${event.type}`);
-    const stored = await context.store.append(context.id, event, { eventId: chainedEventId(lastEventId, event) });
+    const stored = await context.store.append(context.id, event, {
+      eventId: chainedEventId(lastEventId, event),
+      ...(expectedSeq === undefined ? {} : { expectedSeq }),
+    });
     lastEventId = stored.eventId;
+    view.stored(stored.seq);
     apply(event);
+  };
+  const replay = (events: readonly StoredEvent[]): void => {
+    for (const event of events) apply(event);
+    if (events.length > 0) {
+      lastEventId = events.at(-1)!.eventId;
+      view.readTo(events.at(-1)!.seq);
+    }
+  };
+  /** Rebuilds memory from the store's log: what another writer appended is in the view again. */
+  const reload = async (): Promise<void> => {
+    const events = await context.store.read(context.id);
+    history = [];
+    projection = markAppendOnlyView([]);
+    lastUsage = undefined;
+    tracker = createUsageTracker(context.counter);
+    lastEventId = undefined;
+    view.reset();
+    replay(events);
   };
 
   const session: HostSession = {
     id: context.id,
     contextWindow: context.contextWindow,
-    replay(events) {
-      for (const event of events) apply(event);
-      if (events.length > 0) lastEventId = events.at(-1)!.eventId;
-    },
+    replay,
     async drain() {
       await context.mutex.run(async () => undefined);
     },
@@ -160,7 +181,20 @@ export function createHostSession(context: HostSessionContext): HostSession {
       const valid = messages.map((message) =>
         validated(MessageSchema, message, `compacted message ${message?.id ?? '(no id)'}`),
       );
-      await context.mutex.run(() => record({ type: 'compaction.applied', projection: valid, report }));
+      await context.mutex.run(async () => {
+        try {
+          // Only on the view it was computed from: another host's turns appended since would vanish behind it.
+          await record({ type: 'compaction.applied', projection: valid, report }, view.head());
+        } catch (error) {
+          if (!(error instanceof StoreConflictError)) throw error;
+          await reload();
+          throw new CtxhostError(
+            CORE_ERROR_CODES.sessionStale,
+            `session ${context.id}: the compaction was computed on an out-of-date view (it ended at event ${error.expectedSeq}; another writer had taken the session to ${error.actualSeq}) and was not applied; the session now shows what the store holds: compact again`,
+            { cause: error },
+          );
+        }
+      });
       await context.onCompaction(report);
     },
     async reportUsage(usage) {
@@ -179,7 +213,7 @@ export function createHostSession(context: HostSessionContext): HostSession {
     lastUsage: () => lastUsage,
     original: (partId) => context.store.original(context.id, partId),
     async recordEvent(event) {
-      await context.store.append(context.id, event);
+      view.stored((await context.store.append(context.id, event)).seq);
     },
     exclusive: (fn) => context.mutex.run(fn),
     async delete() {
@@ -196,6 +230,34 @@ export function createHostSession(context: HostSessionContext): HostSession {
     },
   };
   return session;
+}
+
+/**
+ * The last seq up to which this session's memory holds every event of the
+ * store's log: what a compaction's compare-and-set expects. Its own writes can
+ * complete out of order (an observation event beside a turn), so seqs above
+ * the head wait until the gap below them is filled; a gap that stays is an
+ * event another writer appended, and the head stays below it.
+ */
+function createViewHead() {
+  let head = 0;
+  const ahead = new Set<number>();
+  return {
+    head: () => head,
+    stored(seq: number): void {
+      if (seq <= head) return;
+      ahead.add(seq);
+      while (ahead.delete(head + 1)) head += 1;
+    },
+    readTo(seq: number): void {
+      head = seq;
+      ahead.clear();
+    },
+    reset(): void {
+      head = 0;
+      ahead.clear();
+    },
+  };
 }
 
 /**

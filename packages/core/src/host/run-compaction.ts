@@ -1,7 +1,9 @@
 import type { CompactionReason, CompactionReport } from '../model/compaction-report.js';
 import type { Message } from '../model/message.js';
 import type { CompressResult } from '../engines/context-engine.js';
+import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import { completeCompaction } from './complete-compaction.js';
+import { rebaseOnFreshView } from './stale-compaction.js';
 import { contextWindowOf } from './context-usage.js';
 import { isAbortError } from './host-tasks.js';
 import type { CompactionPlan } from './host-hooks.js';
@@ -46,16 +48,53 @@ export type PrepareOutcome =
  * the applied result (`compaction.completed`, with its duration) or
  * `compaction.failed` with the reason. Started and failed are kept in the
  * store beside `compaction.applied`. An abort is rethrown, never reported as a failure.
+ *
+ * A result computed on an out-of-date view (another host appended to the
+ * session meanwhile: the store's compare-and-set refuses it) is never
+ * applied as it is: it is followed by what was appended when the fresh view
+ * still opens with its input, else redone once on the fresh view, else
+ * `failed`. Each refusal is recorded as a failed compaction.
  */
 export async function runCompaction(
   host: Host,
   session: Session,
   options: CompactOptions = {},
 ): Promise<CompactOutcome> {
-  const prepared = await prepareCompaction(host, session, options);
-  if (prepared.status !== 'prepared') return prepared;
-  await session.applyCompaction(prepared.messages, prepared.report);
-  return { status: 'completed', report: prepared.report, messages: prepared.messages };
+  for (let attempt = 1; ; attempt++) {
+    const input = options.messages ?? session.messages().slice();
+    const prepared = await prepareCompaction(host, session, { ...options, messages: input });
+    if (prepared.status !== 'prepared') return prepared;
+    let stale: CtxhostError;
+    try {
+      await session.applyCompaction(prepared.messages, prepared.report);
+      return { status: 'completed', report: prepared.report, messages: prepared.messages };
+    } catch (error) {
+      if (!CtxhostError.hasCode(error, CORE_ERROR_CODES.sessionStale)) throw error;
+      stale = error;
+    }
+    const rebased = rebaseOnFreshView(host, session, input, prepared);
+    if (rebased !== undefined) {
+      try {
+        await session.applyCompaction(rebased.messages, rebased.report);
+        return { status: 'completed', ...rebased };
+      } catch (error) {
+        if (!CtxhostError.hasCode(error, CORE_ERROR_CODES.sessionStale)) throw error;
+        stale = error;
+      }
+    }
+    const redo = attempt === 1 && options.messages === undefined;
+    const error = `not applied: ${stale.message}${redo ? '; redone on the fresh view' : ''}`;
+    await recordFailure(host, session, prepared.report, error);
+    if (!redo) return { status: 'failed', error };
+  }
+}
+
+async function recordFailure(host: Host, session: Session, report: CompactionReport, error: string): Promise<void> {
+  const { engine, reason, durationMs = 0 } = report;
+  const event = { type: 'compaction.failed' as const, reason, engine, durationMs, error };
+  if (session.recordEvent !== undefined) await session.recordEvent(event);
+  else await host.store.append(session.id, event);
+  await host.hooks.compactionFailed.promise({ sessionId: session.id, reason, engine, durationMs, error });
 }
 
 /**

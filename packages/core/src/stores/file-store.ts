@@ -11,6 +11,7 @@ import { loadSessionLog, readLogHeader, syncDirectory, writeLogAtomically } from
 import type { SessionStore, StoredEvent } from './session-store.js';
 import { assertStoreId } from './store-id.js';
 import { createFileEntries } from './file-entries.js';
+import { assertExpectedSeq } from './store-conflict.js';
 
 export interface FileStoreOptions {
   /** Where the session logs live (default: the env-paths data folder for `ctxhost`, `sessions/`). */
@@ -230,6 +231,7 @@ export function createFileStore(options: FileStoreOptions = {}): FileStore {
         const eventId = appendOptions?.eventId ?? randomUUID();
         const existing = session.byEventId.get(eventId);
         if (existing !== undefined) return structuredClone(existing);
+        assertExpectedSeq(sessionId, appendOptions?.expectedSeq, session.events.length);
         const stored = {
           ...structuredClone(event),
           seq: session.events.length + 1,

@@ -3,6 +3,7 @@ import { createPartOriginals, type PartOriginals } from './part-originals.js';
 import { assertStoreId } from './store-id.js';
 import type { CacheEntry, CacheEntryHead, SessionStore, StoreEvent, StoredEvent } from './session-store.js';
 import { assertCacheEntry, entryHead } from './cache-entry.js';
+import { assertExpectedSeq } from './store-conflict.js';
 
 interface MemorySession {
   events: StoredEvent[];
@@ -44,6 +45,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
       const session = sessionOf(sessionId);
       const existing = options.eventId === undefined ? undefined : session.byEventId.get(options.eventId);
       if (existing !== undefined) return copy(existing);
+      assertExpectedSeq(sessionId, options.expectedSeq, session.events.length);
       const stored = {
         ...copy(event),
         seq: session.events.length + 1,

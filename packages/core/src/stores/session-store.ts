@@ -54,6 +54,11 @@ export interface CacheEntry extends CacheEntryHead {
   body: string;
 }
 
+export interface AppendOptions {
+  eventId?: string;
+  expectedSeq?: number;
+}
+
 /**
  * An append-only, lossless log of session events. Compaction changes what the
  * model sees, never what the store holds: `original(partId)` always returns a
@@ -61,8 +66,14 @@ export interface CacheEntry extends CacheEntryHead {
  */
 export interface SessionStore {
   readonly kind: string;
-  /** Appends and returns once the event is durable. `eventId` makes a retried append idempotent. */
-  append(sessionId: string, event: StoreEvent, options?: { eventId?: string }): Promise<StoredEvent>;
+  /**
+   * Appends and returns once the event is durable. `eventId` makes a retried append idempotent (an event id
+   * already stored returns that event, whatever `expectedSeq` says). `expectedSeq`: a compare-and-set on the
+   * session's head: the append is refused with CTXHOST_STORE_CONFLICT (a StoreConflictError, nothing written)
+   * unless the session's last seq is exactly that (0: no event yet), so a writer whose view is out of date
+   * cannot write over what another writer appended since.
+   */
+  append(sessionId: string, event: StoreEvent, options?: AppendOptions): Promise<StoredEvent>;
   /** Every event of a session, in order. */
   read(sessionId: string): Promise<StoredEvent[]>;
   /** The part as first appended, before any update. */

@@ -122,6 +122,42 @@ export function describeSessionStoreContract(
       expect(new Set(read.map(messageText)).size).toBe(25);
     });
 
+    it('appends with expectedSeq only onto that head: a stale writer is refused and nothing is written', async () => {
+      await store.append('s1', appended(textMessage('m1', 'first')), { expectedSeq: 0 });
+      await store.append('s1', appended(textMessage('m2', 'second')));
+      const refused = store.append('s1', appended(textMessage('m3', 'on a stale view')), { expectedSeq: 1 });
+      await expect(refused).rejects.toMatchObject({ code: 'CTXHOST_STORE_CONFLICT', expectedSeq: 1, actualSeq: 2 });
+      await expect(store.append('s1', appended(textMessage('m0', 'ahead')), { expectedSeq: 3 })).rejects.toThrow(
+        /another writer/,
+      );
+      expect((await store.read('s1')).map(messageText)).toStrictEqual(['first', 'second']);
+      const accepted = await store.append('s1', appended(textMessage('m3', 'fresh')), { expectedSeq: 2 });
+      expect(accepted.seq).toBe(3);
+      await expect(store.append('empty', appended(textMessage('m1', 'x')), { expectedSeq: 1 })).rejects.toMatchObject({
+        code: 'CTXHOST_STORE_CONFLICT',
+        actualSeq: 0,
+      });
+    });
+
+    it('lets exactly one of several writers expecting the same head through', async () => {
+      await store.append('s1', appended(textMessage('m1', 'base')));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, index) =>
+          store.append('s1', appended(textMessage(`w${index}`, `writer ${index}`)), { expectedSeq: 1 }),
+        ),
+      );
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect(await store.read('s1')).toHaveLength(2);
+    });
+
+    it('returns a stored event id on retry even when the head has moved past it', async () => {
+      const first = await store.append('s1', appended(textMessage('m1', 'once')), { eventId: 'e-1', expectedSeq: 0 });
+      await store.append('s1', appended(textMessage('m2', 'later')));
+      expect(
+        await store.append('s1', appended(textMessage('m1', 'once')), { eventId: 'e-1', expectedSeq: 0 }),
+      ).toStrictEqual(first);
+    });
+
     it('deletes a session: no events, no originals, not listed, and it can start again', async () => {
       await store.append('s1', appended(textMessage('m1', 'gone soon')));
       await store.append('s2', appended(textMessage('m1', 'stays')));
