@@ -5,6 +5,7 @@ import {
   ORIGINAL_TOOL,
   ORIGINAL_TOOL_NAME,
   readOriginal,
+  showsShortened,
   readWorkspaceFiles,
   resolveContextWindow,
   type Host,
@@ -180,7 +181,7 @@ export function createAgent(options: AgentOptions): Agent {
     if (!offersOriginalTool() || definitions.some((definition) => definition.name === ORIGINAL_TOOL_NAME))
       return definitions;
     // Offered once something was shortened (a marker or a summary names a handle): no tokens spent on it before.
-    return shortenedAnything(session.messages()) ? [...definitions, ORIGINAL_TOOL] : definitions;
+    return showsShortened(session.messages()) ? [...definitions, ORIGINAL_TOOL] : definitions;
   }
 
   function offersOriginalTool(): boolean {
@@ -255,13 +256,4 @@ export function createAgent(options: AgentOptions): Agent {
     send: (sessionId, input, call = {}) => run(sessionId, input, call.signal),
     retry: (sessionId, call = {}) => run(sessionId, undefined, call.signal),
   };
-}
-
-/** Whether the projection shows a marker or a summary: something `ctxhost_original` can read back. */
-function shortenedAnything(messages: readonly Message[]): boolean {
-  return messages.some(
-    (message) =>
-      message.meta?.summary !== undefined ||
-      message.parts.some((part) => part.type === 'tool-result' && part.compacted !== undefined),
-  );
 }

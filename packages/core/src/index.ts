@@ -209,6 +209,7 @@ export {
   ORIGINAL_TOOL,
   ORIGINAL_TOOL_NAME,
   originalHandleNote,
+  showsShortened,
   readOriginal,
   type OriginalToolInput,
 } from './host/original-tool.js';

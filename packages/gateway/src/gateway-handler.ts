@@ -4,7 +4,11 @@ import {
   ContextWindowStop,
   createStatelessContext,
   estimateTextTokens,
+  ORIGINAL_TOOL,
+  ORIGINAL_TOOL_NAME,
+  showsShortened,
   type Host,
+  type JsonValue,
   type Message,
   type PromptOriginals,
   type StatelessContext,
@@ -16,6 +20,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js'
 import { mapPromptItem, type PromptItem } from './protocols/prompt-item.js';
 import { familyOf, matchProtocol } from './protocols/protocols.js';
 import type { JsonObject, ProtocolName, ReadRequest, WireProtocol } from './protocols/wire-protocol.js';
+import { answerOriginalCalls, MAX_ORIGINAL_ROUNDS, runOriginalRounds, type CompleteRound } from './original-rounds.js';
 import { readBody } from './read-body.js';
 import { relayStream } from './stream-relay.js';
 import { UpstreamError } from './upstream-error.js';
@@ -37,9 +42,7 @@ export interface GatewayHandler {
 }
 
 /** What one send to the upstream gave: a complete reply, or a stream to relay. */
-type Sent =
-  | { kind: 'complete'; status: number; headers: Record<string, string | string[]>; text: string; reply: unknown }
-  | { kind: 'stream'; upstream: Response };
+type Sent = ({ kind: 'complete' } & CompleteRound) | { kind: 'stream'; upstream: Response };
 
 /** Anthropic's successful reply that is an overflow in disguise (newer models stop at the window instead of failing). */
 const WINDOW_STOP = 'model_context_window_exceeded';
@@ -165,10 +168,18 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       signal,
     });
     let sends = 0;
+    // `ctxhost_original` goes only to a client that sends tools (so it takes tool calls), once the projection shows something to read back.
+    const rounds = protocol.toolRounds;
+    const mayOffer = rounds !== undefined && read.tools.length > 0 && !read.tools.some(isOriginalTool);
+    /** The body of the last send when it offered `ctxhost_original` (the next round continues it). */
+    let offered: JsonObject | undefined;
     /** The projection as the request's body; if writing it fails, the caller's own body (ctxhost's trouble is never the caller's). */
     const writeOrKeep = (messages: readonly Message[]): string | Buffer => {
+      offered = undefined;
       try {
-        return JSON.stringify(protocol.write(json, read, messages, turn.originals));
+        const written = protocol.write(json, read, messages, turn.originals);
+        if (mayOffer && showsShortened(messages)) offered = protocol.offerTool(written, ORIGINAL_TOOL);
+        return JSON.stringify(offered ?? written);
       } catch (error) {
         stateless.report(
           `write:${protocol.name}`,
@@ -180,6 +191,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     };
     const send = async (messages: readonly Message[] | undefined): Promise<Sent> => {
       sends++;
+      if (messages === undefined) offered = undefined;
       const body = messages === undefined ? request.body : writeOrKeep(messages);
       if (sends === 1) {
         metrics.addedLatency((performance.now() - started) / 1000);
@@ -190,17 +202,12 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       if (!upstream.ok)
         throw new UpstreamError(upstream.status, callerHeaders(upstream.headers), await upstream.text());
       if (read.stream) return { kind: 'stream', upstream };
-      const text = await upstream.text();
-      const sent: Sent = {
-        kind: 'complete',
-        status: upstream.status,
-        headers: callerHeaders(upstream.headers),
-        text,
-        reply: parseJson(text),
-      };
+      const sent: Sent = { kind: 'complete', ...(await completeRound(upstream)) };
       if (isWindowStop(sent.reply)) throw new ContextWindowStop(sent, undefined);
       return sent;
     };
+    const readOriginal = (input: JsonValue) => turn.readOriginal(input);
+    const sendJson = (body: JsonObject) => forward({ ...target, body: JSON.stringify(body), signal });
     let sent: Sent;
     try {
       sent = await turn.run(send, {
@@ -215,15 +222,35 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     }
     if (sends > 1) metrics.recovery();
     metrics.request(protocol.name, sent.kind === 'complete' ? sent.status : sent.upstream.status);
+    const onUsageEvent = (event: unknown) => {
+      const usage = protocol.usageOf(event);
+      if (usage !== undefined) metrics.usage(protocol.name, usage);
+    };
     if (sent.kind === 'stream') {
-      await relayStream(sent.upstream, response, (event) => {
-        const usage = protocol.usageOf(event);
-        if (usage !== undefined) metrics.usage(protocol.name, usage);
+      if (rounds === undefined || offered === undefined) return relayStream(sent.upstream, response, onUsageEvent);
+      let continued = offered;
+      return rounds.relayStream(sent.upstream, response, {
+        toolName: ORIGINAL_TOOL_NAME,
+        maxRounds: MAX_ORIGINAL_ROUNDS,
+        onUsageEvent,
+        async next(reply) {
+          const answers = await answerOriginalCalls(rounds.callsOf(reply), readOriginal);
+          if (answers === undefined) return undefined;
+          continued = rounds.continueWith(continued, reply, answers);
+          return sendJson(continued);
+        },
       });
-      return;
     }
-    const usage = protocol.usageOf(sent.reply);
-    if (usage !== undefined) metrics.usage(protocol.name, usage);
+    onUsageEvent(sent.reply);
+    if (rounds !== undefined && offered !== undefined)
+      sent = {
+        kind: 'complete',
+        ...(await runOriginalRounds(rounds, offered, sent, readOriginal, async (body) => {
+          const round = await completeRound(await sendJson(body));
+          onUsageEvent(round.reply);
+          return round;
+        })),
+      };
     response.writeHead(sent.status, sent.headers);
     response.end(sent.text);
   }
@@ -244,6 +271,15 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
   }) as GatewayHandler;
   const views = () => [...contexts.values()].reduce((sum, context) => sum + context.stats().views, 0);
   return Object.assign(handler, { metrics, limit, views });
+}
+
+async function completeRound(upstream: Response): Promise<CompleteRound> {
+  const text = await upstream.text();
+  return { status: upstream.status, headers: callerHeaders(upstream.headers), text, reply: parseJson(text) };
+}
+
+function isOriginalTool(tool: { name: string }): boolean {
+  return tool.name === ORIGINAL_TOOL_NAME;
 }
 
 function contextWindowOf(settings: GatewaySettings, model: string): { contextWindow?: number } {

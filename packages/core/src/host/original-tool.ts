@@ -32,6 +32,15 @@ export const ORIGINAL_TOOL: ToolDefinition = {
   },
 };
 
+/** Whether a projection shows a marker or a summary: something `ctxhost_original` can read back. */
+export function showsShortened(messages: readonly Message[]): boolean {
+  return messages.some(
+    (message) =>
+      message.meta?.summary !== undefined ||
+      message.parts.some((part) => part.type === 'tool-result' && part.compacted !== undefined),
+  );
+}
+
 export interface OriginalToolInput {
   handle: string;
   fromLine?: number;

@@ -38,6 +38,12 @@ function summarizingEngine(options: { invalid?: boolean } = {}): ContextEngine {
         id: `summary-${summarized.length}`,
         role: options.invalid === true ? 'assistant' : 'user',
         parts: [{ id: `summary-${summarized.length}:0`, type: 'text', text: `summary: ${text}` }],
+        meta: {
+          summary: {
+            covers: { first: summarized[0]!.id, last: summarized.at(-1)!.id, count: summarized.length },
+            engine: 'summarize-all',
+          },
+        },
       };
       const system = messages.filter((message) => message.role === 'system');
       const result = [...system, summary, ...kept];
@@ -170,5 +176,32 @@ describe('createStatelessContext', () => {
     release();
     expect(await pending).toBe('first');
     expect(context.stats().views).toBe(2);
+  });
+
+  it('reads back what a summary covers by its handle, during the turn and after its view was evicted', async () => {
+    const host = createHost({
+      store: createMemoryStore(),
+      engine: summarizingEngine(),
+      config: { model: { contextLength: 100_000 } },
+    });
+    const context = createStatelessContext<Item, string>({ host: () => host, name: 'test', map, maxViews: 1 });
+    const turn = await context.prepare(conversation('ORIG', 5), request);
+    const summary = turn.messages?.find((message) => message.meta?.summary !== undefined);
+    expect(summary).toBeDefined();
+    const handle = `${summary!.id}#2`;
+    const during = await turn.readOriginal({ handle });
+    expect(during.output).toMatch(/^Lines 1-2 of 2 of the original message p-\w+:\nassistant:\nanswer 0$/);
+    await turn.run(async () => 'ok');
+    // Another conversation takes the only slot: this turn's view is evicted, and the handle still resolves.
+    const other = await context.prepare(conversation('OTHER', 1), request);
+    await other.run(async () => 'ok');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(context.stats().views).toBe(1);
+    expect(await turn.readOriginal({ handle })).toEqual(during);
+    expect(await turn.readOriginal({ handle: `${summary!.id}#3`, fromLine: 2 })).toEqual({
+      output: expect.stringMatching(/^Lines 2-2 of 2 of the original message p-\w+:\nORIG question 0$/),
+    });
+    expect((await turn.readOriginal({ handle: 'no-such-handle' })).isError).toBe(true);
+    expect((await turn.readOriginal('not an object')).isError).toBe(true);
   });
 });

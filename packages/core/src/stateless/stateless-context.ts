@@ -2,7 +2,9 @@ import type { Host } from '../host/host.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
 import { createPromptOriginals, type PromptOriginals } from '../host/prompt-originals.js';
 import { resolveContextWindow } from '../host/context-usage.js';
-import type { Message } from '../model/message.js';
+import type { JsonValue, Message } from '../model/message.js';
+import type { EngineToolResult } from '../engines/context-engine.js';
+import { readOriginal } from '../host/original-tool.js';
 import type { ToolDefinition } from '../model/model-client.js';
 import type { Usage } from '../model/usage.js';
 import type { ProviderError } from '../model/provider-error.js';
@@ -66,6 +68,13 @@ export interface StatelessTurn<S, P> {
   recover(error: unknown, resend: (signal: AbortSignal | undefined) => Promise<boolean>): Promise<void>;
   /** Instead of `run`, after the framework's own call: records its usage and ends the turn. */
   finish(usage?: Usage): Promise<void>;
+  /**
+   * Answers a `ctxhost_original` call (`{ handle, fromLine?, toLine? }`) made on this turn's projection: a
+   * marker's part id, a message id, or `<summary id>#<n>`, resolved against this prompt only. Works during
+   * and after the turn; once the turn's view is gone, from a view of the prompt opened again from the store's
+   * compaction cache. Never throws: a handle it cannot resolve is an error result the model reads.
+   */
+  readOriginal(input: JsonValue): Promise<EngineToolResult>;
 }
 
 export interface RunOptions<T> {
@@ -118,6 +127,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     run: (send) => send(undefined),
     recover: async () => undefined,
     finish: async () => undefined,
+    readOriginal: async (input) => nothingShortened(input),
   });
 
   async function viewFor(
@@ -180,9 +190,24 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
         if (drop) void pool.drop(taken).catch(() => undefined);
         else pool.release(taken);
       };
+      const readBack = async (input: JsonValue): Promise<EngineToolResult> => {
+        if (!taken.deleted) return readOriginal(taken.session, input);
+        // The view was evicted: the prompt and the cached compaction it was built from give the same history and summaries.
+        const reopened = await openView(host, chain, await cache.best(chain.hashes, settings), window);
+        try {
+          return await readOriginal(reopened.session, input);
+        } finally {
+          await reopened.session.delete().catch(() => undefined);
+        }
+      };
       return {
         messages: built.messages,
         originals: taken.originals,
+        readOriginal: (input) =>
+          readBack(input).catch((error: unknown) => {
+            report('read-original', 'an original could not be read back', error);
+            return { output: `ctxhost could not read the original: ${messageOf(error)}`, isError: true };
+          }),
         key: flightKey,
         async recover(error, resend) {
           const running = recovering.get(flightKey);
@@ -225,6 +250,18 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
   }
 
   return { prepare, report, stats: () => ({ views: pool.size }) };
+}
+
+/** A prompt sent as it came was never shortened: no handle of it can name anything. */
+function nothingShortened(input: JsonValue): EngineToolResult {
+  return {
+    output: `Nothing in this prompt was shortened, so there is no original to read (${JSON.stringify(input)}).`,
+    isError: true,
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function causeOf(error: unknown): string {

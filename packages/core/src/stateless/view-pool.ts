@@ -23,6 +23,8 @@ export interface StatelessView<S, P> {
   committed: { projection: readonly unknown[]; length: number; callerMessages: number };
   busy: boolean;
   lastUsed: number;
+  /** Dropped from the pool: its session is deleted. */
+  deleted?: boolean;
 }
 
 export interface ViewPool<S, P> {
@@ -88,6 +90,7 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
     async drop(view) {
       unfile(view);
       all.delete(view);
+      view.deleted = true;
       await view.session.delete();
     },
     get size() {

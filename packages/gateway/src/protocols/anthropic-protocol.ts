@@ -7,6 +7,7 @@ import {
   type MessagesRequest,
   type Usage,
 } from '@ctxhost/core';
+import { anthropicToolRounds } from './anthropic-tool-rounds.js';
 import type { PromptItem } from './prompt-item.js';
 import { numberOf, objectOf, toolDefinitions } from './tool-definitions.js';
 import type { JsonObject, WireProtocol } from './wire-protocol.js';
@@ -71,6 +72,7 @@ export const anthropicProtocol: WireProtocol = {
   errorBody(status, message) {
     return JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
   },
+  toolRounds: anthropicToolRounds,
 };
 
 function anthropicUsage(usage: JsonObject): Usage {

@@ -1,4 +1,5 @@
-import type { Message, PromptOriginals, ToolDefinition, Usage } from '@ctxhost/core';
+import type { ServerResponse } from 'node:http';
+import type { JsonValue, Message, PromptOriginals, ToolDefinition, Usage } from '@ctxhost/core';
 import type { PromptItem } from './prompt-item.js';
 
 export type ProtocolName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
@@ -43,4 +44,45 @@ export interface WireProtocol {
   usageOf(reply: unknown): Usage | undefined;
   /** The gateway's own refusal (body too large, too busy) in the provider's error shape. */
   errorBody(status: number, message: string): string;
+  /** How its replies carry tool calls: a protocol without it is never offered `ctxhost_original`. */
+  readonly toolRounds?: ToolRounds;
+}
+
+/** One tool call in a reply. */
+export interface ReplyToolCall {
+  id: string;
+  name: string;
+  input: JsonValue;
+}
+
+/** The gateway's answer to one tool call. */
+export interface ToolCallAnswer {
+  callId: string;
+  output: string;
+  isError?: boolean;
+}
+
+/**
+ * Tool rounds the gateway runs itself: it answers its own tool's calls and asks the upstream again, so
+ * the client sees one reply. `continueWith` and `callsOf` work on complete replies; `relayStream` does the
+ * same inside a stream, passing every event of the answer through as it comes.
+ */
+export interface ToolRounds {
+  callsOf(reply: unknown): ReplyToolCall[];
+  /** The request continued: the reply as the assistant's turn, then one result for each of its calls. */
+  continueWith(body: JsonObject, reply: unknown, answers: readonly ToolCallAnswer[]): JsonObject;
+  /** The final reply as the client sees it: what earlier rounds said before calling `toolName`, then the final reply's own content. */
+  joinRounds(earlier: readonly unknown[], final: unknown, toolName: string): unknown;
+  relayStream(first: Response, response: ServerResponse, options: StreamRoundOptions): Promise<void>;
+}
+
+export interface StreamRoundOptions {
+  /** The tool the gateway answers; its calls never reach the client. */
+  toolName: string;
+  /** How many times the upstream is asked again at most (then the held calls are relayed). */
+  maxRounds: number;
+  /** The next round for a reply (assembled from the stream) whose calls include the gateway's: undefined ends the reply here. */
+  next(reply: unknown): Promise<Response | undefined>;
+  /** Each streamed event's data that carries usage. */
+  onUsageEvent(data: unknown): void;
 }
