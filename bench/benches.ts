@@ -62,7 +62,8 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     run: runTurnOverhead,
   },
   'estimator-accuracy': {
-    title: 'Token estimator: median absolute relative error vs API-reported growth (Claude Code)',
+    title:
+      'Token estimator: median absolute relative error vs API-reported prompt growth (Claude Code, all threads), per content kind, held out',
     run: runEstimatorAccuracy,
   },
   'token-counter': {
