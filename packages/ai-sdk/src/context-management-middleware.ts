@@ -11,7 +11,6 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiMessage, AiModel, AiPart } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
-import { toUsage } from './to-usage.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { throwOnStreamWindowStop, throwOnWindowStop } from './window-stop.js';
 
@@ -91,14 +90,11 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
       const call = calls.get(params);
       if (call === undefined) return doGenerate();
       let first = true;
-      return call.turn.run(
-        async (messages) => {
-          const retry = !first;
-          first = false;
-          return throwOnWindowStop(retry ? await call.model.doGenerate(paramsFor(call, messages)) : await doGenerate());
-        },
-        { usageOf: (result) => toUsage(result.usage) },
-      );
+      return call.turn.run(async (messages) => {
+        const retry = !first;
+        first = false;
+        return throwOnWindowStop(retry ? await call.model.doGenerate(paramsFor(call, messages)) : await doGenerate());
+      });
     },
 
     async wrapStream({ doStream, params }) {

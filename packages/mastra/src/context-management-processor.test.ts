@@ -252,7 +252,7 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
     expect(statuses(sim)).toEqual([529, 529]);
   });
 
-  it('follows a multi-step tool loop on one view, each message once, with the usage of the last step', async () => {
+  it('follows a multi-step tool loop on one view, each message once, its thresholds measured on the prompt alone', async () => {
     const readFile = createTool({
       id: 'read_file',
       description: 'Reads a file',
@@ -284,7 +284,8 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
       'assistant',
       'tool',
     ]);
-    expect(view.lastUsage()?.inputTokens).toBe(sim.requests.at(-1)!.usage!.input_tokens);
+    // No worker-local usage: another worker that sees the same prompt decides alike whether to compact it.
+    expect(view.lastUsage()).toBeUndefined();
   });
 
   it('sends a prompt it cannot map untouched, with one warning however often it comes', async () => {

@@ -18,7 +18,6 @@ import { createDefaultHost } from 'ctxhost';
 import { MASTRA_ERROR_CODES, MastraIntegrationError } from './errors.js';
 import { fromMastraMessage } from './from-mastra-prompt.js';
 import { createRecoveryHandshake, RETRY_GRACE_MS } from './recovery-handshake.js';
-import { stepReply } from './step-reply.js';
 
 /** The processor's id, and the name of its taps on the host. */
 export const MASTRA_PROCESSOR = 'ctxhost-context-management';
@@ -113,7 +112,7 @@ export function createContextManagementProcessor(
       // A step that failed comes here too, its error as a chunk: processAPIError handles it.
       if (turn === undefined || fromCache || chunks.some((chunk) => chunk.type === 'error')) return;
       handshake.settle(turn.key, true);
-      await turn.finish(stepReply(chunks).usage);
+      await turn.finish();
     },
 
     async processAPIError({ error, state }) {

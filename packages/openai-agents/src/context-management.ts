@@ -5,13 +5,11 @@ import type {
   CallModelInputFilter,
   Model,
   ModelRequest,
-  ModelResponse,
   StreamEvent,
 } from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
-import { toUsage } from './reply-usage.js';
 import { toAgentItems } from './to-agent-items.js';
 
 export const OPENAI_AGENTS = 'openai-agents';
@@ -95,14 +93,11 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         const turn = turnOf(request);
         if (turn === undefined) return inner.getResponse(request);
         let first = true;
-        return turn.run(
-          (messages) => {
-            const retry = !first;
-            first = false;
-            return inner.getResponse(retry ? retried(request, turn, messages) : request);
-          },
-          { usageOf: (response: ModelResponse) => toUsage(response.usage) },
-        );
+        return turn.run((messages) => {
+          const retry = !first;
+          first = false;
+          return inner.getResponse(retry ? retried(request, turn, messages) : request);
+        });
       },
       async *getStreamedResponse(request) {
         const turn = turnOf(request);

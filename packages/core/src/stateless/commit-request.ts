@@ -77,16 +77,21 @@ function waterfall<S, P>(host: Host, view: StatelessView<S, P>, request: Statele
  * same problem: the hooks or the engine made it, so it is theirs to answer for, not the provider's.
  */
 function assertValidProjection<S, P>(host: Host, messages: readonly Message[], chain: PromptChain<S, P>): void {
-  const problems = validateProjection(messages);
-  if (problems.length === 0) return;
-  const callers = new Set(validateProjection(chain.items.map((item) => item.message)).map(problemKey));
-  const introduced = problems.filter((problem) => !callers.has(problemKey(problem)));
+  const introduced = introducedProblems(messages, chain);
   if (introduced.length === 0) return;
   throw new CtxhostError(
     CORE_ERROR_CODES.projectionInvalid,
     `engine "${host.engine.name}" (or a request hook) produced a projection the API would reject, rule ${introduced[0]!.code}: ${introduced[0]!.message}; the request was sent as the caller wrote it. Fix the engine, or set context.engine to another one`,
     { plugin: host.engine.name },
   );
+}
+
+/** The shape problems of `messages` the caller's own prompt does not have. */
+export function introducedProblems<S, P>(messages: readonly Message[], chain: PromptChain<S, P>): ProjectionProblem[] {
+  const problems = validateProjection(messages);
+  if (problems.length === 0) return [];
+  const callers = new Set(validateProjection(chain.items.map((item) => item.message)).map(problemKey));
+  return problems.filter((problem) => !callers.has(problemKey(problem)));
 }
 
 function problemKey(problem: ProjectionProblem): string {

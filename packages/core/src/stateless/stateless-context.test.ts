@@ -24,8 +24,9 @@ const map = (item: Item, id: string): MappedPromptItem<string> => ({
 });
 
 /** Summarizes everything but the last two messages into one user message that quotes them (so a leak is visible). */
-function summarizingEngine(options: { invalid?: boolean } = {}): ContextEngine {
+function summarizingEngine(options: { invalid?: boolean } = {}): ContextEngine & { options: { invalid?: boolean } } {
   return {
+    options,
     name: 'summarize-all',
     shouldCompress: (state) => state.messageCount > 6,
     async compress(messages) {
@@ -146,6 +147,33 @@ describe('createStatelessContext', () => {
     const said = warnings.mock.calls.map((call) => String(call[0]));
     expect(said.filter((line) => line.includes('engine "summarize-all"'))).toHaveLength(1);
     expect(said[0]).toMatch(/first_not_user/);
+    warnings.mockRestore();
+  });
+
+  it('sends the last valid projection of the prefix plus the new messages when the engine fails later, and says so once', async () => {
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const store = createMemoryStore();
+    const engine = summarizingEngine();
+    const { context } = worker(store, engine);
+    const compacted = await context.prepare(conversation('V', 5), request);
+    await compacted.run(async () => 'ok');
+    engine.options.invalid = true;
+    // Another worker on the same store: its view opens from the stored compaction, and the engine's next one is invalid.
+    const other = worker(store, engine).context;
+    for (const turns of [8, 9]) {
+      const turn = await other.prepare(conversation('V', turns), request);
+      const sent = await turn.run(async (messages) => messages);
+      expect(sent).toBe(turn.messages);
+      expect(texts(sent).split('\n').slice(0, 2)).toEqual([
+        'You are helpful.',
+        texts(compacted.messages).split('\n')[1],
+      ]);
+      expect(texts(sent)).toContain(`V question ${turns - 1}`);
+      expect(sent).toHaveLength(4 + 2 * (turns - 5));
+    }
+    const said = warnings.mock.calls.map((call) => String(call[0]));
+    expect(said.filter((line) => line.includes('engine "summarize-all"'))).toHaveLength(1);
+    expect(said[0]).toContain('the last valid projection of its prefix');
     warnings.mockRestore();
   });
 

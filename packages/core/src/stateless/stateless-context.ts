@@ -15,6 +15,7 @@ import { settingsHash } from './settings-hash.js';
 import { commitRequest } from './commit-request.js';
 import { createStatelessRecovery, type StatelessRecovery } from './stateless-recovery.js';
 import { extendView, openView } from './stateless-view.js';
+import { lastValidProjection, type LastValidProjection } from './last-valid-projection.js';
 import { createViewPool, type StatelessView, type ViewPool } from './view-pool.js';
 
 export interface StatelessContextOptions<S, P> {
@@ -45,7 +46,10 @@ export interface StatelessRequest {
 
 /** One prepared request. Send with `run`, which recovers an overflow through the host's cascade. */
 export interface StatelessTurn<S, P> {
-  /** What to send, or undefined: send the caller's prompt as it came (ctxhost stepped aside and said why, once). */
+  /**
+   * What to send, or undefined: send the caller's prompt as it came (ctxhost stepped aside and said why, once).
+   * When ctxhost failed for a prompt whose prefix has a stored compaction, that compaction plus the messages after it.
+   */
   readonly messages: readonly Message[] | undefined;
   /** The caller's objects behind each message id: parts no hook changed are sent as the caller's own. */
   readonly originals: PromptOriginals<S, P>;
@@ -66,7 +70,10 @@ export interface StatelessTurn<S, P> {
    * `resend` whether the framework's retry was answered. Ends the turn.
    */
   recover(error: unknown, resend: (signal: AbortSignal | undefined) => Promise<boolean>): Promise<void>;
-  /** Instead of `run`, after the framework's own call: records its usage and ends the turn. */
+  /**
+   * Instead of `run`, after the framework's own call: ends the turn. A usage passed is not used: on the
+   * stateless path every threshold is measured on the prompt itself, so every worker decides alike.
+   */
   finish(usage?: Usage): Promise<void>;
   /**
    * Answers a `ctxhost_original` call (`{ handle, fromLine?, toLine? }`) made on this turn's projection: a
@@ -78,7 +85,10 @@ export interface StatelessTurn<S, P> {
 }
 
 export interface RunOptions<T> {
-  /** The API-reported usage of a result, so the next request's thresholds start from it. */
+  /**
+   * @deprecated Not used: a worker-local reported usage would make two workers decide differently whether
+   * to compact the same prompt; thresholds are measured on the prompt itself (the same on every worker).
+   */
   usageOf?(result: T): Usage | undefined;
 }
 
@@ -156,6 +166,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
 
   async function prepare(prompt: readonly S[], request: StatelessRequest): Promise<StatelessTurn<S, P>> {
     let view: StatelessView<S, P> | undefined;
+    let fallback: (() => Promise<LastValidProjection<S, P> | undefined>) | undefined;
     try {
       const { host, cache, recovery } = await ready();
       const chained = chainer.chain(prompt);
@@ -170,6 +181,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       if (chain.items.length === 0) return passThrough();
       const window = request.contextWindow ?? resolveContextWindow(host.config, request.model);
       const settings = settingsHash(host, window);
+      fallback = () => lastValidProjection(cache, chain, settings);
       // Single flight: a second request for the same prompt waits for the first one's compaction, then reads it from the cache.
       const flightKey = `${chain.hashes.at(-1)}:${settings}`;
       await inFlight.get(flightKey)?.catch(() => undefined);
@@ -223,15 +235,11 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
             end(true);
           }
         },
-        async finish(usage) {
-          if (usage !== undefined)
-            await taken.session
-              .reportUsage(usage)
-              .catch((error: unknown) => report('usage', 'a reported usage could not be recorded', error));
+        async finish() {
           end(false);
         },
-        run: (send, runOptions) =>
-          recovery.run(taken, built.messages, send, rebuild, runOptions).then(
+        run: (send) =>
+          recovery.run(taken, built.messages, send, rebuild).then(
             (outcome) => {
               end(outcome.exhausted);
               return outcome.value;
@@ -243,9 +251,24 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
           ),
       };
     } catch (error) {
-      report(causeOf(error), 'preparing the request failed', error);
       if (view !== undefined) await pool.drop(view).catch(() => undefined);
-      return passThrough();
+      const last = await fallback?.();
+      if (last === undefined) {
+        report(causeOf(error), 'preparing the request failed', error);
+        return passThrough();
+      }
+      report(
+        causeOf(error),
+        'preparing the request failed',
+        error,
+        'the request went out with the last valid projection of its prefix plus the messages after it',
+      );
+      return {
+        ...passThrough(),
+        messages: last.messages,
+        originals: last.originals,
+        run: (send) => send(last.messages),
+      };
     }
   }
 

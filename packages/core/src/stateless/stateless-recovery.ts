@@ -4,7 +4,6 @@ import type { ModelRequest } from '../model/model-client.js';
 import { isRecoverableOverflow, normalizeProviderError } from '../model/normalize-provider-error.js';
 import { ContextWindowStop } from './context-window-stop.js';
 import type { ReportOnce } from './report-once.js';
-import type { RunOptions } from './stateless-context.js';
 import type { StatelessView } from './view-pool.js';
 import type { ProviderError } from '../model/provider-error.js';
 
@@ -37,7 +36,6 @@ export interface StatelessRecovery {
     first: readonly Message[],
     send: (messages: readonly Message[] | undefined) => Promise<T>,
     rebuild: () => Promise<ModelRequest>,
-    options?: RunOptions<T>,
   ): Promise<RecoveryOutcome<T>>;
 }
 
@@ -88,7 +86,7 @@ export function createStatelessRecovery(
       const overflow = overflowOf(error);
       if (overflow !== undefined) await host.emit('session.error', { sessionId: view.id, error: overflow, raw: error });
     },
-    async run(view, first, send, rebuild, options = {}) {
+    async run(view, first, send, rebuild) {
       let value: { result: Awaited<ReturnType<typeof send>> } | undefined;
       let last: unknown;
       try {
@@ -137,11 +135,6 @@ export function createStatelessRecovery(
           throw last;
         }
       }
-      const usage = options.usageOf?.(value.result);
-      if (usage !== undefined)
-        await view.session
-          .reportUsage(usage)
-          .catch((error: unknown) => report('usage', 'a reported usage could not be recorded', error));
       return { value: value.result, exhausted };
     },
   };
