@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createStatelessIntegration, type IntegrationOptions, type Message, type StatelessTurn } from '@ctxhost/core';
-import type {
-  AgentInputItem,
-  CallModelInputFilter,
-  Model,
-  ModelRequest,
-  StreamEvent,
-} from '@openai/agents';
+import type { AgentInputItem, CallModelInputFilter, Model, ModelRequest, StreamEvent } from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
