@@ -5,9 +5,11 @@ import {
   runCompaction,
   toAnthropic,
   type CompactionReport,
+  type ContextEngineFactory,
   type CtxhostConfig,
   type HostLogger,
   type Message,
+  type Summarizer,
   type ToAnthropicResult,
 } from '@ctxhost/core';
 import { createDefaultHost } from 'ctxhost';
@@ -26,6 +28,10 @@ export interface CompactMessagesOptions {
   engine?: string;
   /** `--project-plugins`: also look in `<cwd>/.ctxhost/plugins`. */
   projectPlugins?: boolean;
+  /** The summarizer engines use (default: the one the config gives, else none: the compressor's summary is extractive). */
+  summarizer?: Summarizer;
+  /** Engines by name over the registered ones and plugin folders (`ctxhost eval`'s lcm and strategies). */
+  engines?: Record<string, ContextEngineFactory>;
   /** Told the file a plugin engine is about to be imported from (the CLI prints it). */
   onPluginLoad?: (info: { name: string; file: string }) => void;
 }
@@ -35,6 +41,8 @@ export interface CompactOutcome {
   window: number;
   windowSource: 'flag' | 'config' | 'default';
   report: CompactionReport;
+  /** The compacted conversation: what the model sees next. */
+  messages: Message[];
   /** The compacted conversation as Anthropic Messages request params. */
   request: ToAnthropicResult;
   /** What the host warned about (a config-named engine that was not found, …). */
@@ -66,6 +74,8 @@ export async function compactMessages(
     cwd: options.cwd,
     store: createMemoryStore(),
     logger: warningCollector(warnings),
+    ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
+    ...(options.engines === undefined ? {} : { engines: options.engines }),
     ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
     ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
   }).catch((error: unknown) => {
@@ -94,6 +104,7 @@ export async function compactMessages(
       window,
       windowSource,
       report: result.report,
+      messages: result.messages,
       request: toAnthropic(result.messages),
       warnings,
     };

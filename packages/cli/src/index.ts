@@ -17,3 +17,14 @@ export { buildDemoReport, type DemoReport, type KindRow, type ToolOutputRow } fr
 export { formatTable, formatCount, type TableColumn } from './format-table.js';
 export { CLI_ERROR_CODES, CliError, CliExit, type CliErrorCode } from './errors.js';
 export * from './output/index.js';
+export {
+  runEval,
+  type EvalOptions,
+  type EvalResult,
+  type EvalSample,
+  type EvalEngineSummary,
+  type EvalTranscript,
+} from './eval/run-eval.js';
+export { parseEngineSpecs, EVAL_ENGINES, type EvalEngineSpec } from './eval/eval-engines.js';
+export { formatEval } from './eval/format-eval.js';
+export { renderEvalReport } from './report/render-eval-report.js';

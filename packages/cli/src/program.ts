@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { registerCompactCommand } from './commands/compact.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerEvalCommand } from './commands/eval.js';
 import { registerGatewayCommand } from './commands/gateway.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerReplayCommand } from './commands/replay.js';
@@ -46,6 +47,7 @@ export function createProgram(
   registerReplayCommand(program, io);
   registerDemoCommand(program, io);
   registerShowCommand(program, io);
+  registerEvalCommand(program, io);
   registerStoreCommand(program, write);
   return program;
 }

@@ -54,3 +54,4 @@ export {
   type CompactionErrorCode,
   type CompactionErrorOptions,
 } from './errors.js';
+export { strategyEngineFactory, type StrategyBuildOptions } from './strategy-engine.js';

@@ -43,6 +43,8 @@ export interface DefaultHostOptions {
   logger?: HostLogger;
   /** Plugins added after the built-in ones. */
   plugins?: Plugin[];
+  /** Engines by name, over the registered ones and plugin folders (`context.engine` picks one). */
+  engines?: Record<string, ContextEngineFactory>;
   /** Built-in plugins configured your way: each replaces the default one of the same name (e.g. `createAutoCompactPlugin({ plan: false })`). */
   builtIns?: Plugin[];
   /** Also look for engines in `<cwd>/.ctxhost/plugins` (off by default: plugin folders run code). */
@@ -76,6 +78,7 @@ export async function createDefaultHost(options: DefaultHostOptions = {}): Promi
     store: options.store ?? storeFor(config),
     fallbackEngine: { name: 'compressor', factory: serverFirstWhenOn(config) },
     plugins: [...withReplacements(builtInPlugins(), options.builtIns ?? []), ...(options.plugins ?? [])],
+    ...(options.engines === undefined ? {} : { engines: options.engines }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.summarizer === undefined ? {} : { summarizer: options.summarizer }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),

@@ -44,6 +44,7 @@ export {
   withContextManagement,
   toProviderError,
   createClientFromEnv,
+  toUsage,
   type Agent,
   type AgentTool,
   type AgentToolOutput,
