@@ -29,7 +29,7 @@ describe('strategyEngineFactory', () => {
   it('compresses above the threshold only, and not when compression is off', () => {
     const host = createHost();
     const engine = factory({ config: host.config });
-    const state = { sessionId: 's', tokenSource: 'estimate' as const, contextWindow: 1000, messageCount: 3 };
+    const state = { sessionId: 's', tokenSource: 'estimated' as const, contextWindow: 1000, messageCount: 3 };
     expect(engine.shouldCompress({ ...state, promptTokens: 400 })).toBe(false);
     expect(engine.shouldCompress({ ...state, promptTokens: 600 })).toBe(true);
     const off = factory({ config: { ...host.config, compression: { ...host.config.compression, enabled: false } } });
