@@ -1,14 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, createAnthropicModel, type AgentTool } from '@ctxhost/anthropic';
 import { createHost } from '@ctxhost/core';
 import {
-  createCostTracker,
-  createServerContextPlugin,
+  createNativeCompactionPlugin,
   isCompactionPart,
   COMPACTION_BETA,
   CONTEXT_MANAGEMENT_BETA,
-} from '@ctxhost/prompt-caching';
+} from '@ctxhost/native-compaction';
+import { createCostTracker, createServerContextPlugin } from '@ctxhost/prompt-caching';
 import {
   countTokens,
   CLEARED_TOOL_RESULT_TEXT,
@@ -46,8 +46,9 @@ describe('server-side context management over HTTP (real SDK, simulator)', () =>
       content: [{ type: 'tool_use', id: `toolu_${step}`, name: 'run_build', input: { step } }],
     }));
     sim.script(...steps, { content: 'The build passes.' });
-    const plugin = createServerContextPlugin({
-      config: { clear_tool_uses: { enabled: true, trigger_tokens: 2_000, keep_tool_uses: 2 } },
+    const plugin = createNativeCompactionPlugin({
+      config: { anthropic: { clear_tool_uses: { enabled: true, trigger_tokens: 2_000, keep_tool_uses: 2 } } },
+      provider: 'anthropic',
     });
     const host = createHost({ plugins: [plugin] });
     const agent = createAgent({ host, model: model(client), tools: [buildLog], system: 'You build software.' });
@@ -87,9 +88,15 @@ describe('server-side context management over HTTP (real SDK, simulator)', () =>
     await host.dispose();
   });
 
-  it('server compaction: the compaction block comes back, is stored, and is sent back verbatim; the server drops what came before it', async () => {
+  it('server compaction through the deprecated createServerContextPlugin (it warns once, naming its replacement): the compaction block comes back, is stored, and is sent back verbatim; the server drops what came before it', async () => {
     const { sim, client } = await simulator();
+    const emitWarning = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const plugin = createServerContextPlugin({ config: { compaction: { enabled: true, trigger_tokens: 50_000 } } });
+    expect(emitWarning).toHaveBeenCalledWith(
+      'createServerContextPlugin is deprecated: use createNativeCompactionPlugin from @ctxhost/native-compaction',
+      { type: 'DeprecationWarning', code: 'CTXHOST_DEPRECATED' },
+    );
+    emitWarning.mockRestore();
     const costs = createCostTracker({ model: 'claude-sonnet-4-6' });
     const host = createHost({ plugins: [plugin, costs.plugin] });
     const agent = createAgent({ host, model: model(client), system: 'You review code.' });
@@ -138,8 +145,11 @@ describe('server-side context management over HTTP (real SDK, simulator)', () =>
     const { sim, client } = await simulator();
     const host = createHost({
       plugins: [
-        createServerContextPlugin({
-          config: { compaction: { enabled: true, trigger_tokens: 50_000, pause_after_compaction: true } },
+        createNativeCompactionPlugin({
+          config: {
+            anthropic: { compaction: { enabled: true, trigger_tokens: 50_000, pause_after_compaction: true } },
+          },
+          provider: 'anthropic',
         }),
       ],
     });

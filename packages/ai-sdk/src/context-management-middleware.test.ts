@@ -5,7 +5,7 @@ import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -241,7 +241,31 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     expect(lastBody.messages).toHaveLength(5);
   });
 
+  it('still accepts the deprecated providerOptions.ctxhost.sessionId, saying once that it is no longer used', async () => {
+    const processWarnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    onTestFinished(() => processWarnings.mockRestore());
+    const { model } = await rig({ contextWindow: 200_000 });
+    for (let call = 0; call < 2; call++) {
+      const result = await generateText({
+        model,
+        messages: [{ role: 'user', content: 'Hello' }],
+        maxOutputTokens: 50,
+        providerOptions: { ctxhost: { sessionId: 'generate' } },
+      });
+      expect(result.text.length).toBeGreaterThan(0);
+    }
+    expect(processWarnings.mock.calls.filter(([text]) => String(text).includes('sessionId'))).toEqual([
+      [
+        'providerOptions.ctxhost.sessionId is no longer used: a conversation is identified by its messages; remove it',
+        { type: 'DeprecationWarning', code: 'CTXHOST_DEPRECATED' },
+      ],
+    ]);
+  });
+
   it('sends a prompt it cannot map untouched, with one warning however often it comes', async () => {
+    // The warning also goes to process.emitWarning (for users without a logger): caught here, counted, not printed.
+    const processWarnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    onTestFinished(() => processWarnings.mockRestore());
     const { sim, model, warnings } = await rig({ contextWindow: 200_000 });
     const plain = createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL);
     const messages: ModelMessage[] = [
@@ -262,6 +286,7 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
     expect(first).toEqual(direct);
     expect(second).toEqual(direct);
     expect(warnings.filter((warning) => warning.includes('"reasoning-file"'))).toHaveLength(1);
+    expect(processWarnings.mock.calls.filter(([text]) => String(text).includes('"reasoning-file"'))).toHaveLength(1);
   });
 });
 
@@ -414,7 +439,6 @@ describe('with @ai-sdk/openai-compatible against the simulator’s Chat Completi
         system: 'You are a careful engineer.',
         messages: conversation(),
         maxOutputTokens: 100,
-        providerOptions: { ctxhost: { sessionId: 'generate' } },
       });
       expect(generated.text.length).toBeGreaterThan(0);
       // The same prompt again: the stored compaction of exactly these messages is used at once, the same projection sent.

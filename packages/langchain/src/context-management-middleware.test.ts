@@ -5,7 +5,7 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
 import { createAgent } from 'langchain';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { contextManagementMiddleware } from './index.js';
 
@@ -233,6 +233,9 @@ describe('contextManagementMiddleware in a tool loop (ChatAnthropic)', () => {
   });
 
   it('sends a request with a block it cannot map untouched, with one warning', async () => {
+    // The warning also goes to process.emitWarning (for users without a logger): caught here, counted, not printed.
+    const processWarnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    onTestFinished(() => processWarnings.mockRestore());
     const { sim, agent, warnings } = await rig('anthropic', { contextWindow: 200_000 });
     const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'release notes' } };
     const messages = [new HumanMessage({ content: [{ type: 'text', text: 'Summarise this.' }, document] })];
@@ -240,6 +243,7 @@ describe('contextManagementMiddleware in a tool loop (ChatAnthropic)', () => {
     await agent.invoke({ messages });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('"document"');
+    expect(processWarnings.mock.calls.filter(([text]) => String(text).includes('"document"'))).toHaveLength(1);
     for (const call of modelCalls(sim)) {
       expect(call.status).toBe(200);
       expect(JSON.stringify(call.body)).toContain('release notes');
