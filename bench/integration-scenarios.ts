@@ -13,6 +13,7 @@ import {
   type RecordedRequest,
   type Simulator,
 } from '@ctxhost/simulator';
+import { createDefaultHost, type Host } from 'ctxhost';
 import type { BenchSize } from './bench.js';
 
 export const BENCH_MODEL = 'claude-sonnet-4-6';
@@ -111,6 +112,46 @@ export async function runScenario(
     callerSawError,
     answered: answer.length > 0,
   };
+}
+
+/** The host every integration bench drives: the defaults, a memory store, auto-compact retrying at once, nothing logged; disposed after `use`. */
+export async function withBenchHost<T>(use: (host: Host) => Promise<T>): Promise<T> {
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  try {
+    return await use(host);
+  } finally {
+    await host.dispose();
+  }
+}
+
+/** How a framework's bench sends the conversation: through ctxhost or straight to the framework, returning the answer. */
+export type BenchSend = (run: ScenarioRun, withCtxhost: boolean) => Promise<string>;
+
+/**
+ * The rows of one framework set-up: the conversation measured without ctxhost, then at each
+ * overflow the framework alone (when `names.without` is given), with ctxhost told a window far
+ * above the API's limit, and with ctxhost told the limit.
+ */
+export async function recoveryRows(
+  names: { without?: string; with: string },
+  size: BenchSize,
+  send: BenchSend,
+): Promise<IntegrationRow[]> {
+  const real = await measureConversation((run) => send(run, false));
+  const rows: IntegrationRow[] = [];
+  for (const overBy of overflowsFor(size)) {
+    if (names.without !== undefined)
+      rows.push(await runScenario(names.without, real, overBy, false, (run) => send(run, false)));
+    rows.push(await runScenario(names.with, real, overBy, false, (run) => send(run, true)));
+    rows.push(await runScenario(names.with, real, overBy, true, (run) => send(run, true)));
+  }
+  return rows;
 }
 
 /** A model call on either endpoint (Messages or Chat Completions). */

@@ -5,14 +5,12 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, wrapLanguageModel, type LanguageModel, type ModelMessage } from 'ai';
-import { createDefaultHost } from 'ctxhost';
 import {
   BENCH_MODEL,
   BENCH_SYSTEM,
   benchConversation,
-  measureConversation,
-  overflowsFor,
-  runScenario,
+  recoveryRows,
+  withBenchHost,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
@@ -59,14 +57,7 @@ async function send(run: ScenarioRun, withMiddleware: boolean, chat = false): Pr
   const base = chat
     ? createOpenAICompatible({ name: 'sim', baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })('gpt-4o')
     : createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL);
-  const host = await createDefaultHost({
-    config: {
-      store: { kind: 'memory' },
-      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-    },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  try {
+  return withBenchHost(async (host) => {
     const model: LanguageModel = withMiddleware
       ? wrapLanguageModel({ model: base, middleware: contextManagementMiddleware({ host, contextWindow: run.window }) })
       : base;
@@ -78,27 +69,16 @@ async function send(run: ScenarioRun, withMiddleware: boolean, chat = false): Pr
       maxRetries: 0,
     });
     return result.text;
-  } finally {
-    await host.dispose();
-  }
+  });
 }
 
 export async function runAiSdkRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
-  const real = await measureConversation((run) => send(run, false));
-  const rows: IntegrationRow[] = [];
-  for (const overBy of overflowsFor(size)) {
-    rows.push(await runScenario('ai-sdk, no middleware', real, overBy, false, (run) => send(run, false)));
-    rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, false, (run) => send(run, true)));
-    rows.push(await runScenario('ai-sdk + ctxhost', real, overBy, true, (run) => send(run, true)));
-  }
-  const chatReal = await measureConversation((run) => send(run, false, true));
-  for (const overBy of overflowsFor(size)) {
-    rows.push(
-      await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, false, (run) => send(run, true, true)),
-    );
-    rows.push(
-      await runScenario('ai-sdk openai-compatible + ctxhost', chatReal, overBy, true, (run) => send(run, true, true)),
-    );
-  }
-  return rows;
+  return [
+    ...(await recoveryRows({ without: 'ai-sdk, no middleware', with: 'ai-sdk + ctxhost' }, size, (run, withCtxhost) =>
+      send(run, withCtxhost),
+    )),
+    ...(await recoveryRows({ with: 'ai-sdk openai-compatible + ctxhost' }, size, (run, withCtxhost) =>
+      send(run, withCtxhost, true),
+    )),
+  ];
 }

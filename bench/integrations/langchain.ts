@@ -7,16 +7,14 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { createDefaultHost } from 'ctxhost';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import {
   BENCH_MODEL,
   BENCH_SYSTEM,
   benchConversation,
-  measureConversation,
-  overflowsFor,
-  runScenario,
+  recoveryRows,
+  withBenchHost,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
@@ -61,35 +59,25 @@ async function send(run: ScenarioRun, withMiddleware: boolean, chat: boolean): P
         maxRetries: 0,
         maxTokens: 100,
       });
-  const host = await createDefaultHost({
-    config: {
-      store: { kind: 'memory' },
-      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-    },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  try {
+  return withBenchHost(async (host) => {
     const middleware: AgentMiddleware[] = withMiddleware
       ? [contextManagementMiddleware({ host, contextWindow: run.window })]
       : [];
     const agent = createAgent({ model, tools: [readFile], systemPrompt: BENCH_SYSTEM, middleware });
     const result = await agent.invoke({ messages: toMessages(benchConversation()) });
     return result.messages.at(-1)?.text ?? '';
-  } finally {
-    await host.dispose();
-  }
+  });
 }
 
 export async function runLangchainRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   const rows: IntegrationRow[] = [];
   for (const chat of [false, true]) {
     const name = chat ? 'langchain ChatOpenAI' : 'langchain ChatAnthropic';
-    const real = await measureConversation((run) => send(run, false, chat));
-    for (const overBy of overflowsFor(size)) {
-      rows.push(await runScenario(`${name}, no ctxhost`, real, overBy, false, (run) => send(run, false, chat)));
-      rows.push(await runScenario(`${name} + ctxhost`, real, overBy, false, (run) => send(run, true, chat)));
-      rows.push(await runScenario(`${name} + ctxhost`, real, overBy, true, (run) => send(run, true, chat)));
-    }
+    rows.push(
+      ...(await recoveryRows({ without: `${name}, no ctxhost`, with: `${name} + ctxhost` }, size, (run, withCtxhost) =>
+        send(run, withCtxhost, chat),
+      )),
+    );
   }
   return rows;
 }

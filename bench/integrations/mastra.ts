@@ -8,14 +8,12 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { noopLogger } from '@mastra/core/logger';
-import { createDefaultHost } from 'ctxhost';
 import {
   BENCH_MODEL,
   BENCH_SYSTEM,
   benchConversation,
-  measureConversation,
-  overflowsFor,
-  runScenario,
+  recoveryRows,
+  withBenchHost,
   type IntegrationRow,
   type ScenarioRun,
 } from '../integration-scenarios.js';
@@ -27,14 +25,7 @@ async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Pro
   const model: MastraModelConfig = router
     ? { id: 'openai/gpt-4o', url: `${run.sim.url}/v1`, apiKey: 'bench' }
     : (createAnthropic({ baseURL: `${run.sim.url}/v1`, apiKey: 'bench' })(BENCH_MODEL) as unknown as MastraModelConfig);
-  const host = await createDefaultHost({
-    config: {
-      store: { kind: 'memory' },
-      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-    },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  try {
+  return withBenchHost(async (host) => {
     const ctxhost = createContextManagementProcessor({ host, contextWindow: run.window });
     const agent = new Agent({
       id: 'engineer',
@@ -49,34 +40,23 @@ async function send(run: ScenarioRun, withCtxhost: boolean, router = false): Pro
     });
     if (result.error !== undefined) throw result.error;
     return result.text;
-  } finally {
-    await host.dispose();
-  }
+  });
 }
 
 export async function runMastraRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
-  const real = await measureConversation((scenario) => send(scenario, false));
-  const routed = await measureConversation((scenario) => send(scenario, false, true));
-  const rows: IntegrationRow[] = [];
-  for (const overBy of overflowsFor(size)) {
-    rows.push(await runScenario('mastra, no ctxhost', real, overBy, false, (scenario) => send(scenario, false)));
-    rows.push(await runScenario('mastra + ctxhost processor', real, overBy, false, (scenario) => send(scenario, true)));
-    rows.push(await runScenario('mastra + ctxhost processor', real, overBy, true, (scenario) => send(scenario, true)));
-    rows.push(
-      await runScenario('mastra router (openai/gpt-4o, url), no ctxhost', routed, overBy, false, (scenario) =>
-        send(scenario, false, true),
-      ),
-    );
-    rows.push(
-      await runScenario('mastra router (openai/gpt-4o, url) + ctxhost', routed, overBy, false, (scenario) =>
-        send(scenario, true, true),
-      ),
-    );
-    rows.push(
-      await runScenario('mastra router (openai/gpt-4o, url) + ctxhost', routed, overBy, true, (scenario) =>
-        send(scenario, true, true),
-      ),
-    );
-  }
-  return rows;
+  return [
+    ...(await recoveryRows(
+      { without: 'mastra, no ctxhost', with: 'mastra + ctxhost processor' },
+      size,
+      (run, withCtxhost) => send(run, withCtxhost),
+    )),
+    ...(await recoveryRows(
+      {
+        without: 'mastra router (openai/gpt-4o, url), no ctxhost',
+        with: 'mastra router (openai/gpt-4o, url) + ctxhost',
+      },
+      size,
+      (run, withCtxhost) => send(run, withCtxhost, true),
+    )),
+  ];
 }

@@ -11,14 +11,12 @@ import {
   type AgentInputItem,
   type Model,
 } from '@openai/agents';
-import { createDefaultHost } from 'ctxhost';
 import OpenAI from 'openai';
 import {
   BENCH_SYSTEM,
   benchConversation,
-  measureConversation,
-  overflowsFor,
-  runScenario,
+  recoveryRows,
+  withBenchHost,
   type IntegrationRow,
   type NeutralMessage,
   type ScenarioRun,
@@ -63,14 +61,7 @@ async function send(run_: ScenarioRun, withCtxhost: boolean): Promise<string> {
     new OpenAI({ apiKey: 'bench', baseURL: `${run_.sim.url}/v1`, maxRetries: 0 }),
     MODEL,
   );
-  const host = await createDefaultHost({
-    config: {
-      store: { kind: 'memory' },
-      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-    },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  try {
+  return withBenchHost(async (host) => {
     const ctx = createContextManagement({ host, contextWindow: run_.window, model: MODEL });
     const agent = new Agent({
       name: 'engineer',
@@ -84,19 +75,10 @@ async function send(run_: ScenarioRun, withCtxhost: boolean): Promise<string> {
       withCtxhost ? { callModelInputFilter: ctx.callModelInputFilter } : {},
     );
     return String(result.finalOutput ?? '');
-  } finally {
-    await host.dispose();
-  }
+  });
 }
 
 export async function runOpenaiAgentsRecovery(size: BenchSize = 'full'): Promise<IntegrationRow[]> {
   setTracingDisabled(true);
-  const real = await measureConversation((scenario) => send(scenario, false));
-  const rows: IntegrationRow[] = [];
-  for (const overBy of overflowsFor(size)) {
-    rows.push(await runScenario('openai-agents, no ctxhost', real, overBy, false, (scenario) => send(scenario, false)));
-    rows.push(await runScenario('openai-agents + ctxhost', real, overBy, false, (scenario) => send(scenario, true)));
-    rows.push(await runScenario('openai-agents + ctxhost', real, overBy, true, (scenario) => send(scenario, true)));
-  }
-  return rows;
+  return recoveryRows({ without: 'openai-agents, no ctxhost', with: 'openai-agents + ctxhost' }, size, send);
 }
