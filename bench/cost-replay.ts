@@ -22,7 +22,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAnthropicCompactor, createAnthropicModel } from '@ctxhost/anthropic';
-import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
+import {
+  createNativeCompactionEngine,
+  createNativeCompactionPlugin,
+  isCompactionPart,
+  readNativeReport,
+  withServerFirst,
+  type NativeCompactionPluginOptions,
+} from '@ctxhost/native-compaction';
 import { compressorEngineFactory } from '@ctxhost/compressor';
 import {
   createHost,
@@ -36,13 +43,8 @@ import {
 import {
   applyCacheBreakpoints,
   createPromptCachingPlugin,
-  createServerContextPlugin,
-  isCompactionPart,
-  readServerContextReport,
   requireModelPricing,
   sessionCost,
-  withServerFirst,
-  type ServerContextPluginOptions,
 } from '@ctxhost/prompt-caching';
 import { startSimulator } from '@ctxhost/simulator';
 import { readTranscript } from '@ctxhost/transcripts';
@@ -80,11 +82,20 @@ const MODEL = 'claude-sonnet-4-0';
 const WINDOW = 64_000;
 const SMALL_WINDOW = 16_000;
 /** Context editing as a user would set it for a window: from the client's own threshold (0.5), keeping 3, clearing at least 1/16 of the window so each clearing pays for the cache it breaks. */
-const serverEdit = (window: number): ServerContextPluginOptions['config'] => ({
-  clear_tool_uses: { enabled: true, trigger_tokens: window / 2, keep_tool_uses: 3, clear_at_least_tokens: window / 16 },
+const serverEdit = (window: number): NativeCompactionPluginOptions['config'] => ({
+  anthropic: {
+    clear_tool_uses: {
+      enabled: true,
+      trigger_tokens: window / 2,
+      keep_tool_uses: 3,
+      clear_at_least_tokens: window / 16,
+    },
+  },
 });
 /** Server compaction at its lowest allowed trigger (50,000): the closest it gets to a 64k window; it cannot serve a 16k one. */
-const SERVER_COMPACT: ServerContextPluginOptions['config'] = { compaction: { enabled: true, trigger_tokens: 50_000 } };
+const SERVER_COMPACT: NativeCompactionPluginOptions['config'] = {
+  anthropic: { compaction: { enabled: true, trigger_tokens: 50_000 } },
+};
 
 type Mode =
   'none' | 'system_and_3' | 'client' | 'server_edit' | 'server_compact' | 'native_on_demand' | 'native_fallback';
@@ -99,8 +110,10 @@ interface Replayed {
 
 function hostPlugins(mode: Mode, window: number): Plugin[] {
   const caching = createPromptCachingPlugin();
-  if (mode === 'server_edit') return [caching, createServerContextPlugin({ config: serverEdit(window) })];
-  if (mode === 'server_compact') return [caching, createServerContextPlugin({ config: SERVER_COMPACT })];
+  if (mode === 'server_edit')
+    return [caching, createNativeCompactionPlugin({ config: serverEdit(window), provider: 'anthropic' })];
+  if (mode === 'server_compact')
+    return [caching, createNativeCompactionPlugin({ config: SERVER_COMPACT, provider: 'anthropic' })];
   return [caching];
 }
 
@@ -163,7 +176,7 @@ async function replay(prefixes: Message[][], mode: Mode, window = WINDOW): Promi
     const response = await model.create(request);
     result.usages.push(response.usage);
     if (mode === 'client' || serverFirst || native) await session.reportUsage(response.usage);
-    const report = readServerContextReport(response.message);
+    const report = readNativeReport(response.message);
     if (report !== undefined) {
       result.serverActions += report.appliedEdits.length + (report.compaction === undefined ? 0 : 1);
       result.compactionDollars +=
