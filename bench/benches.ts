@@ -12,6 +12,7 @@ import { runCompactionProbes } from './compaction-probes.js';
 import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
+import { runCtxhostEval } from './ctxhost-eval.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
 import { runHostileInputs } from './hostile-inputs.js';
 import { runIntegrations } from './integrations.js';
@@ -31,6 +32,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       'Probe recall of the compressor per probe kind: its own result (before) and what the model sees after the probe check added what was missing (after); the ledger against the window',
     run: runCompactionProbes,
+  },
+  'ctxhost-eval': {
+    title:
+      '`ctxhost eval` on three corpus sessions with every engine (offline): probe recall of the answers (the simulator: not a quality figure), probes in view, prompt tokens, summarizer calls, dollars, with spread',
+    run: runCtxhostEval,
   },
   'compaction-throughput': {
     title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',

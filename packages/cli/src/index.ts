@@ -26,5 +26,5 @@ export {
   type EvalTranscript,
 } from './eval/run-eval.js';
 export { parseEngineSpecs, EVAL_ENGINES, type EvalEngineSpec } from './eval/eval-engines.js';
-export { formatEval } from './eval/format-eval.js';
+export { formatEval, evalRows, EVAL_COLUMNS } from './eval/format-eval.js';
 export { renderEvalReport } from './report/render-eval-report.js';

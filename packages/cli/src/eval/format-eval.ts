@@ -33,10 +33,10 @@ export function evalRows(result: EvalResult): string[][] {
 /** The whole text output: what was run, the table, and what its figures are. */
 export function formatEval(result: EvalResult): string {
   const lines = [
-    `model ${result.model}${result.live ? ' (real API)' : ' (simulator)'}, summarizer ${result.summarizer}; ${result.cuts} cuts per transcript, ${result.replicates} replicate${result.replicates === 1 ? '' : 's'}`,
+    `${result.live ? 'the real API' : 'the simulator'} answered and summarized (${result.summarizers.join(', ') || 'no summarizer call'}); ${result.cuts} cuts per transcript, ${result.replicates} replicate${result.replicates === 1 ? '' : 's'}`,
     ...result.transcripts.map(
       (transcript) =>
-        `  ${transcript.label} (${transcript.format}, ${formatCount(transcript.messages)} messages): cut before messages ${transcript.cutAt.join(', ') || 'none (no user turn late enough)'}`,
+        `  ${transcript.label} (${transcript.format}, ${formatCount(transcript.messages)} messages, model ${transcript.model}): cut before messages ${transcript.cutAt.join(', ') || 'none (too short)'}`,
     ),
     '',
     formatTable(EVAL_COLUMNS, evalRows(result)),

@@ -107,11 +107,13 @@ export interface EvalEngineSummary {
 export interface EvalResult {
   /** True when a real model answered; false: the simulator did, and `recall` is not a quality figure. */
   live: boolean;
-  model: string;
-  summarizer: string;
+  /** The model every call was sent and priced as (`--model`); absent: each transcript's own (see `transcripts`). */
+  model?: string;
+  /** The summarizers used, by name (`anthropic:<model>`). */
+  summarizers: string[];
   cuts: number;
   replicates: number;
-  transcripts: { label: string; format: string; messages: number; cutAt: number[] }[];
+  transcripts: { label: string; format: string; messages: number; model: string; cutAt: number[] }[];
   engines: EvalEngineSummary[];
   samples: EvalSample[];
 }
@@ -138,10 +140,10 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       : undefined;
   const client = options.client ?? offlineClient(simulator!);
   const samples: EvalSample[] = [];
-  let summarizerName = '';
+  const summarizers = new Set<string>();
   try {
     for (const { entry, cuts } of plans) {
-      const model = options.model ?? mostUsedModel(entry.transcript.messages) ?? DEFAULT_MODEL;
+      const model = modelOf(entry, options);
       for (const [cutIndex, cut] of cuts.entries()) {
         const probes = deriveProbes(cut.messages);
         const window = options.window ?? windowFor(cut, options.config);
@@ -159,7 +161,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
               window,
               model,
             });
-            summarizerName = sample.summarizerName;
+            if (sample.summarizerName !== undefined) summarizers.add(sample.summarizerName);
             samples.push(sample.sample);
             options.onProgress?.(samples.length, total);
           }
@@ -170,19 +172,24 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   }
   return {
     live: options.client !== undefined,
-    model: options.model ?? mostUsedModel(options.transcripts[0]?.transcript.messages ?? []) ?? DEFAULT_MODEL,
-    summarizer: summarizerName,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    summarizers: [...summarizers],
     cuts: options.cuts,
     replicates: options.replicates,
     transcripts: plans.map(({ entry, cuts }) => ({
       label: entry.label,
       format: entry.transcript.format,
       messages: entry.transcript.messages.length,
+      model: modelOf(entry, options),
       cutAt: cuts.map((cut) => cut.at),
     })),
     engines: options.engines.map((spec) => summarizeEngine(spec.label, samples)),
     samples,
   };
+}
+
+function modelOf(entry: EvalTranscript, options: EvalOptions): string {
+  return options.model ?? mostUsedModel(entry.transcript.messages) ?? DEFAULT_MODEL;
 }
 
 interface EvalStep {
@@ -198,7 +205,7 @@ interface EvalStep {
   model: string;
 }
 
-async function evalOnce(step: EvalStep): Promise<{ sample: EvalSample; summarizerName: string }> {
+async function evalOnce(step: EvalStep): Promise<{ sample: EvalSample; summarizerName: string | undefined }> {
   const { options, cut, spec, probes, window, model } = step;
   const config = spec.configure(options.config);
   const summaryModel = config.auxiliary.compression.model ?? model;
@@ -265,7 +272,7 @@ async function evalOnce(step: EvalStep): Promise<{ sample: EvalSample; summarize
       : {}),
     answer: answer.slice(0, ANSWER_KEPT_CHARS),
   };
-  return { sample, summarizerName: summarizer.name };
+  return { sample, summarizerName: summarizerUsage.length > 0 ? summarizer.name : undefined };
 }
 
 interface Compaction {

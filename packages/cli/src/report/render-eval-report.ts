@@ -8,8 +8,9 @@ import { REPORT_STYLE } from './report-style.js';
 export function renderEvalReport(result: EvalResult): string {
   const title = `ctxhost eval: ${result.engines.length} engines on ${result.transcripts.length} transcript${result.transcripts.length === 1 ? '' : 's'}`;
   const facts = [
-    `model ${result.model} (${result.live ? 'real API' : 'simulator'})`,
-    `summarizer ${result.summarizer}`,
+    result.live ? 'the real API answered and summarized' : 'the simulator answered and summarized',
+    `model ${result.model ?? 'each transcript’s own'}`,
+    `summarizer ${result.summarizers.join(', ') || 'none called'}`,
     `${result.cuts} cuts per transcript`,
     `${result.replicates} replicate${result.replicates === 1 ? '' : 's'}`,
   ].join(' · ');
@@ -26,14 +27,15 @@ ${result.live ? '' : `<section><p class="offline"><strong>${escapeHtml(OFFLINE_N
   )}<p class="legend">Each figure: mean ±stdev [min–max] over cuts × replicates. Answered: share of the probes the model named when asked after the compaction. In view: share the compacted context names.</p></section>
 <section><h2>By kind of fact (answered / in view, of the probes)</h2>${renderByKind(result)}</section>
 <section><h2>Transcripts</h2>${table(
-    ['transcript', 'format', 'messages', 'cut before messages'],
+    ['transcript', 'format', 'model', 'messages', 'cut before messages'],
     result.transcripts.map((transcript) => [
       transcript.label,
       transcript.format,
+      transcript.model,
       transcript.messages.toLocaleString('en-US'),
       transcript.cutAt.join(', ') || 'none',
     ]),
-    [false, false, true, false],
+    [false, false, false, true, false],
   )}</section>
 <section><h2>Samples</h2>${renderSamples(result)}</section>
 <footer>Written by <code>ctxhost eval</code>. Probes are derived from everything before the cut (core's deriveProbes), the same for every engine; prompt tokens are what the ${result.live ? 'API' : 'simulated API'} reported for the call that asked the questions.</footer>
