@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCtxhost, runCtxhostInProcess } from './cli-run-bin.js';
@@ -127,6 +127,30 @@ describe('ctxhost config check', () => {
     const { code, stderr } = await runCtxhostInProcess(['config', 'check', '--cwd', project(name)]);
     expect(code).toBe(1);
     expect(stderr.trimEnd()).toMatch(message);
+  });
+});
+
+describe('a cloned project whose config links to a secret', () => {
+  it('is refused unread: no command prints the linked file, stderr names the link and its target', async () => {
+    const secret = 'FAKEsecretVALUE-b7e2c4d19f';
+    const environment = join(folder, 'dot-env');
+    await writeFile(environment, `AWS_SECRET_ACCESS_KEY=${secret}\nGITHUB_TOKEN=ghp_${secret}\n`);
+    await writeProject('linked-secret', undefined);
+    await symlink(environment, join(project('linked-secret'), '.ctxhost', 'config.yaml'));
+    await writeFile(join(project('linked-secret'), 'transcript.jsonl'), '');
+    for (const args of [
+      ['config', 'check'],
+      ['compact', 'transcript.jsonl'],
+      ['config', 'check', '--json'],
+    ]) {
+      const { code, stdout, stderr } = await runCtxhost(args, {
+        cwd: project('linked-secret'),
+        env: { CTXHOST_CONFIG_DIR: join(folder, 'user') },
+      });
+      expect(code).not.toBe(0);
+      expect(stdout + stderr).not.toContain(secret);
+      expect(stdout + stderr).toContain(`a symbolic link to ${environment}`);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { ConfigLocator } from './config-issues.js';
 import type { ConfigIssue } from '../errors.js';
@@ -23,10 +24,38 @@ export type ReadConfigResult =
   | { status: 'invalid'; issues: ConfigIssue[] }
   | { status: 'ok'; document: ConfigDocument };
 
+export interface ReadConfigOptions {
+  /**
+   * The project folder, for a project's own file: a file inside it that is a symbolic link (or inside a
+   * linked folder) resolving out of it is refused unread, so a cloned repository cannot make an error
+   * message quote the environment or a key file by linking its config there.
+   */
+  confineTo?: string;
+}
+
 /** Reads a YAML or JSON config file (JSON is read by the YAML parser, so both get positions). */
-export async function readConfigDocument(path: string, displayPath: string): Promise<ReadConfigResult> {
+export async function readConfigDocument(
+  path: string,
+  displayPath: string,
+  options: ReadConfigOptions = {},
+): Promise<ReadConfigResult> {
   let text: string;
   try {
+    if (options.confineTo !== undefined) {
+      const escape = await linkOutOf(path, options.confineTo);
+      if (escape !== undefined) {
+        const issue = {
+          file: displayPath,
+          line: undefined,
+          column: undefined,
+          path: '',
+          expected:
+            "a file inside the project (a link out of the project is not followed; the target's content is not read)",
+          found: `a symbolic link to ${escape}`,
+        };
+        return { status: 'unreadable', issue, cause: new Error(`${path} links out of ${options.confineTo}`) };
+      }
+    }
     // A FIFO or a device would block the read forever (or never end); a folder fails the read below (EISDIR).
     const info = await stat(path);
     if (!info.isFile() && !info.isDirectory()) {
@@ -121,6 +150,18 @@ export async function readConfigDocument(path: string, displayPath: string): Pro
     return { line: position.line, column: position.col };
   };
   return { status: 'ok', document: { path, displayPath, value, locate } };
+}
+
+/** Where `path` really is when it lies inside `folder` as written but resolves (through links) out of it. */
+async function linkOutOf(path: string, folder: string): Promise<string | undefined> {
+  if (!isInside(resolve(path), resolve(folder))) return undefined;
+  const [target, root] = await Promise.all([realpath(path), realpath(folder)]);
+  return isInside(target, root) ? undefined : target;
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rest = relative(folder, path);
+  return rest === '' || (rest !== '..' && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
 }
 
 /** Each map's pairs by key, built once per map when first needed (a linear search per issue was quadratic). */

@@ -42,21 +42,49 @@ function knownKeys(schema: unknown): string {
   return keys.length === 0 ? 'no keys here' : `one of the keys ${keys.join(', ')}`;
 }
 
-/** Describes a found value for a message: strings quoted, lists and mappings shortened. */
+/** The longest quote of a found string: a config value or key is short; anything longer is cut. */
+const QUOTE_LIMIT = 40;
+
+/**
+ * Describes a found value for a message. A string is quoted up to its first
+ * line break and at most QUOTE_LIMIT characters, so a message never carries a
+ * file's content past the offending line (a secret on the next line, a key
+ * file linked in as the config); lists and mappings are counted, not shown.
+ */
 export function describeFound(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'an empty value';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return JSON.stringify(value);
+  if (typeof value === 'string') return quoteLine(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
   if (typeof value !== 'object') return String(value);
   // Many issues can point into one large mapping: describe each object once, not once per issue (that was quadratic).
   const cached = described.get(value);
   if (cached !== undefined) return cached;
-  const text = JSON.stringify(value) ?? String(value);
-  const short = text.length > 60 ? `${text.slice(0, 57)}...` : text;
-  const description = Array.isArray(value) ? `a list ${short}` : `a mapping ${short}`;
+  const description = Array.isArray(value)
+    ? `a list of ${plural(value.length, 'item')}`
+    : `a mapping of ${plural(Object.keys(value).length, 'key')}`;
   described.set(value, description);
   return description;
+}
+
+/** What a whole file held when it is not a mapping of keys, without any of it. */
+export function describeWholeFile(value: unknown): string {
+  if (typeof value === 'string')
+    return `text of ${plural(value.length, 'character')}, not keys (the file's content is not shown)`;
+  if (Array.isArray(value)) return `a list of ${plural(value.length, 'item')} (the file's content is not shown)`;
+  return describeFound(value);
+}
+
+/** A string quoted up to its first line break and at most QUOTE_LIMIT characters, with its length when cut. */
+export function quoteLine(text: string): string {
+  const line = text.split(/\r?\n|\r/, 1)[0]!.trim();
+  const cut = [...line].slice(0, QUOTE_LIMIT).join('');
+  if (cut === text) return JSON.stringify(text);
+  return `${JSON.stringify(`${cut}…`)} (${plural(text.length, 'character')}, cut)`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 const described = new WeakMap<object, string>();
@@ -80,10 +108,11 @@ export function toConfigIssues(
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) =>
-        located(options.file, locate([...path, key], 'key'), [...path, key], issue.message, JSON.stringify(key)),
+        located(options.file, locate([...path, key], 'key'), [...path, key], issue.message, quoteLine(key)),
       );
     }
-    return [located(options.file, locate(path, 'value'), path, issue.message, describeFound(issue.input))];
+    const found = path.length === 0 ? describeWholeFile(issue.input) : describeFound(issue.input);
+    return [located(options.file, locate(path, 'value'), path, issue.message, found)];
   });
 }
 

@@ -86,7 +86,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     if (await exists(file.path)) found.push(file);
   }
   for (const { path: file, level } of found) {
-    const result = await readConfigDocument(file, displayPath(file, options.cwd));
+    const result = await readConfigDocument(
+      file,
+      displayPath(file, options.cwd),
+      level === 'project' ? { confineTo: options.cwd } : {},
+    );
     if (result.status === 'unreadable') {
       issues.push(result.issue);
       unreadable ??= result.cause;
