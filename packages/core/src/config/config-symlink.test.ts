@@ -27,7 +27,7 @@ async function errorText(): Promise<string> {
     (caught: unknown) => caught,
   );
   if (!ConfigError.isInstance(error)) throw new Error(`expected a ConfigError, got ${String(error)}`);
-  return `${error.message}\n${JSON.stringify(error.issues)}`;
+  return `${error.message}\n${JSON.stringify((error as ConfigError).issues)}`;
 }
 
 /** Files a clone could link its config to: the environment, a private key, INI and JSON credentials. */
