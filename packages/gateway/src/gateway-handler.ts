@@ -17,11 +17,13 @@ import { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-lim
 import { callerHeaders, forward, upstreamHeaders, upstreamUrl } from './forward.js';
 import type { GatewaySettings } from './gateway-config.js';
 import { createGatewayMetrics, type GatewayMetrics } from './gateway-metrics.js';
+import { WINDOW_STOP } from './protocols/anthropic-protocol.js';
 import { mapPromptItem, type PromptItem } from './protocols/prompt-item.js';
 import { familyOf, matchProtocol } from './protocols/protocols.js';
 import type { JsonObject, ProtocolName, ReadRequest, WireProtocol } from './protocols/wire-protocol.js';
 import { answerOriginalCalls, MAX_ORIGINAL_ROUNDS, runOriginalRounds, type CompleteRound } from './original-rounds.js';
 import { readBody } from './read-body.js';
+import { readStreamOpening } from './stream-opening.js';
 import { relayStream } from './stream-relay.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -43,9 +45,6 @@ export interface GatewayHandler {
 
 /** What one send to the upstream gave: a complete reply, or a stream to relay. */
 type Sent = ({ kind: 'complete' } & CompleteRound) | { kind: 'stream'; upstream: Response };
-
-/** Anthropic's successful reply that is an overflow in disguise (newer models stop at the window instead of failing). */
-const WINDOW_STOP = 'model_context_window_exceeded';
 
 export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
   const { settings } = options;
@@ -201,10 +200,19 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       const upstream = await forward({ ...target, body, signal });
       if (!upstream.ok)
         throw new UpstreamError(upstream.status, callerHeaders(upstream.headers), await upstream.text());
-      if (read.stream) return { kind: 'stream', upstream };
+      if (read.stream) return openStream(upstream);
       const sent: Sent = { kind: 'complete', ...(await completeRound(upstream)) };
       if (isWindowStop(sent.reply)) throw new ContextWindowStop(sent, undefined);
       return sent;
+    };
+    /** A stream whose opening is an overflow (an error event, a stop at the window) is thrown like an error status: recovered, as nothing was relayed yet. */
+    const openStream = async (upstream: Response): Promise<Sent> => {
+      if (protocol.openingEvent === undefined) return { kind: 'stream', upstream };
+      const opening = await readStreamOpening(upstream, (name, data) => protocol.openingEvent!(name, data));
+      if (opening.kind === 'stream') return { kind: 'stream', upstream: opening.upstream };
+      if (opening.kind === 'window-stop')
+        throw new ContextWindowStop<Sent>({ kind: 'stream', upstream: opening.replay }, undefined);
+      throw new UpstreamError(upstream.status, callerHeaders(upstream.headers), opening.text, opening.data);
     };
     const readOriginal = (input: JsonValue) => turn.readOriginal(input);
     const sendJson = (body: JsonObject) => forward({ ...target, body: JSON.stringify(body), signal });

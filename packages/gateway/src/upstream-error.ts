@@ -10,10 +10,12 @@ export class UpstreamError extends Error {
     readonly status: number,
     readonly headers: Record<string, string | string[]>,
     readonly body: string,
+    /** The error as the provider gave it, when the body is not it (an `error` event inside a stream). */
+    error?: unknown,
   ) {
     super(body.length > 0 ? body : `upstream answered ${status}`);
     this.name = 'UpstreamError';
-    this.error = parseJson(body);
+    this.error = error ?? parseJson(body);
   }
 }
 

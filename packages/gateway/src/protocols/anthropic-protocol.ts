@@ -72,8 +72,17 @@ export const anthropicProtocol: WireProtocol = {
   errorBody(status, message) {
     return JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
   },
+  openingEvent(name, data) {
+    if (name === 'message_start' || name === 'ping') return 'wait';
+    if (name === 'error') return 'error';
+    const stop = objectOf(objectOf(data)?.['delta'])?.['stop_reason'];
+    return name === 'message_delta' && stop === WINDOW_STOP ? 'window-stop' : 'content';
+  },
   toolRounds: anthropicToolRounds,
 };
+
+/** Newer models stop at the window with this reason (and no content) instead of failing. */
+export const WINDOW_STOP = 'model_context_window_exceeded';
 
 function anthropicUsage(usage: JsonObject): Usage {
   return {

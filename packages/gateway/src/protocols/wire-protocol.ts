@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonValue, Message, PromptOriginals, ToolDefinition, Usage } from '@ctxhost/core';
+import type { OpeningEvent } from '../stream-opening.js';
 import type { PromptItem } from './prompt-item.js';
 
 export type ProtocolName = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
@@ -44,6 +45,12 @@ export interface WireProtocol {
   usageOf(reply: unknown): Usage | undefined;
   /** The gateway's own refusal (body too large, too busy) in the provider's error shape. */
   errorBody(status: number, message: string): string;
+  /**
+   * What an event at the opening of a streamed reply says (`wait`: an opening such as `message_start`;
+   * `error` or `window-stop`: an overflow in a 200, recovered while nothing was relayed). Without it a
+   * stream is relayed as it opens.
+   */
+  openingEvent?(name: string, data: unknown): OpeningEvent;
   /** How its replies carry tool calls: a protocol without it is never offered `ctxhost_original`. */
   readonly toolRounds?: ToolRounds;
 }

@@ -76,6 +76,10 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
     );
     const promptTokens = countTokens(request);
     const overflow = contextLimitError(promptTokens, request.max_tokens, limits);
+    if (overflow && record.stream && limits.overflowStyle === 'stream_error') {
+      record.error = overflow.message;
+      return streamMessage(exchange.response, overflowedMessage(requestId, request.model), overflow);
+    }
     if (overflow) return exchange.fail(overflow);
     const answered = isCompactionRequest(request)
       ? { content: [], stop_reason: 'compaction' }
@@ -114,6 +118,22 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
   function answer(request: MessagesRequest): AssistantTurn {
     return turns.next(request) ?? defaultTurn(request, { toolUse: options.defaultToolUse });
   }
+}
+
+/** The stream a `stream_error` model opens before it finds the prompt over its window (the error follows `message_start`). */
+function overflowedMessage(requestId: string, model: string) {
+  return {
+    id: `msg_sim_${requestId.slice('req_sim_'.length)}`,
+    model,
+    turn: { content: [], stop_reason: 'end_turn' },
+    usage: {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    },
+  };
 }
 
 function finishUsage(features: SimulatorFeature[], usage: WireUsage, context: FeatureContext): WireUsage {
