@@ -36,7 +36,8 @@ afterAll(async () => {
 beforeEach(() => sim.requests.splice(0));
 
 const TURNS = 10;
-const userText = (model: string, turn: number) => `${model} turn ${turn}: ${'remember the figure 42 for the ledger '.repeat(100)}`;
+const userText = (model: string, turn: number) =>
+  `${model} turn ${turn}: ${'remember the figure 42 for the ledger '.repeat(100)}`;
 
 /** A streamed conversation; each reply must have content (a stop at the window has none). */
 async function streamedConversation(baseURL: string, model: string): Promise<number> {
