@@ -1,6 +1,7 @@
 import { createDefaultHost } from 'ctxhost';
 import {
   createStatelessIntegration,
+  nativeFieldsOf,
   warnDeprecated,
   type IntegrationOptions,
   type Message,
@@ -11,6 +12,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiMessage, AiModel, AiPart } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
+import { nativeProviderOptions } from './native-provider-options.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { throwOnStreamWindowStop, throwOnWindowStop } from './window-stop.js';
 
@@ -62,6 +64,21 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions =>
     messages === undefined ? call.params : { ...call.params, prompt: toAiSdkPrompt(messages, call.turn.originals) };
 
+  /** The call with native compaction in its provider's own options, where the provider takes them (else said once). */
+  const withNative = (params: AiCallOptions, turn: StatelessTurn<AiMessage, AiPart>, model: AiModel): AiCallOptions => {
+    const fields = nativeFieldsOf(turn.providerOptions);
+    if (fields === undefined) return params;
+    const carried = nativeProviderOptions(fields, model.provider, params.providerOptions);
+    if ('off' in carried) {
+      integration.report(
+        `native:${model.provider}`,
+        `native compaction not sent (${carried.off}); the client engine keeps the context`,
+      );
+      return params;
+    }
+    return { ...params, providerOptions: carried.providerOptions };
+  };
+
   return {
     specificationVersion: 'v4',
 
@@ -80,7 +97,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
           ...(params.abortSignal === undefined ? {} : { signal: params.abortSignal }),
         }),
       );
-      const call: CallState = { turn, model, params };
+      const call: CallState = { turn, model, params: withNative(params, turn, model) };
       const prepared = paramsFor(call, turn.messages);
       calls.set(prepared, call);
       return prepared;

@@ -1,4 +1,6 @@
 import {
+  ANTHROPIC_COMPACTION,
+  NATIVE_PART_MARKER,
   partId,
   type JsonValue,
   type MappedPromptItem,
@@ -43,7 +45,7 @@ export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
 function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part | undefined {
   switch (part.type) {
     case 'text':
-      return { id, type: 'text', text: part.text };
+      return anthropicCompactionOf(part, id) ?? { id, type: 'text', text: part.text };
     case 'reasoning':
       return { id, type: 'reasoning', text: part.text };
     case 'tool-call':
@@ -63,6 +65,23 @@ function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part 
     default:
       return undefined;
   }
+}
+
+/**
+ * `@ai-sdk/anthropic` hands Anthropic's `compaction` block back as a text part marked
+ * `providerOptions.anthropic.type: 'compaction'` (with its `signature`): in ctxhost's model it is the
+ * same native part the Anthropic adapter makes, so the engine knows the summary for what it is.
+ */
+function anthropicCompactionOf(part: Extract<AiPart, { type: 'text' }>, id: string): Part | undefined {
+  const anthropic = part.providerOptions?.['anthropic'];
+  if (anthropic?.['type'] !== 'compaction') return undefined;
+  const signature = anthropic['signature'];
+  return {
+    id,
+    type: 'text',
+    text: part.text,
+    extra: { [NATIVE_PART_MARKER]: ANTHROPIC_COMPACTION, ...(typeof signature === 'string' ? { signature } : {}) },
+  };
 }
 
 function fromToolResult(part: ToolResultLike, id: string): Part | undefined {

@@ -1,4 +1,14 @@
-import type { CacheControl, MediaSource, Message, Part, PromptOriginals, ToolResultPart } from '@ctxhost/core';
+import {
+  NO_READABLE_COPY,
+  nativeCompactionOf,
+  type CacheControl,
+  type MediaSource,
+  type Message,
+  type NativeCompaction,
+  type Part,
+  type PromptOriginals,
+  type ToolResultPart,
+} from '@ctxhost/core';
 import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
 import { CUSTOM_PART } from './from-ai-sdk-prompt.js';
 
@@ -58,6 +68,8 @@ function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] 
 function fromPart(part: Part, source: AiMessage | undefined): AiPart {
   switch (part.type) {
     case 'text': {
+      const native = nativeCompactionOf(part);
+      if (native !== undefined) return nativeCompactionPart(native);
       const kind = part.extra?.[CUSTOM_PART];
       return typeof kind === 'string' && kind.includes('.')
         ? { type: 'custom', kind: kind as `${string}.${string}` }
@@ -77,6 +89,22 @@ function fromPart(part: Part, source: AiMessage | undefined): AiPart {
         ...(part.type === 'file' && part.title !== undefined ? { filename: part.title } : {}),
       };
   }
+}
+
+/**
+ * A provider's compaction: Anthropic's block as `@ai-sdk/anthropic` sends it back (a text part marked
+ * `type: 'compaction'`, with its signature); OpenAI's encrypted item has no AI SDK carrier here, so
+ * its readable copy goes as text.
+ */
+function nativeCompactionPart(native: NativeCompaction): AiPart {
+  if (native.vendor === 'openai')
+    return { type: 'text', text: native.readable === '' ? NO_READABLE_COPY : native.readable };
+  const signature = native.fields['signature'];
+  return {
+    type: 'text',
+    text: native.readable,
+    providerOptions: { anthropic: { type: 'compaction', ...(typeof signature === 'string' ? { signature } : {}) } },
+  };
 }
 
 function fromToolResult(part: ToolResultPart, source: AiMessage | undefined): AiPart {

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
-import { createStatelessIntegration, type IntegrationOptions, type Message, type StatelessTurn } from '@ctxhost/core';
+import {
+  createStatelessIntegration,
+  nativeFieldsOf,
+  type IntegrationOptions,
+  type Message,
+  type StatelessTurn,
+} from '@ctxhost/core';
 import type { AgentInputItem, CallModelInputFilter, Model, ModelRequest, StreamEvent } from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
+import { nativeModelSettings } from './native-model-settings.js';
 import { toAgentItems } from './to-agent-items.js';
 
 export const OPENAI_AGENTS = 'openai-agents';
@@ -69,6 +76,20 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       if (waiting?.length === 0) prepared.delete(key);
       return turn;
     };
+    /** The request with native compaction in the model's own settings, where the model takes it (else said once). */
+    const withNative = (request: ModelRequest, turn: Turn): ModelRequest => {
+      const fields = nativeFieldsOf(turn.providerOptions);
+      if (fields === undefined) return request;
+      const carried = nativeModelSettings(fields, inner, request.modelSettings);
+      if ('off' in carried) {
+        integration.report(
+          `native:${fields.vendor}`,
+          `native compaction not sent (${carried.off}); the client engine keeps the context`,
+        );
+        return request;
+      }
+      return { ...request, modelSettings: carried.modelSettings };
+    };
     const retried = (request: ModelRequest, turn: Turn, messages: readonly Message[] | undefined): ModelRequest => {
       if (messages === undefined) return request;
       const projected = toAgentItems(messages, turn.originals);
@@ -83,9 +104,11 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         ? {}
         : { supportsPromptModelSelection: inner.supportsPromptModelSelection }),
       ...(inner.getRetryAdvice === undefined ? {} : { getRetryAdvice: (args) => inner.getRetryAdvice!(args) }),
-      async getResponse(request) {
-        const turn = turnOf(request);
-        if (turn === undefined) return inner.getResponse(request);
+      async getResponse(asked) {
+        const found = turnOf(asked);
+        if (found === undefined) return inner.getResponse(asked);
+        const turn = found;
+        const request = withNative(asked, turn);
         let first = true;
         return turn.run((messages) => {
           const retry = !first;
@@ -93,12 +116,13 @@ export function createContextManagement(options: ContextManagementOptions = {}):
           return inner.getResponse(retry ? retried(request, turn, messages) : request);
         });
       },
-      async *getStreamedResponse(request) {
-        const turn = turnOf(request);
+      async *getStreamedResponse(asked) {
+        const turn = turnOf(asked);
         if (turn === undefined) {
-          yield* inner.getStreamedResponse(request);
+          yield* inner.getStreamedResponse(asked);
           return;
         }
+        const request = withNative(asked, turn);
         let first = true;
         // An overflow is rejected before the first event: the stream is started (and recovered) before anything is yielded.
         const stream = await turn.run(async (messages) => {

@@ -1,4 +1,4 @@
-import { partId, type JsonValue, type MappedPromptItem, type Part } from '@ctxhost/core';
+import { openAICompactionPart, partId, type JsonValue, type MappedPromptItem, type Part } from '@ctxhost/core';
 import type { AgentInputItem } from '@openai/agents';
 
 /** The instructions travel beside the items; the mirror sees them as this head item. */
@@ -62,6 +62,20 @@ export function fromAgentItem(item: MirrorItem, id: string): MappedItem {
       },
       sourceParts: content,
     };
+  }
+  if (type === 'compaction') {
+    // OpenAI's encrypted compaction item: carried exactly, sent back to OpenAI as it came.
+    const compaction = item as Extract<AgentInputItem, { type: 'compaction' }>;
+    const part = openAICompactionPart(
+      {
+        type: 'compaction',
+        encrypted_content: compaction.encrypted_content,
+        ...(compaction.id === undefined ? {} : { id: compaction.id }),
+        ...(compaction.created_by === undefined ? {} : { created_by: compaction.created_by }),
+      },
+      partId(id, 0),
+    );
+    return one(id, 'assistant', part, item);
   }
   if (type !== 'message') return { ok: false, unmappedType: type };
   const role = record['role'];

@@ -1,4 +1,11 @@
-import type { Message, Part, PromptOriginals } from '@ctxhost/core';
+import {
+  NO_READABLE_COPY,
+  nativeCompactionOf,
+  openAICompactionItemOf,
+  type Message,
+  type Part,
+  type PromptOriginals,
+} from '@ctxhost/core';
 import type { AgentInputItem } from '@openai/agents';
 import type { MirrorItem } from './from-agent-items.js';
 
@@ -45,9 +52,23 @@ function rebuild(message: Message, source: MirrorItem | undefined): AgentInputIt
     ];
   }
   const items: AgentInputItem[] = [];
+  // OpenAI's compaction item goes back exactly; another provider's compaction as its readable text.
+  for (const part of message.parts) {
+    const item = openAICompactionItemOf(part);
+    if (item !== undefined)
+      items.push({
+        type: 'compaction',
+        encrypted_content: item.encrypted_content,
+        ...(typeof item.id === 'string' ? { id: item.id } : {}),
+        ...(item.created_by === undefined ? {} : { created_by: item.created_by }),
+      });
+  }
   const text = message.parts
-    .filter((part): part is Extract<Part, { type: 'text' }> => part.type === 'text')
-    .map((part) => part.text)
+    .filter(
+      (part): part is Extract<Part, { type: 'text' }> =>
+        part.type === 'text' && openAICompactionItemOf(part) === undefined,
+    )
+    .map((part) => (nativeCompactionOf(part) !== undefined && part.text === '' ? NO_READABLE_COPY : part.text))
     .join('\n');
   if (text !== '') items.push(textItem(message.role, text));
   for (const part of message.parts)

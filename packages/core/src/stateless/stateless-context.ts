@@ -54,6 +54,13 @@ export interface StatelessTurn<S, P> {
   /** The caller's objects behind each message id: parts no hook changed are sent as the caller's own. */
   readonly originals: PromptOriginals<S, P>;
   /**
+   * What the request hooks added for the provider (`ModelRequest.providerOptions` in the wire's spelling:
+   * native compaction's `context_management` and `betas`), or undefined when they added nothing. An
+   * integration maps it to its framework's provider options where its provider carries them (see
+   * `nativeFieldsOf`), and sends nothing of it where it does not.
+   */
+  readonly providerOptions: Readonly<Record<string, JsonValue>> | undefined;
+  /**
    * Sends (`send` gets `messages`), and on an overflow (an error, or a `ContextWindowStop` thrown for a
    * 200 that is one) runs the recovery cascade, whose retries call `send` again with smaller projections.
    * Only a provider error ctxhost could not recover reaches the caller; a window stop it could not recover
@@ -133,6 +140,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
   const passThrough = (): StatelessTurn<S, P> => ({
     messages: undefined,
     originals: createPromptOriginals(),
+    providerOptions: undefined,
     key: '',
     run: (send) => send(undefined),
     recover: async () => undefined,
@@ -220,6 +228,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
             report('read-original', 'an original could not be read back', error);
             return { output: `ctxhost could not read the original: ${messageOf(error)}`, isError: true };
           }),
+        providerOptions: built.providerOptions,
         key: flightKey,
         async recover(error, resend) {
           const running = recovering.get(flightKey);

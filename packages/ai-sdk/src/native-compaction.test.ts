@@ -1,0 +1,119 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, wrapLanguageModel, type ModelMessage } from 'ai';
+import { contextManagementMiddleware } from './index.js';
+import type { PartialConfig } from '@ctxhost/core';
+import { startSimulator, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// Native compaction through the AI SDK's real providers against the simulator: the provider's own
+// options carry what `hooks.native-compaction` asks for, and the compaction the provider returns goes
+// back to it as it came.
+
+const MODEL = 'claude-sonnet-4-6';
+const sims: Simulator[] = [];
+afterEach(async () => {
+  for (const sim of sims.splice(0)) await sim.close();
+});
+async function simulator(): Promise<Simulator> {
+  const sim = await startSimulator();
+  sims.push(sim);
+  return sim;
+}
+
+const native = (section: Record<string, unknown>): PartialConfig =>
+  ({ store: { kind: 'memory' }, hooks: { 'native-compaction': section } }) as PartialConfig;
+
+const paragraph = 'edited src/server/routes.ts and ran npm test, 3 failures in auth.test.ts; ';
+function history(turns: number, size: number): ModelMessage[] {
+  return Array.from({ length: turns }, (_, index): ModelMessage[] => [
+    { role: 'user', content: `step ${index}: ${paragraph.repeat(size)}` },
+    { role: 'assistant', content: `done step ${index}` },
+  ]).flat();
+}
+
+const messagesBodies = (sim: Simulator) =>
+  sim.requests.filter((request) => request.path === '/v1/messages').map((request) => request.body as MessagesRequest);
+
+describe('AI SDK middleware + @ai-sdk/anthropic', () => {
+  const aiSdkModel = (sim: Simulator, config: PartialConfig) =>
+    wrapLanguageModel({
+      model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL),
+      middleware: contextManagementMiddleware({ config, contextWindow: 200_000 }),
+    });
+
+  it('sends context editing as the provider option contextManagement: the edits and their beta reach the API', async () => {
+    const sim = await simulator();
+    const model = aiSdkModel(
+      sim,
+      native({
+        anthropic: {
+          clear_tool_uses: { enabled: true, trigger_tokens: 30_000, keep_tool_uses: 2, clear_at_least_tokens: 5_000 },
+        },
+      }),
+    );
+    await generateText({
+      model,
+      messages: [...history(2, 2), { role: 'user', content: 'go on' }],
+      maxOutputTokens: 64,
+    });
+    const [body] = messagesBodies(sim);
+    expect(body!['context_management']).toEqual({
+      edits: [
+        {
+          type: 'clear_tool_uses_20250919',
+          trigger: { type: 'input_tokens', value: 30_000 },
+          keep: { type: 'tool_uses', value: 2 },
+          clear_at_least: { type: 'input_tokens', value: 5_000 },
+        },
+      ],
+    });
+    expect(sim.requests[0]!.betas).toContain('context-management-2025-06-27');
+  });
+
+  it('threshold compaction: the server compacts, and the block it returned goes back to it as a compaction block', async () => {
+    const sim = await simulator();
+    const model = aiSdkModel(sim, native({ anthropic: { compaction: { enabled: true, trigger_tokens: 50_000 } } }));
+    const messages: ModelMessage[] = [...history(40, 100), { role: 'user', content: 'what is left?' }];
+    const first = await generateText({ model, messages, maxOutputTokens: 64 });
+    expect(sim.requests[0]!.betas).toContain('compact-2026-01-12');
+    const returned = first.response.messages.flatMap((message) =>
+      typeof message.content === 'string' ? [] : message.content,
+    );
+    expect(returned.some((part) => part.providerOptions?.['anthropic']?.['type'] === 'compaction')).toBe(true);
+
+    await generateText({
+      model,
+      messages: [...messages, ...first.response.messages, { role: 'user', content: 'go on with auth.test.ts' }],
+      maxOutputTokens: 64,
+    });
+    const second = messagesBodies(sim).at(-1)!;
+    const blocks = second.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
+    expect(blocks.filter((block) => block.type === 'compaction')).toHaveLength(1);
+    // The server dropped what the block summarizes (over 50,000 tokens): the second prompt is the summary and what follows.
+    expect(sim.requests.at(-1)!.usage!.input_tokens).toBeLessThan(10_000);
+  });
+
+  it('says once, and sends nothing native, where the provider cannot carry it (Chat Completions)', async () => {
+    const sim = await simulator();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const model = wrapLanguageModel({
+        model: createOpenAICompatible({ name: 'openai', baseURL: `${sim.url}/v1`, apiKey: 'test' })('gpt-5'),
+        middleware: contextManagementMiddleware({
+          config: native({ openai: { inline: { enabled: true, compact_threshold: 100_000 } } }),
+          contextWindow: 200_000,
+        }),
+      });
+      await generateText({ model, messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 32 });
+      await generateText({ model, messages: [{ role: 'user', content: 'hello again' }], maxOutputTokens: 32 });
+    } finally {
+      process.off('warning', onWarning);
+    }
+    const body = sim.requests.at(-1)!.body as Record<string, unknown>;
+    expect(body['context_management']).toBeUndefined();
+    expect(warnings.filter((text) => text.includes('native compaction not sent'))).toHaveLength(1);
+  });
+});
