@@ -1,10 +1,17 @@
-import { createStatelessIntegration, type IntegrationOptions, type Message, type StatelessTurn } from '@ctxhost/core';
+import {
+  createStatelessIntegration,
+  nativeFieldsOf,
+  type IntegrationOptions,
+  type Message,
+  type StatelessTurn,
+} from '@ctxhost/core';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { createDefaultHost } from 'ctxhost';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { LANGCHAIN_ERROR_CODES, LangchainIntegrationError } from './errors.js';
 import { fromLangChainMessage } from './from-langchain-message.js';
 import { modelFacts, toolDefinitions } from './model-facts.js';
+import { nativeModel } from './native-model.js';
 import { overflowOf } from './provider-error.js';
 import { toUsage } from './reply-usage.js';
 import { toLangChainRequest } from './to-langchain-messages.js';
@@ -42,6 +49,21 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     createDefaultHost: (config) => createDefaultHost({ config }),
   });
 
+  /** The request through a model carrying native context management, where the model takes it (else said once). */
+  const withNative = (request: ModelRequest, turn: StatelessTurn<BaseMessage, unknown>, anthropic: boolean) => {
+    const fields = nativeFieldsOf(turn.providerOptions);
+    if (fields === undefined) return request;
+    const carried = nativeModel(fields, request.model, anthropic);
+    if ('off' in carried) {
+      integration.report(
+        `native:${fields.vendor}`,
+        `native compaction not sent (${carried.off}); the client engine keeps the context`,
+      );
+      return request;
+    }
+    return { ...request, model: carried.model as ModelRequest['model'] };
+  };
+
   const wrapModelCall = async (request: ModelRequest, handler: ModelCallHandler): Promise<ModelResponse> => {
     const system = request.systemMessage.text === '' ? undefined : request.systemMessage;
     const facts = modelFacts(request.model, options.model);
@@ -55,12 +77,13 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
         tools: toolDefinitions(request.tools),
       }),
     );
+    const native = withNative(request, turn, facts.anthropic);
     const send = async (messages: readonly Message[] | undefined): Promise<ModelResponse> => {
-      if (messages === undefined) return throwOnWindowStop(await handler(request));
+      if (messages === undefined) return throwOnWindowStop(await handler(native));
       const projected = toLangChainRequest(messages, turn.originals, { cacheControl: facts.anthropic });
       return throwOnWindowStop(
         await handler({
-          ...request,
+          ...native,
           messages: projected.messages,
           ...(projected.systemMessage === undefined ? {} : { systemMessage: projected.systemMessage }),
         }),

@@ -1,4 +1,12 @@
-import { partId, type JsonValue, type MappedPromptItem, type MediaSource, type Part } from '@ctxhost/core';
+import {
+  ANTHROPIC_COMPACTION,
+  NATIVE_PART_MARKER,
+  partId,
+  type JsonValue,
+  type MappedPromptItem,
+  type MediaSource,
+  type Part,
+} from '@ctxhost/core';
 import type { BaseMessage } from '@langchain/core/messages';
 
 /** A LangChain message as a ctxhost message, with the caller's block (or tool call) behind each part, index for index. */
@@ -100,6 +108,15 @@ function fromBlock(block: Block, id: string, role: 'system' | 'user' | 'assistan
         type: 'reasoning',
         text: block.thinking,
         ...(typeof block.signature === 'string' ? { signature: block.signature } : {}),
+      };
+    case 'compaction':
+      // Anthropic's compaction block (ChatAnthropic hands it back as a content block): ctxhost's native part.
+      if (role !== 'assistant' || (typeof block.content !== 'string' && block.content !== null)) return undefined;
+      return {
+        id,
+        type: 'text',
+        text: block.content ?? '',
+        extra: { [NATIVE_PART_MARKER]: ANTHROPIC_COMPACTION },
       };
     case 'redacted_thinking':
       if (role !== 'assistant' || typeof block.data !== 'string') return undefined;

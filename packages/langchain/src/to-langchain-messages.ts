@@ -1,4 +1,11 @@
-import type { CacheControl, Message, Part, PromptOriginals } from '@ctxhost/core';
+import {
+  NO_READABLE_COPY,
+  nativeCompactionOf,
+  type CacheControl,
+  type Message,
+  type Part,
+  type PromptOriginals,
+} from '@ctxhost/core';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { blocksOf, toolCallsOf } from './from-langchain-message.js';
 
@@ -45,6 +52,10 @@ function rebuild(message: Message, source: BaseMessage | undefined): BaseMessage
       return [new SystemMessage({ content: textOf(message.parts), ...id })];
     case 'assistant': {
       const content: Block[] = message.parts.flatMap((part): Block[] => {
+        const native = nativeCompactionOf(part);
+        if (native?.vendor === 'anthropic') return [{ type: 'compaction', content: native.readable }];
+        if (native !== undefined)
+          return [{ type: 'text', text: native.readable === '' ? NO_READABLE_COPY : native.readable }];
         if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
         if (part.type === 'reasoning' && part.signature !== undefined)
           return [{ type: 'thinking', thinking: part.text, signature: part.signature }];
