@@ -1,4 +1,12 @@
 export { createOpenAIModel, toChatParams, toResponse, toUsage, type OpenAIModelOptions } from './openai-model.js';
+export {
+  createOpenAIResponsesModel,
+  toResponsesParams,
+  toResponse as toResponsesResponse,
+  toUsage as toResponsesUsage,
+  type OpenAIResponsesModelOptions,
+} from './openai-responses-model.js';
+export { readableInPlaceOfOpaque, isInvalidEncryptedContent } from './readable-in-place.js';
 export { toProviderError } from './to-provider-error.js';
 export {
   createOpenAITokenCounter,

@@ -56,7 +56,8 @@ export function toChatParams(
   request: ModelRequest,
   options: Pick<OpenAIModelOptions, 'maxTokens' | 'legacyMaxTokens'> = {},
 ): CreateParams {
-  const { betas: _betas, ...extra } = request.providerOptions ?? {};
+  // Chat Completions has no `context_management` (inline compaction is the Responses API's: createOpenAIResponsesModel).
+  const { betas: _betas, context_management: _inline, ...extra } = request.providerOptions ?? {};
   const maxTokens = request.maxTokens ?? options.maxTokens ?? 4096;
   return {
     ...(extra as Record<string, unknown>),
