@@ -13,6 +13,7 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runCtxhostEval } from './ctxhost-eval.js';
+import { runNativeMechanisms } from './native-mechanisms.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
 import { runHostileInputs } from './hostile-inputs.js';
 import { runIntegrations } from './integrations.js';
@@ -84,6 +85,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
   'cost-replay': {
     title: 'Input cost replay at a 64k window: no caching, system_and_3, caching + compaction',
     run: runCostReplay,
+  },
+  'native-mechanisms': {
+    title:
+      'Native compaction against the client engine on long sessions at 200k and 64k: dollars with compaction passes, cache reads, peak prompt, turns answered, fidelity',
+    run: runNativeMechanisms,
   },
   'cache-aware-compaction': {
     title:
