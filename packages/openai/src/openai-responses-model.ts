@@ -77,7 +77,7 @@ export function toResponsesParams(
             type: 'function' as const,
             name: tool.name,
             description: tool.description,
-            parameters: toolInputSchema(tool),
+            parameters: toolInputSchema(tool) ?? null,
             strict: false,
           })),
         }),
