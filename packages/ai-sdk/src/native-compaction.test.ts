@@ -21,8 +21,10 @@ async function simulator(): Promise<Simulator> {
   return sim;
 }
 
-const native = (section: Record<string, unknown>): PartialConfig =>
-  ({ store: { kind: 'memory' }, hooks: { 'native-compaction': section } }) as PartialConfig;
+const native = (section: Record<string, unknown>): PartialConfig => ({
+  store: { kind: 'memory' },
+  hooks: { 'native-compaction': section },
+});
 
 const paragraph = 'edited src/server/routes.ts and ran npm test, 3 failures in auth.test.ts; ';
 function history(turns: number, size: number): ModelMessage[] {

@@ -13,8 +13,10 @@ afterEach(async () => {
   for (const sim of sims.splice(0)) await sim.close();
 });
 
-const native = (section: Record<string, unknown>): PartialConfig =>
-  ({ store: { kind: 'memory' }, hooks: { 'native-compaction': section } }) as PartialConfig;
+const native = (section: Record<string, unknown>): PartialConfig => ({
+  store: { kind: 'memory' },
+  hooks: { 'native-compaction': section },
+});
 
 const paragraph = 'edited src/server/routes.ts and ran npm test, 3 failures in auth.test.ts; ';
 const history = (turns: number, size: number): BaseMessage[] =>
