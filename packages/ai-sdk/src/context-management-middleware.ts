@@ -12,7 +12,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { AiCallOptions, AiMessage, AiModel, AiPart } from './ai-sdk-types.js';
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
-import { nativeProviderOptions } from './native-provider-options.js';
+import { nativeProviderOptions, withCompactionBeta } from './native-provider-options.js';
 import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { throwOnStreamWindowStop, throwOnWindowStop } from './window-stop.js';
 
@@ -61,8 +61,15 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   });
   const calls = new WeakMap<AiCallOptions, CallState>();
 
-  const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions =>
-    messages === undefined ? call.params : { ...call.params, prompt: toAiSdkPrompt(messages, call.turn.originals) };
+  const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions => {
+    if (messages === undefined) return call.params;
+    const providerOptions = withCompactionBeta(call.params.providerOptions, messages, call.model.provider);
+    return {
+      ...call.params,
+      prompt: toAiSdkPrompt(messages, call.turn.originals),
+      ...(providerOptions === undefined ? {} : { providerOptions }),
+    };
+  };
 
   /** The call with native compaction in its provider's own options, where the provider takes them (else said once). */
   const withNative = (params: AiCallOptions, turn: StatelessTurn<AiMessage, AiPart>, model: AiModel): AiCallOptions => {

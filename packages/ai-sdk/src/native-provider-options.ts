@@ -1,4 +1,4 @@
-import type { JsonValue, NativeFields } from '@ctxhost/core';
+import { nativeCompactionOf, type JsonValue, type Message, type NativeFields } from '@ctxhost/core';
 import type { AiProviderOptions } from './ai-sdk-types.js';
 
 /** Where a turn's native context management goes in an AI SDK call, or why it cannot go anywhere. */
@@ -39,4 +39,29 @@ function camelKeys(edit: { [key: string]: JsonValue }): { [key: string]: JsonVal
       value,
     ]),
   );
+}
+
+/** On-demand compaction's beta: a request that sends a compaction block needs it (the model client adds it likewise). */
+const ON_DEMAND_COMPACTION_BETA = 'compact-2026-09-04';
+
+/**
+ * The call's options with on-demand compaction's beta when the prompt sends Anthropic's compaction block
+ * and the provider is `@ai-sdk/anthropic` (which adds the beta itself only for a block with a signature).
+ */
+export function withCompactionBeta(
+  providerOptions: AiProviderOptions | undefined,
+  messages: readonly Message[],
+  provider: string,
+): AiProviderOptions | undefined {
+  if (!provider.startsWith('anthropic')) return providerOptions;
+  const sends = messages.some((message) =>
+    message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'),
+  );
+  if (!sends) return providerOptions;
+  const own = providerOptions?.['anthropic'] ?? {};
+  const betas = Array.isArray(own['anthropicBeta'])
+    ? own['anthropicBeta'].filter((beta) => typeof beta === 'string')
+    : [];
+  if (betas.includes(ON_DEMAND_COMPACTION_BETA)) return providerOptions;
+  return { ...providerOptions, anthropic: { ...own, anthropicBeta: [...betas, ON_DEMAND_COMPACTION_BETA] } };
 }

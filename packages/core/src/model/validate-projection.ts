@@ -1,4 +1,5 @@
 import type { Message } from './message.js';
+import { nativeCompactionOf } from './native-compaction-part.js';
 
 export type ProjectionProblemCode =
   'empty_projection' | 'first_not_user' | 'empty_content' | 'orphan_result' | 'unanswered_call';
@@ -24,7 +25,8 @@ export function validateProjection(messages: readonly Message[]): ProjectionProb
   const firstIndex = messages.findIndex((message) => message.role !== 'system');
   if (firstIndex < 0)
     return [{ code: 'empty_projection', index: 0, message: 'the projection has no user or assistant message' }];
-  if (messages[firstIndex]!.role !== 'user') {
+  // A provider's compaction stands for everything before it: an assistant message that opens with one may come first.
+  if (messages[firstIndex]!.role !== 'user' && !opensWithNativeCompaction(messages[firstIndex]!)) {
     problems.push({
       code: 'first_not_user',
       index: firstIndex,
@@ -36,6 +38,11 @@ export function validateProjection(messages: readonly Message[]): ProjectionProb
   return problems.sort((left, right) => left.index - right.index);
 }
 
+function opensWithNativeCompaction(message: Message): boolean {
+  const first = message.parts[0];
+  return message.role === 'assistant' && first !== undefined && nativeCompactionOf(first) !== undefined;
+}
+
 function checkContent(message: Message, index: number, isLast: boolean, problems: ProjectionProblem[]): void {
   if (message.parts.length === 0 && !(isLast && message.role === 'assistant')) {
     problems.push({
@@ -45,7 +52,8 @@ function checkContent(message: Message, index: number, isLast: boolean, problems
     });
   }
   message.parts.forEach((part, partIndex) => {
-    if (part.type === 'text' && part.text.trim() === '') {
+    // An OpenAI compaction item without a readable copy yet is text '' here; the item itself is what is sent.
+    if (part.type === 'text' && part.text.trim() === '' && nativeCompactionOf(part) === undefined) {
       problems.push({
         code: 'empty_content',
         index,
