@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvalResult } from '@ctxhost/cli';
+import { startSimulator } from '@ctxhost/simulator';
 import { corpus, runCtxhostInProcess } from './cli-run-bin.js';
 import { useCliScratch } from './support/use-cli-scratch.js';
 
@@ -87,6 +88,42 @@ describe('ctxhost eval (offline, on the simulator)', () => {
     // A sliding window drops whole user turns: this agent session is one turn long, so it keeps it whole.
     expect(lines[header + 3]).toMatch(/^maf-sliding-window\s+0\/1\s+\d+%\s+100%\s/);
     expect(stdout).toContain('NOT a quality figure');
+  });
+
+  it('--live sends the summarizer calls and the questions to the API the environment names', async () => {
+    const simulator = await startSimulator({ acceptAnyModel: true });
+    const saved = { key: process.env['ANTHROPIC_API_KEY'], url: process.env['ANTHROPIC_BASE_URL'] };
+    process.env['ANTHROPIC_API_KEY'] = 'test-key';
+    process.env['ANTHROPIC_BASE_URL'] = simulator.url;
+    try {
+      const { code, stdout, stderr } = await runCtxhostInProcess([
+        'eval',
+        session,
+        '--live',
+        '--engine',
+        'maf-summarization',
+        '--cuts',
+        '1',
+        '--json',
+      ]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const result = JSON.parse(stdout) as EvalResult;
+      expect(result.live).toBe(true);
+      const [sample] = result.samples;
+      // One summary and one question, both through the API the environment named, with the key it gave.
+      expect(simulator.requests).toHaveLength(sample!.summarizerCalls + 1);
+      expect(sample!.summarizerCalls).toBeGreaterThan(0);
+      for (const request of simulator.requests) expect(request.headers['authorization']).toBe('Bearer test-key');
+      expect(sample!.answer).toMatch(/^Simulated reply about: /);
+    } finally {
+      for (const [name, value] of [
+        ['ANTHROPIC_API_KEY', saved.key],
+        ['ANTHROPIC_BASE_URL', saved.url],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      await simulator.close();
+    }
   });
 
   it('refuses --live without a key, and an empty engine name, as usage errors', async () => {
