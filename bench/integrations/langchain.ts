@@ -28,7 +28,7 @@ const readFile = tool(async ({ path }: { path: string }) => `contents of ${path}
   schema: z.object({ path: z.string() }),
 });
 
-function toMessages(messages: NeutralMessage[]): BaseMessage[] {
+export function toMessages(messages: NeutralMessage[]): BaseMessage[] {
   return messages.map((message): BaseMessage => {
     if (message.role === 'user') return new HumanMessage(message.text);
     if (message.role === 'tool')

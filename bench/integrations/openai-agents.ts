@@ -26,7 +26,7 @@ import { createContextManagement } from '@ctxhost/openai-agents';
 
 const MODEL = 'gpt-4o';
 
-function toItems(messages: NeutralMessage[]): AgentInputItem[] {
+export function toItems(messages: NeutralMessage[]): AgentInputItem[] {
   return messages.flatMap((message): AgentInputItem[] => {
     if (message.role === 'user') return [{ role: 'user', content: message.text }];
     if (message.role === 'tool')

@@ -6,9 +6,6 @@ import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type Mo
 import { z } from 'zod';
 import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const MODEL = 'claude-sonnet-4-6';
 
@@ -290,69 +287,7 @@ describe('contextManagementMiddleware with ai + @ai-sdk/anthropic against the si
   });
 });
 
-describe('many users, many workers', () => {
-  it('never sends one user’s summary to another who opened the same way', async () => {
-    const real = await promptTokens(conversation());
-    const { sim, model } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
-    const alice = [{ role: 'user', content: 'Hello' }, ...conversation().slice(1)] as ModelMessage[];
-    alice.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: 'My account number is ALICE-4711.' });
-    await generateText({ model, system: 'You are a careful engineer.', messages: alice, maxOutputTokens: 100 });
-    const before = messagesCalls(sim).length;
-    for (const question of ['Hi, Bob here.', 'What can you do?', 'Thanks.']) {
-      const bob: ModelMessage[] = [
-        { role: 'user', content: 'Hello' },
-        { role: 'assistant', content: 'Hi!' },
-        { role: 'user', content: question },
-      ];
-      await generateText({ model, system: 'You are a careful engineer.', messages: bob, maxOutputTokens: 100 });
-    }
-    const bobs = messagesCalls(sim).slice(before);
-    expect(bobs).toHaveLength(3);
-    for (const call of bobs) expect(JSON.stringify(call.body)).not.toContain('ALICE-4711');
-  });
-
-  it('lets two middleware instances on one file store serve the same opening at once: no lock, no error', async () => {
-    const sim = await startSimulator();
-    const directory = await mkdtemp(join(tmpdir(), 'ctxhost-ai-sdk-workers-'));
-    const hosts = await Promise.all(
-      [0, 1].map(() => createDefaultHost({ config: { store: { kind: 'file', path: directory } } })),
-    );
-    rigs.push(...hosts.map((host) => ({ sim, host, toasts: [], warnings: [], model: undefined as never })));
-    const models = hosts.map((host) =>
-      wrapLanguageModel({
-        model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL),
-        middleware: contextManagementMiddleware({ host, contextWindow: 200_000 }),
-      }),
-    );
-    const results = await Promise.all(
-      models.map((model, index) =>
-        generateText({
-          model,
-          system: 'Be terse.',
-          messages: [
-            { role: 'user', content: 'hello' },
-            { role: 'assistant', content: 'Hi.' },
-            { role: 'user', content: `user ${index}` },
-          ],
-          maxOutputTokens: 50,
-        }),
-      ),
-    );
-    expect(results.every((result) => result.text.length > 0)).toBe(true);
-  });
-
-  it('recovers every one of four overflows of one conversation that arrive at once', async () => {
-    const real = await promptTokens(conversation());
-    const { sim, model } = await rig({ contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
-    const results = await Promise.all(
-      [0, 1, 2, 3].map(() =>
-        generateText({ model, system: 'You are a careful engineer.', messages: conversation(), maxOutputTokens: 100 }),
-      ),
-    );
-    expect(results.every((result) => result.text.length > 0)).toBe(true);
-    expect(messagesCalls(sim).filter((call) => call.status === 200)).toHaveLength(4);
-  });
-});
+// Many users and workers (Alice/Bob, two instances on one store, concurrent overflows): test/integration-contract.test.ts.
 
 describe('an overflow reported in a 200 (stop reason model_context_window_exceeded)', () => {
   it('is recovered inside streamText as generateText recovers it', async () => {

@@ -221,17 +221,6 @@ describe('contextManagementMiddleware in a tool loop (ChatAnthropic)', () => {
     expect(modelCalls(sim).at(-1)?.stopReason).toBe('end_turn');
   });
 
-  it('never sends one thread’s compacted history to another that opened the same way', async () => {
-    const real = await promptTokens('anthropic');
-    const { sim, agent } = await rig('anthropic', { contextLimit: Math.floor(real / 1.5), contextWindow: 200_000 });
-    await agent.invoke({ messages: [...conversation(), new HumanMessage('My account number is ALICE-4711.')] });
-    const before = modelCalls(sim).length;
-    await agent.invoke({ messages: [conversation()[0]!, new HumanMessage('Bob here: what can you do?')] });
-    const bobs = modelCalls(sim).slice(before);
-    expect(bobs.length).toBeGreaterThan(0);
-    for (const call of bobs) expect(JSON.stringify(call.body)).not.toContain('ALICE-4711');
-  });
-
   it('sends a request with a block it cannot map untouched, with one warning', async () => {
     // The warning also goes to process.emitWarning (for users without a logger): caught here, counted, not printed.
     const processWarnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});

@@ -1,0 +1,150 @@
+/**
+ * How to make one call through each framework integration, for scenarios written once
+ * (test/integration-contract.test.ts, the stateless multi-process bench): an instance of the
+ * integration on a given host, pointed at a simulator, and a call that hands it a whole
+ * framework-neutral conversation and resolves with the answer's text (or rejects with what the
+ * caller would see).
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { ChatAnthropic } from '@langchain/anthropic';
+import { tool } from '@langchain/core/tools';
+import { Agent as MastraAgent } from '@mastra/core/agent';
+import type { MastraModelConfig } from '@mastra/core/llm';
+import { noopLogger } from '@mastra/core/logger';
+import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled } from '@openai/agents';
+import { generateText, wrapLanguageModel } from 'ai';
+import type { Host } from 'ctxhost';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import OpenAI from 'openai';
+import { contextManagementMiddleware as aiSdkMiddleware } from '@ctxhost/ai-sdk';
+import { contextManagementMiddleware as langchainMiddleware } from '@ctxhost/langchain';
+import { createContextManagementProcessor } from '@ctxhost/mastra';
+import { createContextManagement } from '@ctxhost/openai-agents';
+import { BENCH_MODEL, type NeutralMessage } from '../integration-scenarios.js';
+import { toModelMessages } from './ai-sdk.js';
+import { toMessages } from './langchain.js';
+import { toItems } from './openai-agents.js';
+
+export interface IntegrationInstance {
+  /** One call with the whole conversation, as the framework's caller makes it; resolves with the answer. */
+  call(system: string, messages: NeutralMessage[]): Promise<string>;
+}
+
+export interface IntegrationAdapter {
+  name: string;
+  /** One instance of the integration (its own views) on `host`, sending to the simulator at `simUrl`. */
+  instance(options: {
+    host: Host;
+    simUrl: string;
+    contextWindow: number;
+    maxOutputTokens?: number;
+  }): IntegrationInstance;
+}
+
+const OUTPUT = 100;
+
+const aiSdk: IntegrationAdapter = {
+  name: 'ai-sdk',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+    const model = wrapLanguageModel({
+      model: createAnthropic({ baseURL: `${simUrl}/v1`, apiKey: 'test' })(BENCH_MODEL),
+      middleware: aiSdkMiddleware({ host, contextWindow }),
+    });
+    return {
+      async call(system, messages) {
+        const result = await generateText({
+          model,
+          system,
+          messages: toModelMessages(messages),
+          maxOutputTokens,
+          maxRetries: 0,
+        });
+        return result.text;
+      },
+    };
+  },
+};
+
+// The conversations carry read_file calls: the agent declares the tool, as the caller's own agent would.
+const readFile = tool(async ({ path }: { path: string }) => `contents of ${path}`, {
+  name: 'read_file',
+  description: 'Reads a file',
+  schema: z.object({ path: z.string() }),
+});
+
+const langchain: IntegrationAdapter = {
+  name: 'langchain',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+    const middleware = langchainMiddleware({ host, contextWindow });
+    const model = new ChatAnthropic({
+      model: BENCH_MODEL,
+      apiKey: 'test',
+      anthropicApiUrl: simUrl,
+      maxRetries: 0,
+      maxTokens: maxOutputTokens,
+    });
+    return {
+      async call(system, messages) {
+        const agent = createAgent({ model, tools: [readFile], systemPrompt: system, middleware: [middleware] });
+        const result = await agent.invoke({ messages: toMessages(messages) });
+        return result.messages.at(-1)?.text ?? '';
+      },
+    };
+  },
+};
+
+const openaiAgents: IntegrationAdapter = {
+  name: 'openai-agents',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+    setTracingDisabled(true);
+    const ctx = createContextManagement({ host, contextWindow, model: 'gpt-4o' });
+    const model = ctx.wrapModel(
+      new OpenAIChatCompletionsModel(new OpenAI({ apiKey: 'test', baseURL: `${simUrl}/v1`, maxRetries: 0 }), 'gpt-4o'),
+    );
+    return {
+      async call(system, messages) {
+        const agent = new Agent({
+          name: 'assistant',
+          instructions: system,
+          model,
+          modelSettings: { maxTokens: maxOutputTokens },
+        });
+        const result = await run(agent, toItems(messages), { callModelInputFilter: ctx.callModelInputFilter });
+        return String(result.finalOutput ?? '');
+      },
+    };
+  },
+};
+
+const mastra: IntegrationAdapter = {
+  name: 'mastra',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+    const processor = createContextManagementProcessor({ host, contextWindow });
+    const model = createAnthropic({ baseURL: `${simUrl}/v1`, apiKey: 'test' })(
+      BENCH_MODEL,
+    ) as unknown as MastraModelConfig;
+    return {
+      async call(system, messages) {
+        const agent = new MastraAgent({
+          id: 'assistant',
+          name: 'assistant',
+          instructions: system,
+          model,
+          inputProcessors: [processor],
+          errorProcessors: [processor],
+          maxProcessorRetries: 3,
+        });
+        agent.__setLogger(noopLogger);
+        const result = await agent.generate(toModelMessages(messages), {
+          modelSettings: { maxOutputTokens, maxRetries: 0 },
+        });
+        if (result.error !== undefined) throw result.error;
+        return result.text;
+      },
+    };
+  },
+};
+
+/** Every integration that is on core's stateless path (the Anthropic and OpenAI SDK wrappers are not yet). */
+export const INTEGRATION_ADAPTERS: readonly IntegrationAdapter[] = [aiSdk, langchain, openaiAgents, mastra];
