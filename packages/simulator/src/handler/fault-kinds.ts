@@ -8,6 +8,8 @@ export interface Fault {
   retryAfterSeconds?: number;
   /** Delay for slow (default 2,000 ms). */
   delayMs?: number;
+  /** For slow on a streamed /v1/messages request: the delay comes after the first content block, mid-stream, instead of before the reply. */
+  midStream?: boolean;
 }
 
 export interface RandomFaults {

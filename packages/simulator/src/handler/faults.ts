@@ -67,6 +67,7 @@ export function mulberry32(seed: number): () => number {
 export async function applyFault(fault: Fault, exchange: Exchange, stream: boolean): Promise<boolean> {
   switch (fault.kind) {
     case 'slow':
+      if (stream && fault.midStream === true) return false;
       // Over when the client leaves or the simulator closes: no timer outlives its exchange.
       return !(await delayUnlessClosed(fault.delayMs ?? 2000, exchange.response));
     case 'drop':

@@ -101,6 +101,7 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
         exchange.response,
         message,
         fault?.kind === 'sse_error' ? apiError(529, 'Overloaded') : undefined,
+        fault?.kind === 'slow' && fault.midStream === true ? (fault.delayMs ?? 2000) : undefined,
       );
     sendJson(exchange.response, {
       id,

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { delayUnlessClosed } from './http-io.js';
 import type { ApiError } from './api-error.js';
 import type { AssistantTurn, ContentBlock, WireUsage } from './wire.js';
 
@@ -13,12 +14,14 @@ function send(response: ServerResponse, event: string, data: object): void {
  * per block content_block_start / _delta / _stop (text_delta, input_json_delta,
  * thinking_delta + signature_delta), message_delta (stop reason, output usage),
  * message_stop; features' top-level fields ride on message_delta. With `failAfterStart`, an `event: error` follows the ping.
+ * With `pauseAfterFirstBlockMs`, the stream stops that long after its first content block (a slow model mid-reply).
  */
-export function streamMessage(
+export async function streamMessage(
   response: ServerResponse,
   message: { id: string; model: string; turn: AssistantTurn; usage: WireUsage; extra?: Record<string, unknown> },
   failAfterStart?: ApiError,
-): void {
+  pauseAfterFirstBlockMs?: number,
+): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   send(response, 'message_start', {
     message: {
@@ -39,10 +42,16 @@ export function streamMessage(
     );
     return;
   }
-  message.turn.content.forEach((block, index) => {
+  for (const [index, block] of message.turn.content.entries()) {
     sendBlock(response, block, index);
     send(response, 'content_block_stop', { index });
-  });
+    if (
+      index === 0 &&
+      pauseAfterFirstBlockMs !== undefined &&
+      !(await delayUnlessClosed(pauseAfterFirstBlockMs, response))
+    )
+      return;
+  }
   // Top-level fields of features (context_management) travel on message_delta, as the API streams them.
   send(response, 'message_delta', {
     delta: { stop_reason: message.turn.stop_reason, stop_sequence: null },
