@@ -73,7 +73,7 @@ interface Setup {
   host: Host;
   toasts: ToastEvent[];
   resends: number;
-  agentRetry: () => Promise<unknown>;
+  agentRetry: (signal?: AbortSignal) => Promise<unknown>;
   sessionId: string;
 }
 
@@ -108,7 +108,7 @@ async function setUp(
   const agent = createAgent({ host, model: createAnthropicModel(client, { model: MODEL }), maxTokens: 100 });
   const session = await host.session(setup.sessionId);
   for (const message of messages) await session.append(message);
-  setup.agentRetry = () => agent.retry(setup.sessionId);
+  setup.agentRetry = (signal) => agent.retry(setup.sessionId, signal === undefined ? {} : { signal });
   return setup;
 }
 
@@ -329,6 +329,31 @@ describe('auto-compact cascade against the simulator', () => {
     vi.useRealTimers();
     await idle;
     expect(setup.resends).toBe(1);
+  });
+
+  it("stops the recovery's backoff at once when the caller aborts the turn, rejecting with the abort reason", async () => {
+    // Ten minutes of backoff: only an abort that interrupts the wait ends this test within its timeout.
+    const setup = await setUp(conversation([6000, 5000, 4000, 300]), 0.2, { initial_delay_ms: 600_000 });
+    const controller = new AbortController();
+    const reason = new Error('the person pressed Esc');
+    // The cascade's first step changes what the model sees before the backoff starts: abort once it has.
+    let stepTaken = false;
+    const markStep = async () => {
+      if (setup.host.tasks.running.includes('anthropic-auto-compact')) stepTaken = true;
+    };
+    setup.host.hooks.messageUpdated.tapPromise('abort-after-step', markStep);
+    setup.host.hooks.compactionCompleted.tapPromise('abort-after-step', markStep);
+    const turn = setup.agentRetry(controller.signal);
+    await vi.waitFor(
+      () => {
+        if (!stepTaken) throw new Error('no recovery step taken yet');
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    controller.abort(reason);
+    await expect(turn).rejects.toBe(reason);
+    expect(setup.resends).toBe(0);
+    expect(setup.host.tasks.running).toStrictEqual([]);
   });
 
   it('cancels a recovery when the session is deleted, and drops its state', async () => {

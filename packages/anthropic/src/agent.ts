@@ -115,7 +115,9 @@ export function createAgent(options: AgentOptions): Agent {
         );
       return loop(session, signal);
     });
-    await host.emit('session.idle', { sessionId });
+    await host.emit('session.idle', { sessionId, ...(signal === undefined ? {} : { signal }) });
+    // Aborted while the recovery waited or ran: the turn ends with the abort, not with the overflow it recovered from.
+    signal?.throwIfAborted();
     return outcome;
   }
 

@@ -80,7 +80,7 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
         const state = states.get(sessionId);
         if (state !== undefined && message.role === 'assistant' && usage !== undefined) state.exhausted = false;
       });
-      host.hooks.sessionIdle.tapPromise(AUTO_COMPACT, async ({ sessionId }) => {
+      host.hooks.sessionIdle.tapPromise(AUTO_COMPACT, async ({ sessionId, signal: caller }) => {
         const state = states.get(sessionId);
         if (state?.pending === undefined || state.inProgress) return;
         if (state.exhausted) {
@@ -89,7 +89,9 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
         }
         state.inProgress = true;
         try {
-          await host.tasks.run(AUTO_COMPACT, sessionId, async (signal) => {
+          await host.tasks.run(AUTO_COMPACT, sessionId, async (task) => {
+            // The caller's abort (the turn's signal) stops the cascade at once, its backoff included.
+            const signal = caller === undefined ? task : AbortSignal.any([task, caller]);
             try {
               await recover(host, config, sessionId, state, signal);
             } catch (error) {

@@ -27,6 +27,8 @@ export interface SessionErrorEvent {
 /** The session finished a turn (successfully or not) and waits for input. */
 export interface SessionIdleEvent {
   sessionId: string;
+  /** The caller's signal for the turn that went idle: work started for it (a recovery, its backoff) stops when it aborts. */
+  signal?: AbortSignal;
 }
 
 export interface SessionDeletedEvent {

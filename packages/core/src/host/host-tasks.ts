@@ -71,7 +71,9 @@ export function createHostTasks(): TrackedHostTasks {
 }
 
 function abortError(signal: AbortSignal): Error {
-  const error = new Error(signal.reason instanceof Error ? signal.reason.message : 'aborted');
+  const error = new Error(signal.reason instanceof Error ? signal.reason.message : 'aborted', {
+    cause: signal.reason,
+  });
   error.name = 'AbortError';
   return error;
 }
