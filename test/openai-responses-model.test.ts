@@ -53,6 +53,12 @@ describe('createOpenAIResponsesModel', () => {
       .flatMap((message) => message.parts)
       .flatMap((part) => openAICompactionItemOf(part) ?? []);
     expect(items).toHaveLength(1);
+    // The item got ctxhost's readable copy of what the server compacted (for another provider, or a refused item).
+    const part = session
+      .messages()
+      .flatMap((message) => message.parts)
+      .find((candidate) => openAICompactionItemOf(candidate) !== undefined);
+    expect(part?.type === 'text' ? part.text : '').toContain('routes.ts');
 
     await agent.send('s1', 'And in Bergen?');
     const sent = inputOf(sim.requests.length - 1).filter((item) => item.type === 'compaction');

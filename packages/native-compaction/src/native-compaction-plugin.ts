@@ -10,6 +10,7 @@ import {
   type NativeCompactionConfig,
   type NativeCompactionConfigInput,
 } from './config-schema.js';
+import { addInlineReadableCopy } from './inline-readable-copy.js';
 import { readNativeCompactionConfig } from './read-native-compaction-config.js';
 import { createNativeTotals, type NativeTotals } from './native-totals.js';
 import { buildResponsesContextManagement } from './responses-context-management.js';
@@ -82,7 +83,12 @@ export function createNativeCompactionPlugin(options: NativeCompactionPluginOpti
         },
       );
       host.hooks.messageUpdated.tapPromise(NATIVE_COMPACTION, async ({ sessionId, message }) => {
-        if (message.role === 'assistant') totals.record(sessionId, message);
+        if (message.role !== 'assistant') return;
+        totals.record(sessionId, message);
+        if (config.readable_copy.enabled)
+          await addInlineReadableCopy(host, sessionId, message).catch((error: unknown) =>
+            host.logger.warn(`native compaction: no readable copy of an inline compaction item (${String(error)})`),
+          );
       });
       host.hooks.sessionDeleted.tapPromise(NATIVE_COMPACTION, async ({ sessionId }) => {
         totals.delete(sessionId);

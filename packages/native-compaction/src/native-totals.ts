@@ -28,6 +28,8 @@ const empty = (): NativeTotals => ({
 /** Per-session totals: one map, one delete on `session.deleted`. */
 export function createNativeTotals() {
   const sessions = new Map<string, NativeTotals>();
+  // A reply updated later (its readable copy written) is announced again: count it once.
+  const counted = new Map<string, Set<string>>();
   const of = (sessionId: string): NativeTotals => {
     let totals = sessions.get(sessionId);
     if (totals === undefined) sessions.set(sessionId, (totals = empty()));
@@ -43,6 +45,10 @@ export function createNativeTotals() {
       const report = readNativeReport(message);
       const opaque = message.parts.filter(isCompactionPart).length;
       if (report === undefined && opaque === 0) return;
+      const seen = counted.get(sessionId) ?? new Set<string>();
+      counted.set(sessionId, seen);
+      if (seen.has(message.id)) return;
+      seen.add(message.id);
       const sum = of(sessionId);
       for (const edit of report?.appliedEdits ?? []) {
         sum.editsApplied++;
@@ -61,6 +67,9 @@ export function createNativeTotals() {
       const sum = of(sessionId);
       if (!sum.fallbacks.includes(reason)) sum.fallbacks.push(reason);
     },
-    delete: (sessionId: string) => sessions.delete(sessionId),
+    delete: (sessionId: string) => {
+      counted.delete(sessionId);
+      return sessions.delete(sessionId);
+    },
   };
 }
