@@ -1,5 +1,4 @@
-import type { Message, ToolCallPart, ToolResultPart } from '@ctxhost/core';
-import { pathsIn } from './paths-in.js';
+import { pathsIn, type Message, type ToolCallPart, type ToolResultPart } from '@ctxhost/core';
 
 /**
  * A summary filled from the messages themselves, in the same template, for
