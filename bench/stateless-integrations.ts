@@ -54,8 +54,22 @@ async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[
   return {
     name: '@ctxhost/ai-sdk (transformParams)',
     promptOf: (messages) => toAiSdkPrompt(messages, createPromptOriginals()),
-    call: async (prompt) =>
-      middleware.transformParams!({ type: 'generate', params: { prompt: [...prompt], maxOutputTokens: 1000 }, model }),
+    async call(prompt) {
+      const params = await middleware.transformParams!({
+        type: 'stream',
+        params: { prompt: [...prompt], maxOutputTokens: 1000 },
+        model,
+      });
+      // The AI SDK then calls wrapStream, which ends the turn (the view goes back to the pool for the next call).
+      const reply = { stream: new ReadableStream({ start: (controller) => controller.close() }) };
+      await middleware.wrapStream!({
+        doStream: async () => reply,
+        doGenerate: async () => Promise.reject(new Error('not called')),
+        params,
+        model,
+      } as unknown as Parameters<NonNullable<typeof middleware.wrapStream>>[0]);
+      return params;
+    },
   };
 }
 
@@ -113,14 +127,18 @@ function subjects(): Promise<Subject<unknown>>[] {
   ];
 }
 
-export async function runStatelessIntegrations(size: BenchSize): Promise<StatelessIntegrationRow[]> {
-  const sizes = size === 'smallest' ? [200] : [1_000, 10_000, 100_000];
+export async function runStatelessIntegrations(
+  size: BenchSize,
+  only: { messages?: number[]; integration?: string } = {},
+): Promise<StatelessIntegrationRow[]> {
+  const sizes = only.messages ?? (size === 'smallest' ? [200] : [1_000, 10_000, 100_000]);
   const corpus = await corpusMessages();
   const rows: StatelessIntegrationRow[] = [];
   for (const messages of sizes) {
     const history = buildHistory(corpus, messages + 2);
     for (const made of subjects()) {
       const subject = await made;
+      if (only.integration !== undefined && !subject.name.includes(only.integration)) continue;
       const prompt = subject.promptOf(history.slice(0, messages));
       const appended = subject.promptOf(history).slice(prompt.length);
       const stringifyMs = Math.min(...[0, 1, 2].map(() => time(() => JSON.stringify(prompt))));
@@ -156,4 +174,15 @@ async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
 
 const round = (value: number): number => Math.round(value * 100) / 100;
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await runStatelessIntegrations('full'));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // Optional: `--messages 1000,100000 --integration ai-sdk` (one size or framework at a time, e.g. under a profiler).
+  const flag = (name: string): string | undefined => process.argv[process.argv.indexOf(`--${name}`) + 1];
+  const messages = process.argv.includes('--messages') ? flag('messages')!.split(',').map(Number) : undefined;
+  const integration = process.argv.includes('--integration') ? flag('integration') : undefined;
+  console.table(
+    await runStatelessIntegrations('full', {
+      ...(messages === undefined ? {} : { messages }),
+      ...(integration === undefined ? {} : { integration }),
+    }),
+  );
+}

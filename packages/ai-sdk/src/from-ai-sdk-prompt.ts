@@ -2,7 +2,7 @@ import {
   ANTHROPIC_COMPACTION,
   NATIVE_PART_MARKER,
   partId,
-  type JsonValue,
+  toJsonValue,
   type MappedPromptItem,
   type MediaSource,
   type Part,
@@ -49,7 +49,7 @@ function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part 
     case 'reasoning':
       return { id, type: 'reasoning', text: part.text };
     case 'tool-call':
-      return { id, type: 'tool-call', callId: part.toolCallId, name: part.toolName, input: toJson(part.input) };
+      return { id, type: 'tool-call', callId: part.toolCallId, name: part.toolName, input: toJsonValue(part.input) };
     case 'tool-result':
       return role === 'tool' ? fromToolResult(part, id) : undefined;
     case 'custom':
@@ -134,10 +134,6 @@ function mediaSource(data: FilePartLike['data'], mediaType: string): MediaSource
     default:
       return undefined;
   }
-}
-
-function toJson(value: unknown): JsonValue {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 }
 
 function describe(part: { type: string; data?: unknown; output?: unknown }): string {

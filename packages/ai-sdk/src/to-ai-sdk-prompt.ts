@@ -27,8 +27,23 @@ type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
  */
 export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals): AiPrompt {
   const prompt: AiPrompt = [];
-  for (const message of messages) prompt.push(...toAiSdkMessages(message, originals));
+  for (const message of messages) prompt.push(...renderedOnce(message, originals));
   return prompt;
+}
+
+/**
+ * What a message renders to, by the message object and the originals it was rendered with: the
+ * projection of the next call holds the same message objects for everything but what is new or
+ * marked, so only those are rendered again (the prompt is rebuilt in O(messages) lookups).
+ */
+const rendered = new WeakMap<Message, { originals: AiOriginals; messages: readonly AiMessage[] }>();
+
+function renderedOnce(message: Message, originals: AiOriginals): readonly AiMessage[] {
+  const known = rendered.get(message);
+  if (known?.originals === originals) return known.messages;
+  const messages = toAiSdkMessages(message, originals);
+  rendered.set(message, { originals, messages });
+  return messages;
 }
 
 function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] {

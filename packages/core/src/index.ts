@@ -40,6 +40,7 @@ export {
 } from './tokens/create-token-counter.js';
 export { messageChars } from './model/message-chars.js';
 export { messageContentHash } from './model/message-content-hash.js';
+export { toJsonValue } from './model/to-json-value.js';
 export {
   coveredCount,
   coveredIdAt,

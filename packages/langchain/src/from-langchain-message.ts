@@ -2,7 +2,7 @@ import {
   ANTHROPIC_COMPACTION,
   NATIVE_PART_MARKER,
   partId,
-  type JsonValue,
+  toJsonValue,
   type MappedPromptItem,
   type MediaSource,
   type Part,
@@ -69,7 +69,7 @@ function fromAiMessage(message: BaseMessage, id: string): MappedMessage {
       type: 'tool-call',
       callId: call.id,
       name: call.name,
-      input: toJson(call.args),
+      input: toJsonValue(call.args),
     });
     sources.push(call);
   }
@@ -150,10 +150,6 @@ export function blocksOf(content: BaseMessage['content']): Block[] {
 
 export function toolCallsOf(message: BaseMessage): ToolCallLike[] {
   return (message as BaseMessage & { tool_calls?: ToolCallLike[] }).tool_calls ?? [];
-}
-
-function toJson(value: unknown): JsonValue {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 }
 
 function describe(block: Block): string {

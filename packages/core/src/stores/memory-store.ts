@@ -8,7 +8,10 @@ import { assertExpectedSeq } from './store-conflict.js';
 interface MemorySession {
   events: StoredEvent[];
   byEventId: Map<string, StoredEvent>;
+  /** Filled from `events` when a part's original is first asked for (most sessions never ask): appends stay O(1). */
   originals: PartOriginals;
+  /** How many of `events` `originals` has seen. */
+  recorded: number;
 }
 
 /**
@@ -31,7 +34,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
   const sessionOf = (id: string): MemorySession => {
     let session = sessions.get(id);
     if (session === undefined) {
-      session = { events: [], byEventId: new Map(), originals: createPartOriginals({ copy: options.copy !== false }) };
+      session = {
+        events: [],
+        byEventId: new Map(),
+        originals: createPartOriginals({ copy: options.copy !== false }),
+        recorded: 0,
+      };
       sessions.set(id, session);
     }
     return session;
@@ -54,14 +62,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SessionStor
       };
       session.events.push(stored);
       session.byEventId.set(stored.eventId, stored);
-      session.originals.record(stored);
       return copy(stored);
     },
     async read(sessionId) {
       return copy(sessions.get(sessionId)?.events ?? []);
     },
     async original(sessionId, partId) {
-      return sessions.get(sessionId)?.originals.get(partId);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return undefined;
+      while (session.recorded < session.events.length) session.originals.record(session.events[session.recorded++]!);
+      return session.originals.get(partId);
     },
     async list() {
       return [...sessions.keys()].filter((id) => (sessions.get(id)?.events.length ?? 0) > 0);

@@ -109,4 +109,26 @@ describe('createUsageTracker', () => {
       source: 'reported+estimated',
     });
   });
+
+  it('without a report, keeps a running estimate: appends are counted, the history is not looked at again', () => {
+    const tokenCounter = counter();
+    const tracker = createUsageTracker(tokenCounter);
+    const messages = Array.from({ length: 200 }, (_, index) => textMessage(`m${index}`, 'x'.repeat(index % 7)));
+    const first = tracker.promptSize(messages).tokens;
+    messages.push(textMessage('new1', 'abc'));
+    expect(tracker.promptSize(messages)).toEqual({
+      tokens: first + 3,
+      source: 'estimated',
+      estimatedTokens: first + 3,
+    });
+    expect(tokenCounter.stats).toEqual({ hits: 0, misses: 201 });
+  });
+
+  it('recounts the running estimate when the list no longer extends what was estimated', () => {
+    const tracker = createUsageTracker(counter());
+    tracker.promptSize(projection);
+    const edited = [projection[0]!, textMessage('u1', 'hello, edited'), projection[2]!];
+    expect(tracker.promptSize(edited)).toEqual({ tokens: 34, source: 'estimated', estimatedTokens: 34 });
+    expect(tracker.promptSize(projection.slice(0, 2))).toMatchObject({ tokens: 18 });
+  });
 });

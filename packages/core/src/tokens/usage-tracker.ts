@@ -18,7 +18,9 @@ export interface UsageTracker {
    * The prompt size of `messages`: the last reported size plus the estimate of the
    * messages appended since (`reported+estimated`, or `reported` when none were).
    * When `messages` no longer extends the reported projection (compaction, revert,
-   * an edited message), or nothing was reported yet, the whole list is estimated.
+   * an edited message), or nothing was reported yet, the list is estimated: from the
+   * last estimate plus the messages appended since when it extends the list estimated
+   * last (a running count), else whole.
    */
   promptSize(messages: readonly Message[]): PromptSize;
   /** Forgets the last report. */
@@ -40,6 +42,16 @@ interface Report {
  */
 export function createUsageTracker(counter: TokenCounter): UsageTracker {
   let last: Report | undefined;
+  let estimated: Report | undefined;
+
+  /** The estimate of `messages`, counting only what was appended since the last estimate when it extends that list. */
+  const estimate = (messages: readonly Message[]): number => {
+    const base = estimated !== undefined && extendsProjection(messages, estimated) ? estimated : undefined;
+    const tokens =
+      base === undefined ? counter.countAll(messages) : base.tokens + counter.countAll(messages.slice(base.length));
+    estimated = { tokens, messages, length: messages.length };
+    return tokens;
+  };
 
   return {
     report(usage, messages) {
@@ -47,7 +59,7 @@ export function createUsageTracker(counter: TokenCounter): UsageTracker {
     },
     promptSize(messages) {
       if (last === undefined || !extendsProjection(messages, last)) {
-        const estimatedTokens = counter.countAll(messages);
+        const estimatedTokens = estimate(messages);
         return { tokens: estimatedTokens, source: 'estimated', estimatedTokens };
       }
       const estimatedTokens = counter.countAll(messages.slice(last.length));
@@ -60,6 +72,7 @@ export function createUsageTracker(counter: TokenCounter): UsageTracker {
     },
     reset() {
       last = undefined;
+      estimated = undefined;
     },
   };
 }
