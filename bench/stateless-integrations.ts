@@ -67,7 +67,7 @@ async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[
         doGenerate: async () => Promise.reject(new Error('not called')),
         params,
         model,
-      } as unknown as Parameters<NonNullable<typeof middleware.wrapStream>>[0]);
+      });
       return params;
     },
   };

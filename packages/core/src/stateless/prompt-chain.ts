@@ -149,15 +149,18 @@ function sameValue(left: unknown, right: unknown, depth: number): boolean {
   const prototype = Object.getPrototypeOf(left) as unknown;
   if ((prototype !== Object.prototype && prototype !== null) || Object.getPrototypeOf(right) !== prototype)
     return false;
-  const leftKeys = Object.keys(left);
-  if (leftKeys.length !== Object.keys(right).length) return false;
-  for (const key of leftKeys)
+  // for…in (a plain object inherits no enumerable key): no key arrays allocated per object compared.
+  let keys = 0;
+  for (const key in left) {
+    keys++;
     if (
       !Object.hasOwn(right, key) ||
       !sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key], depth + 1)
     )
       return false;
-  return true;
+  }
+  for (const _key in right) keys--;
+  return keys === 0;
 }
 
 export function contentHash(message: Message): string {
