@@ -6,7 +6,7 @@
  * `THINK_MS` before the next request. Three runs of the same session:
  * compaction off (the floor), compaction inline (`compression.background:
  * false`, the default: the request waits for the summary), and background
- * compaction (`true`: prepared past 85% of the threshold, swapped in at it).
+ * compaction (`true`: prepared once growth says the threshold is two requests away, swapped in at it).
  * Time to first token: from `agent.send` to the response headers of its first
  * model request (streaming, so the first event).
  *

@@ -6,8 +6,41 @@ import type { Host } from './host.js';
 import { prepareCompaction, type CompactOutcome, type PrepareOutcome } from './run-compaction.js';
 import type { Session } from './session.js';
 
-/** Share of the compaction threshold past which the next threshold compaction is prepared in the background. */
+/**
+ * Share of the compaction threshold past which the next threshold compaction is prepared in the background
+ * while the session's growth per request is not known yet (its first requests).
+ */
 export const BACKGROUND_COMPACTION_SHARE = 0.85;
+
+/** Requests ahead of the threshold, by the session's recent growth, at which the preparation starts. */
+export const BACKGROUND_HORIZON_REQUESTS = 2;
+
+/** Never prepared under this share of the threshold: one large request says little about the next ones. */
+export const BACKGROUND_FLOOR_SHARE = 0.5;
+
+/** Growths between requests remembered per session: the larger of the last ones predicts the next. */
+const GROWTHS_KEPT = 3;
+
+/**
+ * Whether the threshold is near enough to prepare its compaction now: within `BACKGROUND_HORIZON_REQUESTS`
+ * requests of the largest recent growth. Earlier, the snapshot would keep everything appended until the
+ * threshold uncompacted (a larger prompt after the swap, so compactions come sooner) and a session that
+ * ends before the threshold would pay for a summary it never uses.
+ */
+export function thresholdNear(promptTokens: number, thresholdTokens: number, growths: readonly number[]): boolean {
+  if (promptTokens >= thresholdTokens || promptTokens < BACKGROUND_FLOOR_SHARE * thresholdTokens) return false;
+  if (growths.length === 0) return promptTokens >= BACKGROUND_COMPACTION_SHARE * thresholdTokens;
+  return promptTokens + BACKGROUND_HORIZON_REQUESTS * Math.max(...growths) >= thresholdTokens;
+}
+
+/** Records the prompt's size at a request: the growth since the previous request joins the recent ones (a drop, a compaction, does not). */
+export function recordGrowth(state: { promptTokens?: number; growths: number[] }, promptTokens: number): void {
+  if (state.promptTokens !== undefined && promptTokens > state.promptTokens) {
+    state.growths.push(promptTokens - state.promptTokens);
+    if (state.growths.length > GROWTHS_KEPT) state.growths.shift();
+  }
+  state.promptTokens = promptTokens;
+}
 
 /** A threshold compaction under way (or done) in the background, from a snapshot of the projection. */
 export interface Preparation {

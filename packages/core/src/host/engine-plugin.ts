@@ -1,8 +1,9 @@
 import {
-  BACKGROUND_COMPACTION_SHARE,
   isStale,
+  recordGrowth,
   startPreparation,
   swapIn,
+  thresholdNear,
   type Preparation,
 } from './background-compaction.js';
 import { CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted } from './compaction-decision.js';
@@ -20,8 +21,8 @@ export const ENGINE_PLUGIN = 'context-engine';
  * compressed through `runCompaction` (`compaction.before`, `compaction.started`,
  * then `compaction.completed` or `compaction.failed`), and sent.
  *
- * With `compression.background` (off by default), once the prompt passes
- * `BACKGROUND_COMPACTION_SHARE` of the threshold the compaction is prepared
+ * With `compression.background` (off by default), once the session's growth
+ * says the threshold is a request or two away (`thresholdNear`) the compaction is prepared
  * from a snapshot while the request runs (or the session is idle), and the
  * request that reaches the threshold swaps it in with what was appended
  * since, instead of waiting for the summarizer. A compaction needed with
@@ -42,6 +43,9 @@ export function createEnginePlugin(): Plugin {
           notDone: number;
           last?: { request: number; tokensAfter: number };
           preparation?: Preparation;
+          /** The prompt's size at the previous request and the last growths between requests (newest last). */
+          promptTokens?: number;
+          growths: number[];
         }
       >();
       /** Starts preparing the next threshold compaction when the prompt has passed the soft line and nothing is prepared. */
@@ -53,8 +57,7 @@ export function createEnginePlugin(): Plugin {
         state.preparation = undefined;
         const { threshold } = host.config.compression;
         const promptTokens = session.promptSize().tokens;
-        if (promptTokens < BACKGROUND_COMPACTION_SHARE * threshold * contextWindow) return;
-        if (promptTokens >= threshold * contextWindow) return;
+        if (!thresholdNear(promptTokens, threshold * contextWindow, state.growths)) return;
         try {
           state.preparation = startPreparation(host, session, {
             contextWindow,
@@ -71,11 +74,12 @@ export function createEnginePlugin(): Plugin {
         async (request, context) => {
           if (!host.config.compression.enabled) return request;
           const session = await host.session(request.sessionId);
-          const state = sessions.get(session.id) ?? { requests: 0, notDone: 0 };
+          const state = sessions.get(session.id) ?? { requests: 0, notDone: 0, growths: [] };
           sessions.set(session.id, state);
           state.requests++;
           const contextWindow = context.contextWindow ?? contextWindowOf(session, host.config);
           const size = session.promptSize();
+          recordGrowth(state, size.tokens);
           const engineState = {
             sessionId: session.id,
             promptTokens: size.tokens,
