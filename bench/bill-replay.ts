@@ -84,11 +84,15 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
   return recorded;
 }
 
-/** `background`: replay with `compression.background` set so (default: the config's default). */
+/** `background`, `billPolicy`: replay with `compression.background` / `compression.billPolicy` set so (default: the config's defaults). */
 export async function runBillReplay(
   size: BenchSize = 'full',
-  options: { background?: boolean } = {},
+  options: { background?: boolean; billPolicy?: boolean } = {},
 ): Promise<BillReplayRow[]> {
+  const compression = {
+    ...(options.background === undefined ? {} : { background: options.background }),
+    ...(options.billPolicy === undefined ? {} : { billPolicy: options.billPolicy }),
+  };
   const rows: BillReplayRow[] = [];
   for (const session of await sessions(size)) {
     const recorded = buildInspectReport(session.transcript).usage;
@@ -99,8 +103,7 @@ export async function runBillReplay(
         usage: session.transcript.usage ?? [],
         boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
         window,
-        config:
-          options.background === undefined ? NO_WAIT : { ...NO_WAIT, compression: { background: options.background } },
+        config: { ...NO_WAIT, compression },
       });
       const summarizer = result.summarizerCost?.dollars ?? 0;
       const ctxhost = result.cost.dollars + summarizer;
@@ -122,5 +125,11 @@ export async function runBillReplay(
   return rows;
 }
 
+// Flags: --background (compression.background on), --no-bill-policy (the threshold alone).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
-  console.table(await runBillReplay('full', process.argv.includes('--background') ? { background: true } : {}));
+  console.table(
+    await runBillReplay('full', {
+      ...(process.argv.includes('--background') ? { background: true } : {}),
+      ...(process.argv.includes('--no-bill-policy') ? { billPolicy: false } : {}),
+    }),
+  );

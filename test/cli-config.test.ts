@@ -75,6 +75,7 @@ describe('ctxhost config check', () => {
       summarizer_cooldown_compactions: 3,
       summarizer_cooldown_minutes: 10,
       background: false,
+      bill_policy: true,
     });
     expect(result.values).toContainEqual({
       key: 'compression.threshold',

@@ -41,5 +41,6 @@ export function compressorSettings(options: Partial<CompressorSettings> | undefi
     summarizerCooldownCompactions: file.summarizer_cooldown_compactions,
     summarizerCooldownMinutes: file.summarizer_cooldown_minutes,
     background: file.background,
+    billPolicy: file.bill_policy,
   };
 }

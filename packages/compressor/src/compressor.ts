@@ -15,6 +15,7 @@ import {
   summaryTextOf,
 } from '@ctxhost/core';
 import { assembleProjection } from './assemble-projection.js';
+import { createBillPolicy, summaryPassDollars, type BillPolicy } from './bill-policy.js';
 import { compressorSettings, type CompressorSettings } from './compressor-settings.js';
 import { COMPRESSOR } from './constants.js';
 import { missingFacts } from './extractive-summary.js';
@@ -41,6 +42,11 @@ export interface CompressorOptions {
   redaction?: RedactionConfig | SecretRedactor;
   /** The clock of the summarizer cooldown (tests). */
   now?: () => number;
+  /**
+   * Weighs dollars (default: `createBillPolicy()`): compacts under the threshold where that costs least per
+   * request, and clears old tool outputs alone when that is cheaper than a summary. `false`: the threshold alone.
+   */
+  billPolicy?: BillPolicy | false;
 }
 
 /**
@@ -52,6 +58,8 @@ export function createCompressor(
   options: CompressorOptions = {},
 ): ContextEngine & { readonly settings: CompressorSettings } {
   const settings = compressorSettings(options.compression);
+  const policy =
+    options.billPolicy === false || !settings.billPolicy ? undefined : (options.billPolicy ?? createBillPolicy());
   const backoff = createIneffectiveCompactionBackoff();
   const redactor =
     options.redaction === undefined
@@ -69,7 +77,18 @@ export function createCompressor(
     settings,
     shouldCompress(state) {
       if (!settings.enabled || state.contextWindow === undefined) return false;
-      if (state.promptTokens < settings.threshold * state.contextWindow) return false;
+      const thresholdTokens = settings.threshold * state.contextWindow;
+      const tailTokens = thresholdTokens * settings.targetRatio;
+      const early =
+        policy?.compactEarly({
+          sessionId: state.sessionId,
+          promptTokens: state.promptTokens,
+          ...(state.model === undefined ? {} : { model: state.model }),
+          thresholdTokens,
+          tailRatio: settings.targetRatio,
+          summaryTokens: summaryBudget(Math.max(0, state.promptTokens - tailTokens), state.contextWindow),
+        }) === true;
+      if (state.promptTokens < thresholdTokens && !early) return false;
       if (!backoff.allows(state.sessionId, state.promptTokens, state.contextWindow)) return false;
       backoff.started(state.sessionId, state.promptTokens);
       return true;
@@ -80,8 +99,11 @@ export function createCompressor(
         summarizer: context.summarizer ?? options.summarizer,
         redactor,
         cooldown,
+        policy,
       });
       const { tokensBefore, tokensAfter } = result.report;
+      if (tokensAfter < tokensBefore)
+        policy?.compacted(context.sessionId, { tokensBefore, tokensAfter, tailRatio: settings.targetRatio });
       const sizes = { tokensBefore, tokensAfter, contextWindow: context.contextWindow, threshold: settings.threshold };
       // A recovery or a manual compaction that got the session under the line resets what the backoff learned.
       const resumeAt = backoff.finished(context.sessionId, sizes, context.reason === 'threshold');
@@ -105,6 +127,7 @@ export const compressorEngineFactory: ContextEngineFactory = ({ config, summariz
   createCompressor({
     compression: config.compression,
     redaction: config.redaction,
+    billPolicy: createBillPolicy({ models: config.models }),
     ...(summarizer === undefined ? {} : { summarizer }),
   });
 
@@ -113,17 +136,20 @@ interface Run {
   summarizer: Summarizer | undefined;
   redactor: SecretRedactor;
   cooldown: SummarizerCooldown;
+  policy: BillPolicy | undefined;
 }
 
 async function compress(messages: readonly Message[], context: CompressContext, run: Run): Promise<CompressResult> {
   const { settings } = run;
   const tokensBefore = context.counter.countAll(messages);
   const thresholdTokens = settings.threshold * context.contextWindow;
+  // A threshold compaction the bill policy made early keeps the tail share of the size it compacts at.
+  const compactsAt = context.reason === 'threshold' ? Math.min(thresholdTokens, tokensBefore) : thresholdTokens;
   const asked = {
     tailBudgetTokens:
       context.targetTokens === undefined
-        ? thresholdTokens * settings.targetRatio
-        : Math.min(thresholdTokens * settings.targetRatio, context.targetTokens / 2),
+        ? compactsAt * settings.targetRatio
+        : Math.min(compactsAt * settings.targetRatio, context.targetTokens / 2),
     // A caller with a size to reach may keep fewer messages at the end than protect_last_n: the session is over its line.
     protectLastN:
       context.targetTokens === undefined
@@ -168,6 +194,12 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   const summaryInHead = pruned.messages.slice(0, bounds.headEnd).findIndex(isCompressorSummary);
   const headEnd = summaryInHead >= 0 ? summaryInHead : bounds.headEnd;
   const middle = pruned.messages.slice(headEnd, tailStart);
+  const early =
+    context.reason === 'threshold' && tokensBefore < thresholdTokens
+      ? [
+          `compacted at ${tokensBefore.toLocaleString('en-US')} tokens, under the threshold (${Math.round(thresholdTokens).toLocaleString('en-US')}): the size at which the bill policy predicts the fewest dollars per request`,
+        ]
+      : [];
   const report = (projection: Message[], extra: Partial<CompressResult['report']>): CompressResult => ({
     messages: projection,
     report: {
@@ -182,7 +214,15 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     },
   });
   if (middle.length === 0)
-    return report(pruned.messages, { notes: ['nothing between the protected head and tail to summarize'] });
+    return report(pruned.messages, { notes: [...early, 'nothing between the protected head and tail to summarize'] });
+  const cleared = clearingIsCheaper(pruned, middle, {
+    messages,
+    context,
+    run,
+    tokensBefore,
+    predicted: plan.predictedTokens,
+  });
+  if (cleared !== undefined) return report(pruned.messages, { notes: [...early, cleared], steps: ['prune'] });
 
   const previous = [...middle].reverse().find(isCompressorSummary);
   // The previous summary reaches the summarizer once: as the summary to update, not also as a message of the span.
@@ -221,6 +261,7 @@ async function compress(messages: readonly Message[], context: CompressContext, 
       ]
     : [];
   const notes = [
+    ...early,
     ...widened,
     ...summary.notes,
     ...(state.currentRequest === undefined
@@ -236,6 +277,42 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     notes,
     steps: ['prune', 'boundaries', `summarize (${summary.source})`, 'assemble'],
   });
+}
+
+/**
+ * Clearing old tool outputs alone, when the bill policy predicts it costs less per request than a
+ * summary (it has no summarizer call, but leaves a longer prompt) and it saves at least a tenth on its
+ * own: the note that says so, else undefined (a summary follows). Only at the threshold: a recovery
+ * or a manual compaction needs the size a summary reaches.
+ */
+function clearingIsCheaper(
+  pruned: { messages: Message[]; pruned: number },
+  middle: readonly Message[],
+  at: { messages: readonly Message[]; context: CompressContext; run: Run; tokensBefore: number; predicted: number },
+): string | undefined {
+  const { context, run, tokensBefore } = at;
+  if (run.policy === undefined || context.reason !== 'threshold' || pruned.pruned === 0) return undefined;
+  const prices = run.policy.pricesOf(context.sessionId);
+  if (prices === undefined) return undefined;
+  const clearedTokens = context.counter.countAll(pruned.messages);
+  // Clearing can be done once: it stands in for a summary only when it reaches the size a summary aims for,
+  // else the summary follows a few requests later and the clearing only added a rewritten prefix.
+  if (clearedTokens > (context.targetTokens ?? at.predicted)) return undefined;
+  if ((tokensBefore - clearedTokens) / tokensBefore < COMPRESSOR.ineffectiveSavings) return undefined;
+  const middleTokens = context.counter.countAll(middle);
+  const summaryTokens = summaryBudget(middleTokens, context.contextWindow);
+  const ranked = run.policy.rank(context.sessionId, tokensBefore, [
+    { mechanism: 'clear-tool-outputs', passDollars: 0, nextPromptTokens: clearedTokens },
+    {
+      mechanism: 'summary',
+      passDollars: summaryPassDollars(middleTokens, summaryTokens, prices),
+      nextPromptTokens: at.predicted,
+    },
+  ]);
+  const [best, next] = ranked ?? [];
+  if (best?.mechanism !== 'clear-tool-outputs') return undefined;
+  const against = next === undefined ? '' : ` against $${next.dollarsPerRequest.toFixed(4)} for a summary`;
+  return `old tool outputs cleared, no summary: the bill policy predicts $${best.dollarsPerRequest.toFixed(4)} per request${against}`;
 }
 
 /**

@@ -11,3 +11,17 @@ export { compressorSettings, type CompressorSettings } from './compressor-settin
 export { COMPRESSOR_ERROR_CODES, CompressorError, type CompressorErrorCode } from './errors.js';
 export { createSummarizerCooldown, type SummarizerCooldown } from './summarizer-cooldown.js';
 export { collectWorkingState, renderWorkingState, WORKING_STATE_HEADING, type WorkingState } from './working-state.js';
+export {
+  createBillPolicy,
+  cycleDollarsPerRequest,
+  orderSize,
+  summaryPassDollars,
+  tokenPrices,
+  type BillPolicy,
+  type BillPolicyOptions,
+  type CompactionMechanism,
+  type CompactionOption,
+  type EarlyCompactionQuestion,
+  type PricedOption,
+  type TokenPrices,
+} from './bill-policy.js';

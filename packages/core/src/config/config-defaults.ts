@@ -15,6 +15,7 @@ export const DEFAULT_CONFIG: CtxhostConfig = {
     summarizerCooldownCompactions: 3,
     summarizerCooldownMinutes: 10,
     background: false,
+    billPolicy: true,
   },
   redaction: { enabled: true, disable: [], patterns: [] },
   auxiliary: { compression: { provider: 'auto' } },

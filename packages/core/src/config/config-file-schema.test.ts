@@ -36,6 +36,7 @@ describe('ConfigFileSchema', () => {
           summarizer_cooldown_compactions: 1,
           summarizer_cooldown_minutes: 2.5,
           background: false,
+          bill_policy: false,
         },
         redaction: {
           enabled: true,
@@ -82,6 +83,7 @@ describe('ConfigFileSchema', () => {
         summarizerCooldownCompactions: 1,
         summarizerCooldownMinutes: 2.5,
         background: false,
+        billPolicy: false,
       },
       redaction: { enabled: true, disable: ['password'], patterns: [{ type: 'acme', regex: 'acme_[a-z]+', group: 1 }] },
       auxiliary: {
@@ -132,7 +134,7 @@ describe('ConfigFileSchema', () => {
     ],
     [
       { compression: { thresold: 0.5 } },
-      'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, background, got "thresold"',
+      'config compression.thresold: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, background, bill_policy, got "thresold"',
     ],
     [
       { experimental: { aggressive_truncation: 'yes' } },

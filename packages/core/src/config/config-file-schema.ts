@@ -56,6 +56,7 @@ export const CompressionSectionSchema = z.strictObject({
     .min(0, { error: 'a number of minutes, at least 0' })
     .default(defaults.compression.summarizerCooldownMinutes),
   background: flag().default(defaults.compression.background),
+  bill_policy: flag().default(defaults.compression.billPolicy),
 });
 
 function compilesAsRegex(source: string): boolean {
@@ -243,6 +244,7 @@ export function toCtxhostConfig(file: ConfigFile): CtxhostConfig {
       summarizerCooldownCompactions: file.compression.summarizer_cooldown_compactions,
       summarizerCooldownMinutes: file.compression.summarizer_cooldown_minutes,
       background: file.compression.background,
+      billPolicy: file.compression.bill_policy,
     },
     redaction: {
       enabled: file.redaction.enabled,

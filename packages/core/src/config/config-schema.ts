@@ -36,6 +36,12 @@ export interface CtxhostConfig {
      * with it). A compaction needed with nothing prepared still runs before the request.
      */
     background: boolean;
+    /**
+     * Weigh dollars (default true; the compressor's `createBillPolicy`): compact under the threshold at the size
+     * where a cycle of requests costs least per request, once the session has run long enough, and clear old tool
+     * outputs alone when that is predicted cheaper than a summary. Needs the model's prices; false: the threshold alone.
+     */
+    billPolicy: boolean;
   };
   /** Secret redaction before anything reaches a summarizer and in every summary. */
   redaction: RedactionConfig;

@@ -121,7 +121,7 @@ describe('loadConfig', () => {
         config <user-config>/config.yaml:2:26 experimental.aggressive_truncation: expected true or false, got "sometimes"
         config .ctxhost/config.yaml:4:14 compression.threshold: expected a number between 0 and 1, got "half"
         config .ctxhost/config.yaml:5:17 compression.target_ratio: expected a number between 0.1 and 0.8, got 0.95
-        config .ctxhost/config.yaml:6:3 compression.protect_lastn: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, background, got "protect_lastn"
+        config .ctxhost/config.yaml:6:3 compression.protect_lastn: expected one of the keys enabled, threshold, target_ratio, protect_last_n, summarizer_cooldown_compactions, summarizer_cooldown_minutes, background, bill_policy, got "protect_lastn"
         config .ctxhost/config.yaml:11:14 prompt_caching.cache_ttl: expected "5m" or "1h", got "10m""
     `);
   });

@@ -14,6 +14,8 @@ export interface EngineState {
   /** The model's window; undefined when unknown (engines then do nothing and say so). */
   contextWindow: number | undefined;
   messageCount: number;
+  /** The request's model, when the host knows it (prices for a policy that weighs dollars). */
+  model?: string;
 }
 
 export interface CompressContext {

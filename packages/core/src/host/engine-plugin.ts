@@ -86,6 +86,7 @@ export function createEnginePlugin(): Plugin {
             tokenSource: size.source,
             contextWindow,
             messageCount: request.messages.length,
+            model: request.model,
           };
           if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) {
             prepareIfDue(session, contextWindow);
