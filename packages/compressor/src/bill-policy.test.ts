@@ -91,8 +91,8 @@ describe('createBillPolicy', () => {
 
   it('compacts a long session early, at the size where a cycle costs least per request, and not before', () => {
     const growth = 2_000;
-    // Head and summary 4,000 tokens, the tail a fifth of the size compacted at.
-    const { size: best, after } = bestCycle(4_000, 0.2, growth, 4_000 * price.output, price);
+    // Kept: the first prompt (2,000, the head) and the summary (4,000); the tail a fifth of the size compacted at.
+    const { size: best, after } = bestCycle(6_000, 0.2, growth, 4_000 * price.output, price);
     expect(best).toBeCloseTo(orderSize(after, growth, 4_000 * price.output, price), -1);
     const summary = (until: number): CompactionOption => ({
       mechanism: 'summary',

@@ -39,6 +39,8 @@ interface SessionFacts {
   growths: number[];
   /** What the last compaction kept besides its tail (head and summary): its result less the tail's share of its size. */
   kept?: number;
+  /** The session's first prompt: system prompt, tools and first exchange, which every compaction keeps. */
+  firstPromptTokens?: number;
   model?: string;
 }
 
@@ -111,11 +113,13 @@ export function createBillPolicy(options: BillPolicyOptions = {}): BillPolicy {
         if (facts.growths.length > GROWTHS_KEPT) facts.growths.shift();
       }
       facts.promptTokens = question.promptTokens;
+      facts.firstPromptTokens ??= question.promptTokens;
       const prices = pricesOf(question.sessionId);
       if (prices === undefined || facts.requests < MIN_REQUESTS || facts.growths.length === 0) return false;
       if (question.promptTokens >= question.thresholdTokens) return false;
       const growth = mean(facts.growths);
-      const kept = Math.max(question.summaryTokens, facts.kept ?? 0);
+      // Head and summary: what the last compaction kept besides its tail, else the first prompt (the head) plus the summary.
+      const kept = facts.kept ?? facts.firstPromptTokens + question.summaryTokens;
       // The summarizer reads the span (its share per request is the growth's input price, whatever the size): only writing the summary is fixed.
       const { size: best, after } = bestCycle(
         kept,
