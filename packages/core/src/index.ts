@@ -221,7 +221,11 @@ export {
   type CompactOutcome,
   type PrepareOutcome,
 } from './host/run-compaction.js';
-export { BACKGROUND_COMPACTION_SHARE } from './host/background-compaction.js';
+export {
+  BACKGROUND_COMPACTION_SHARE,
+  BACKGROUND_HORIZON_REQUESTS,
+  thresholdNear,
+} from './host/background-compaction.js';
 export { redactMessages } from './engines/redact-messages.js';
 export { validateProjection, type ProjectionProblem, type ProjectionProblemCode } from './model/validate-projection.js';
 export * from './stateless/index.js';

@@ -30,10 +30,10 @@ export interface CtxhostConfig {
     /** …or minutes, whichever ends first (default 10). */
     summarizerCooldownMinutes: number;
     /**
-     * Prepare the next threshold compaction in the background once the prompt passes
-     * `BACKGROUND_COMPACTION_SHARE` of the threshold, and swap it in when the threshold is reached
-     * (default false: it hides the summarizer's latency, but the replayed long sessions cost 8–18% more
-     * with it). A compaction needed with nothing prepared still runs before the request.
+     * Prepare the next threshold compaction in the background once the session's growth says the
+     * threshold is two requests away (`thresholdNear`), and swap it in when the threshold is reached
+     * (default false: it hides the summarizer's latency, but the replayed long sessions cost 7–16% more
+     * with it at 64k). A compaction needed with nothing prepared still runs before the request.
      */
     background: boolean;
     /**
