@@ -48,7 +48,7 @@ interface Subject<S> {
 async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[number]>> {
   const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
   const middleware = contextManagementMiddleware({ host, contextWindow: WINDOW });
-  const model = { modelId: 'claude-sonnet-4-6' } as Parameters<
+  const model = { modelId: 'claude-sonnet-4-6', provider: 'anthropic.messages' } as Parameters<
     NonNullable<typeof middleware.transformParams>
   >[0]['model'];
   return {
