@@ -64,7 +64,7 @@ describe('the simulator refuses what the API refuses', () => {
       client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 128_001, messages: hello }, { timeout: 30_000 }),
     ).rejects.toThrow('max_tokens: 128001 > 128000');
     await expect(
-      client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 64_001, messages: hello }, { timeout: 30_000 }),
+      client.messages.create({ model: 'claude-sonnet-4-0', max_tokens: 64_001, messages: hello }, { timeout: 30_000 }),
     ).rejects.toThrow('max_tokens: 64001 > 64000');
   });
 

@@ -35,7 +35,6 @@ export async function main(log: (line: string) => void = console.log): Promise<n
   const ctxhost = createContextManagementProcessor({
     host,
     contextWindow: simulator === undefined ? 200_000 : 1_000_000,
-    sessionId: 'example-mastra',
   });
   const agent = new Agent({
     id: 'log-reader',
