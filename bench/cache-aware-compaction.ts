@@ -1,5 +1,5 @@
 /**
- * Issue #9's cache-aware compaction, measured choice by choice: the demo's
+ * Cache-aware compaction, measured choice by choice: the demo's
  * Claude Code session (with its subagents) replayed through the default host at
  * the demo's window (18k, the API stopping at 15.3k), once with the compressor
  * as shipped and once with each of its cache-relevant choices undone:

@@ -1,5 +1,5 @@
 /**
- * Issue #20's measure: what the agent needs survives a compaction, and no
+ * Compaction fidelity: what the agent needs survives a compaction, and no
  * secret leaks into a summary. Long sessions (generateLongSession: the real
  * agent loop over the simulator, tool outputs and requests from the corpus)
  * with planted secrets (an Anthropic key in a user request, a GitHub token in a

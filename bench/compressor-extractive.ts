@@ -1,5 +1,5 @@
 /**
- * Issue #6's measure: each corpus transcript compressed to a 32k window by the
+ * The extractive compressor: each corpus transcript compressed to a 32k window by the
  * compressor's extractive path (no summarizer). Tokens before and after, and the
  * share of file paths and failing commands of the compacted span that the
  * summary kept. Run alone: npx tsx --conditions=@ctxhost/source bench/compressor-extractive.ts

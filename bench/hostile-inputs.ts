@@ -1,5 +1,5 @@
 /**
- * Issue 32's measure, in three tables: secret forms tried → reaching a summarizer
+ * Hostile inputs, in three tables: secret forms tried → reaching a summarizer
  * (goal 0), hostile files → crashes and hangs (goal 0), and the slowest input per
  * MB per importer. Secrets are generated in each provider's real format with
  * fast-check and placed in a tool output, a tool-call input and user text; the

@@ -1,5 +1,5 @@
 /**
- * Issue #27's measure: nine overflow scenarios inside the real opencode (`opencode serve`, the pinned
+ * Overflows inside opencode: nine scenarios inside the real opencode (`opencode serve`, the pinned
  * `opencode-ai`) with ctxhost's plugin, against the simulator, with opencode's own compaction off and on.
  * For each: the model calls from the first request past 80% of the window (or the first that failed) until
  * the session answered the user's prompt (or stopped), the failed ones among them (a 400, or an empty 200 at

@@ -286,7 +286,7 @@ describe('simulator: the Messages API through the real SDK', () => {
     expect(second.stop_reason).toBe('end_turn');
   });
 
-  it('runs a server-side feature only when its beta header is sent (the hook point for issue #9)', async () => {
+  it('runs a server-side feature only when its beta header is sent (the hook point for server-side context management)', async () => {
     const feature: SimulatorFeature = {
       name: 'keep-last-message',
       beta: 'keep-last-2099-01-01',

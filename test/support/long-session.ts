@@ -4,7 +4,7 @@
  * (`createAgent` of @ctxhost/anthropic, the real SDK over HTTP) against
  * @ctxhost/simulator, with every tool output, tool call and user request taken
  * from the real transcripts in test/fixtures/corpus (errors included). The
- * assistant's turns are scripted from the seed: how many tool calls a request
+ * assistant's turns are scripted from its seed number: how many tool calls a request
  * makes, which corpus outputs they get, parallel calls.
  *
  * HELD OUT (never tune on these; check on them before calling a change done,

@@ -13,7 +13,7 @@ import {
 
 export const SESSION_HYGIENE = 'session-hygiene';
 
-/** Fixed by the seed: higher than the engine's threshold on purpose (at 50% long gateway sessions compressed every turn). */
+/** Hermes's gateway session hygiene (`gateway/run.py`) uses 85%: higher than the engine's threshold on purpose (at 50% long gateway sessions compressed every turn). */
 export const HYGIENE_THRESHOLD = 0.85;
 /** Sessions shorter than this are left alone. */
 export const HYGIENE_MIN_MESSAGES = 4;
