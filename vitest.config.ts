@@ -12,10 +12,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Vitest's default is one worker fewer than the cores: on the 2-core machines (CI's too) that is one test file at
-    // a time, and one core left to a main process that mostly waits. Most files here wait on servers and child
-    // processes as much as they compute, so two at once.
-    maxWorkers: 2,
     projects: [
       {
         extends: true,
