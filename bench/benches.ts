@@ -22,6 +22,7 @@ import { runRecompaction } from './recompaction.js';
 import { runModelRegistry } from './model-registry.js';
 import { runOpencode } from './opencode.js';
 import { runRecovery } from './recovery.js';
+import { runRehydrationCost } from './rehydration-cost.js';
 import { runReplayFidelity } from './replay-fidelity.js';
 import { runStatelessIntegrations } from './stateless-integrations.js';
 import { runStorePostgres } from './store-postgres.js';
@@ -38,6 +39,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       '`ctxhost eval` on three corpus sessions with every engine (offline): probe recall of the answers (the simulator: not a quality figure), probes in view, prompt tokens, summarizer calls, dollars, with spread',
     run: runCtxhostEval,
+  },
+  'rehydration-cost': {
+    title:
+      'Rehydration on long sessions at 18k: compactions with and without it, tokens of the re-read files (mean, largest, share of the window), files skipped; the ledger against the window',
+    run: runRehydrationCost,
   },
   'compaction-throughput': {
     title: 'Compaction throughput: tokenBudget(tool results, selective, sliding) vs one JSON.stringify',

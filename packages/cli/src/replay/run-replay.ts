@@ -18,6 +18,7 @@ import {
 } from 'ctxhost';
 import { priceByModel, type ModelCost, type ModelOverrides } from '../pricing.js';
 import { reconstructPrefix, type ReconstructedPrefix } from './reconstruct-prefix.js';
+import { recordedFiles } from './recorded-files.js';
 import { buildReplayPlan, type ReplayPlan, type ReplayThread } from './replay-plan.js';
 import { recordReplay, type ReplayEvent, type ReplayPoint } from './replay-recorder.js';
 import { createReplayResponder } from './replay-responder.js';
@@ -46,6 +47,12 @@ export interface ReplayOptions {
   onPluginLoad?: (info: { name: string; file: string }) => void;
   /** Sends and prices every call as this model (`--model`, `model.name`); default each recorded turn's own model. */
   model?: string;
+  /**
+   * After each compaction, offer the files it touched again as the session's own record last showed them
+   * (`recorded`: the rehydration an agent host does from disk, measured without the recorded machine's disk).
+   * Default: the replay's agent answers from the working directory, as the agent loop does.
+   */
+  rehydration?: 'recorded';
   /** A client for the real API: the summarizer uses it instead of the simulator. */
   summaryClient?: Anthropic;
   onEvent?: (event: ReplayEvent) => void;
@@ -111,6 +118,7 @@ export interface ReplayResult {
 }
 
 const DEFAULT_MODEL = 'claude-sonnet-4-6';
+const REPLAY_REHYDRATION = 'ctxhost-replay-rehydration';
 const NO_OUTPUT = { output: 'The transcript recorded no output for this call.', isError: true } as const;
 
 /**
@@ -159,6 +167,10 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
       ...(options.projectPlugins === undefined ? {} : { projectPlugins: options.projectPlugins }),
       ...(options.onPluginLoad === undefined ? {} : { onPluginLoad: options.onPluginLoad }),
     });
+    if (options.rehydration === 'recorded')
+      host.hooks.rehydrate.tapPromise(REPLAY_REHYDRATION, async ({ sessionId, paths }) =>
+        recordedFiles((await host.session(sessionId)).history(), paths),
+      );
     const priceAs = (sessionId: string): string => options.model ?? responder.modelOf(sessionId) ?? model;
     const recording = recordReplay(
       host,
@@ -182,6 +194,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           tools,
           maxTokens: 1024,
           maxTurns: 500,
+          ...(options.rehydration === 'recorded' ? { workspace: false as const } : {}),
           ...(system === undefined ? {} : { system }),
         });
       const mainAgent = agentFor(prefixes.main?.system ?? plan.system);

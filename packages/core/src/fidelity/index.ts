@@ -38,3 +38,4 @@ export {
   type RehydratedFile,
 } from './rehydration.js';
 export { readWorkspaceFiles, type ReadWorkspaceFilesOptions } from './read-workspace-files.js';
+export { pathArgument, outputText, isWriteCall } from './span-facts.js';
