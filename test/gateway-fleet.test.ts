@@ -44,8 +44,8 @@ function startWorker(): Promise<string> {
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
       if (url !== undefined) resolve(url);
     };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', read);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`gateway worker exited (${code}): ${output}`)));
   });
 }
