@@ -25,6 +25,7 @@ import { runRecovery } from './recovery.js';
 import { runRehydrationCost } from './rehydration-cost.js';
 import { runReplayFidelity } from './replay-fidelity.js';
 import { runStatelessIntegrations } from './stateless-integrations.js';
+import { runStatelessWorkers } from './stateless-workers.js';
 import { runStorePostgres } from './store-postgres.js';
 import { runTokenCounter } from './token-counter.js';
 import { runTurnOverhead } from './turn-overhead.js';
@@ -53,6 +54,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       'The stateless path per call through each integration: the first call of a 1k/10k/100k-message prompt vs one JSON.stringify, the next call with 2 appended messages',
     run: runStatelessIntegrations,
+  },
+  'stateless-workers': {
+    title:
+      'The stateless path in a service: worker processes × conversations through each integration on the file store and on PostgreSQL cut off mid-run: caller errors, leaked markers, identical projections, cache-read share vs one process, time outside the provider p50/p99',
+    run: (size) => runStatelessWorkers(size),
   },
   recompaction: {
     title:

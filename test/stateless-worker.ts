@@ -1,17 +1,18 @@
 /**
  * A worker process for the stateless multi-process test and bench: runs its share of generated
- * conversations through `@ctxhost/ai-sdk` against a simulator, on a shared store, and prints one JSON
- * line: the caller-visible errors, ctxhost's own time per request and the warnings it said.
+ * conversations through one integration (bench/integrations/adapters.ts) against a simulator, on a
+ * shared store, and prints one JSON line: the caller-visible errors, each call's time outside the
+ * provider's HTTP requests (ctxhost's and the framework's own work) and the warnings it said.
  *   node --import tsx --conditions=@ctxhost/source test/stateless-worker.ts
- * Environment: SIM_URL, STORE_KIND (memory | file | postgres), STORE_PATH (file), DATABASE_URL and
- * STORE_SCHEMA (postgres), WORKER, WORKERS, CONVERSATIONS, TURNS, WINDOW, COPIES (how many workers run
- * each conversation: identical prompts on different workers).
+ * Environment: SIM_URL, INTEGRATION (ai-sdk | langchain | openai-agents | mastra; default ai-sdk),
+ * STORE_KIND (memory | file | postgres), STORE_PATH (file), DATABASE_URL and STORE_SCHEMA (postgres),
+ * WORKER, WORKERS, CONVERSATIONS, TURNS, WINDOW, COPIES (how many workers run each conversation:
+ * identical prompts on different workers), RUNNERS (concurrent conversations per worker, default 3).
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { contextManagementMiddleware } from '@ctxhost/ai-sdk';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPostgresStore } from '@ctxhost/store-postgres';
-import { generateText, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage } from 'ai';
 import { createDefaultHost, type SessionStore } from 'ctxhost';
+import { INTEGRATION_ADAPTERS } from '../bench/integrations/adapters.js';
 import { conversationOpening, conversationsOf, turnText } from './support/stateless-conversations.js';
 
 const env = (name: string, fallback?: string): string => {
@@ -23,6 +24,12 @@ const worker = Number(env('WORKER'));
 const workers = Number(env('WORKERS'));
 const turns = Number(env('TURNS', '4'));
 const window = Number(env('WINDOW', '8000'));
+const integration = env('INTEGRATION', 'ai-sdk');
+const adapter = INTEGRATION_ADAPTERS.find((candidate) => candidate.name === integration);
+if (adapter === undefined)
+  throw new Error(
+    `stateless-worker: INTEGRATION "${integration}" is none of ${INTEGRATION_ADAPTERS.map((a) => a.name).join(', ')}`,
+  );
 const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(warning.message));
 
@@ -48,41 +55,42 @@ const host = await createDefaultHost({
   },
   ...(store === undefined ? {} : { store }),
 });
-const middleware = contextManagementMiddleware({ host, contextWindow: window });
-const overhead: number[] = [];
-const timed: LanguageModelMiddleware = {
-  ...middleware,
-  async transformParams(options) {
-    const started = performance.now();
-    try {
-      return await middleware.transformParams!(options);
-    } finally {
-      overhead.push(performance.now() - started);
-    }
-  },
+
+// The provider's share of a call: the time its HTTP requests took (the simulator's work and the wire).
+const providerTime = new AsyncLocalStorage<{ ms: number }>();
+const timedFetch: typeof fetch = async (input, init) => {
+  const started = performance.now();
+  try {
+    return await fetch(input, init);
+  } finally {
+    const call = providerTime.getStore();
+    if (call !== undefined) call.ms += performance.now() - started;
+  }
 };
-const model = wrapLanguageModel({
-  model: createAnthropic({ baseURL: `${env('SIM_URL')}/v1`, apiKey: 'test' })('claude-sonnet-4-6'),
-  middleware: timed,
+const instance = adapter.instance({
+  host,
+  simUrl: env('SIM_URL'),
+  contextWindow: window,
+  maxOutputTokens: 200,
+  fetch: timedFetch,
 });
 
 const errors: string[] = [];
+const overhead: number[] = [];
 const mine = conversationsOf(Number(env('CONVERSATIONS')), worker, workers, Number(env('COPIES', '2')));
 let next = 0;
 async function runner(): Promise<void> {
   for (let index = next++; index < mine.length; index = next++) {
     const conversation = mine[index]!;
-    const messages: ModelMessage[] = conversationOpening(conversation);
+    const messages = conversationOpening(conversation);
     for (let turn = 0; turn < turns; turn++) {
-      messages.push({ role: 'user', content: turnText(conversation, turn) });
+      messages.push({ role: 'user', text: turnText(conversation, turn) });
+      const provider = { ms: 0 };
+      const started = performance.now();
       try {
-        const result = await generateText({
-          model,
-          system: 'You are a helpful assistant.',
-          messages,
-          maxOutputTokens: 200,
-        });
-        messages.push(...result.response.messages);
+        const answer = await providerTime.run(provider, () => instance.call('You are a helpful assistant.', messages));
+        overhead.push(performance.now() - started - provider.ms);
+        messages.push({ role: 'assistant', text: answer });
       } catch (error) {
         errors.push(
           `conversation ${conversation} turn ${turn}: ${error instanceof Error ? error.message : String(error)}`,
@@ -92,7 +100,7 @@ async function runner(): Promise<void> {
     }
   }
 }
-await Promise.all([runner(), runner(), runner()]);
+await Promise.all(Array.from({ length: Number(env('RUNNERS', '3')) }, runner));
 process.stdout.write(`${JSON.stringify({ worker, errors, overhead, warnings, conversations: mine.length })}\n`);
 await host.dispose();
 process.exit(0);

@@ -31,24 +31,30 @@ export interface IntegrationInstance {
   call(system: string, messages: NeutralMessage[]): Promise<string>;
 }
 
+export interface InstanceOptions {
+  host: Host;
+  simUrl: string;
+  contextWindow: number;
+  maxOutputTokens?: number;
+  /** The provider client's fetch (a bench times the provider's part of a call with it). */
+  fetch?: typeof globalThis.fetch;
+}
+
 export interface IntegrationAdapter {
   name: string;
   /** One instance of the integration (its own views) on `host`, sending to the simulator at `simUrl`. */
-  instance(options: {
-    host: Host;
-    simUrl: string;
-    contextWindow: number;
-    maxOutputTokens?: number;
-  }): IntegrationInstance;
+  instance(options: InstanceOptions): IntegrationInstance;
 }
 
 const OUTPUT = 100;
 
 const aiSdk: IntegrationAdapter = {
   name: 'ai-sdk',
-  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
     const model = wrapLanguageModel({
-      model: createAnthropic({ baseURL: `${simUrl}/v1`, apiKey: 'test' })(BENCH_MODEL),
+      model: createAnthropic({ baseURL: `${simUrl}/v1`, apiKey: 'test', ...(fetch === undefined ? {} : { fetch }) })(
+        BENCH_MODEL,
+      ),
       middleware: aiSdkMiddleware({ host, contextWindow }),
     });
     return {
@@ -75,7 +81,7 @@ const readFile = tool(async ({ path }: { path: string }) => `contents of ${path}
 
 const langchain: IntegrationAdapter = {
   name: 'langchain',
-  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
     const middleware = langchainMiddleware({ host, contextWindow });
     const model = new ChatAnthropic({
       model: BENCH_MODEL,
@@ -83,6 +89,7 @@ const langchain: IntegrationAdapter = {
       anthropicApiUrl: simUrl,
       maxRetries: 0,
       maxTokens: maxOutputTokens,
+      ...(fetch === undefined ? {} : { clientOptions: { fetch } }),
     });
     return {
       async call(system, messages) {
@@ -96,12 +103,16 @@ const langchain: IntegrationAdapter = {
 
 const openaiAgents: IntegrationAdapter = {
   name: 'openai-agents',
-  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
     setTracingDisabled(true);
     const ctx = createContextManagement({ host, contextWindow, model: 'gpt-4o' });
-    const model = ctx.wrapModel(
-      new OpenAIChatCompletionsModel(new OpenAI({ apiKey: 'test', baseURL: `${simUrl}/v1`, maxRetries: 0 }), 'gpt-4o'),
-    );
+    const client = new OpenAI({
+      apiKey: 'test',
+      baseURL: `${simUrl}/v1`,
+      maxRetries: 0,
+      ...(fetch === undefined ? {} : { fetch }),
+    });
+    const model = ctx.wrapModel(new OpenAIChatCompletionsModel(client, 'gpt-4o'));
     return {
       async call(system, messages) {
         const agent = new Agent({
@@ -119,11 +130,13 @@ const openaiAgents: IntegrationAdapter = {
 
 const mastra: IntegrationAdapter = {
   name: 'mastra',
-  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT }) {
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
     const processor = createContextManagementProcessor({ host, contextWindow });
-    const model = createAnthropic({ baseURL: `${simUrl}/v1`, apiKey: 'test' })(
-      BENCH_MODEL,
-    ) as unknown as MastraModelConfig;
+    const model = createAnthropic({
+      baseURL: `${simUrl}/v1`,
+      apiKey: 'test',
+      ...(fetch === undefined ? {} : { fetch }),
+    })(BENCH_MODEL) as unknown as MastraModelConfig;
     return {
       async call(system, messages) {
         const agent = new MastraAgent({

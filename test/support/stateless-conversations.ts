@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { NeutralMessage } from '../../bench/integration-scenarios.js';
 
 /**
  * The generated conversations of the stateless multi-process test and bench. Conversation `c` carries
@@ -12,17 +12,17 @@ export function marker(conversation: number): string {
 
 const BRIEF = `Project brief. ${'The service ingests orders, validates them, reserves stock and confirms payment. '.repeat(40)}`;
 
-export function conversationOpening(conversation: number): ModelMessage[] {
+export function conversationOpening(conversation: number): NeutralMessage[] {
   switch (conversation % 4) {
     case 0:
       return [
-        { role: 'user', content: 'hello' },
-        { role: 'assistant', content: 'Simulated reply about: hello' },
+        { role: 'user', text: 'hello' },
+        { role: 'assistant', text: 'Simulated reply about: hello' },
       ];
     case 1:
       return [
-        { role: 'user', content: BRIEF },
-        { role: 'assistant', content: 'Understood.' },
+        { role: 'user', text: BRIEF },
+        { role: 'assistant', text: 'Understood.' },
       ];
     default:
       return [];
@@ -33,12 +33,14 @@ export function turnText(conversation: number, turn: number): string {
   return `${marker(conversation)} turn ${turn}: ${'please look at the next part of my account history in detail. '.repeat(60)}`;
 }
 
-/** The conversations worker `worker` of `workers` runs: each conversation on `copies` workers (identical prompts on different workers). */
+/**
+ * The conversations worker `worker` of `workers` runs: each conversation `copies` times, on different workers
+ * while there are enough (identical prompts on different workers); one worker runs every copy itself.
+ */
 export function conversationsOf(count: number, worker: number, workers: number, copies: number): number[] {
   const mine: number[] = [];
   for (let conversation = 0; conversation < count; conversation++)
-    for (let copy = 0; copy < Math.min(copies, workers); copy++)
-      if ((conversation + copy) % workers === worker) mine.push(conversation);
+    for (let copy = 0; copy < copies; copy++) if ((conversation + copy) % workers === worker) mine.push(conversation);
   return mine;
 }
 
