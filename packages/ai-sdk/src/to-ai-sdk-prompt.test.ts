@@ -50,6 +50,27 @@ function remembered(messages: Message[], source: AiPrompt) {
 }
 
 describe('the AI SDK prompt through ctxhost and back', () => {
+  it('renders again from the first message that is not the object rendered last time, for the same view', () => {
+    const messages = mapAll(prompt);
+    const originals = remembered(messages, prompt);
+    const first = toAiSdkPrompt(messages, originals);
+    const longer = toAiSdkPrompt(
+      [...messages, { id: 'm4', role: 'user', parts: [{ id: 'm4:0', type: 'text', text: 'Next.' }] }],
+      originals,
+    );
+    expect(longer.slice(0, first.length)).toEqual(first);
+    expect(longer.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Next.' }] });
+    // A hook replaced the system message (a new object): everything from it is rendered from the new messages.
+    const changed = [
+      { ...messages[0]!, parts: [{ id: 'm0:0', type: 'text' as const, text: 'Be brief.' }] },
+      ...messages.slice(1),
+    ];
+    const again = toAiSdkPrompt(changed, originals);
+    expect(again[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect(again.slice(1)).toEqual(first.slice(1));
+    expect(again).toHaveLength(first.length);
+  });
+
   it('gives back the caller’s own objects when nothing changed', () => {
     const messages = mapAll(prompt);
     const originals = remembered(messages, prompt);

@@ -26,10 +26,31 @@ type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
  * model. A cache breakpoint becomes `providerOptions.anthropic.cacheControl`.
  */
 export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals): AiPrompt {
-  const prompt: AiPrompt = [];
-  for (const message of messages) prompt.push(...renderedOnce(message, originals));
+  const last = lastPrompts.get(originals);
+  // The messages the last prompt of this view was rendered from, as far as they are the same objects: that part is copied.
+  let same = 0;
+  if (last !== undefined) {
+    const limit = Math.min(last.length, messages.length);
+    while (same < limit && messages[same] === last.messages[same]) same++;
+  }
+  const prompt: AiPrompt = same === 0 ? [] : last!.prompt.slice(0, last!.ends[same - 1]);
+  const ends = same === 0 ? [] : last!.ends.slice(0, same);
+  for (let index = same; index < messages.length; index++) {
+    for (const rendered of renderedOnce(messages[index]!, originals)) prompt.push(rendered);
+    ends.push(prompt.length);
+  }
+  lastPrompts.set(originals, { messages, length: messages.length, prompt: prompt.slice(), ends });
   return prompt;
 }
+
+/**
+ * Per view (its originals), the last prompt rendered: the message list (read only up to `length`: a live
+ * projection only grows), the prompt, and where each message's rendering ends in it.
+ */
+const lastPrompts = new WeakMap<
+  AiOriginals,
+  { messages: readonly Message[]; length: number; prompt: AiPrompt; ends: number[] }
+>();
 
 /**
  * What a message renders to, by the message object and the originals it was rendered with: the

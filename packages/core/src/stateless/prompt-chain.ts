@@ -79,6 +79,19 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
       let previous = START;
       for (let index = 0; index < prompt.length; index++) {
         const source = prompt[index]!;
+        if (index === OPENING_DEPTH && guide === undefined) guide = guideFor(prompt, openingOf(hashes)) ?? null;
+        // The very object at the same place as in the guide (a caller that hands its list again): a pointer compare.
+        if (
+          guide != null &&
+          index >= OPENING_DEPTH &&
+          index < guide.sources.length &&
+          guide.sources[index] === source &&
+          guide.hashes[index - 1] === previous
+        ) {
+          items[index] = guide.items[index]!;
+          previous = hashes[index] = guide.hashes[index]!;
+          continue;
+        }
         const key = typeof source === 'object' && source !== null ? (source as object) : undefined;
         const known = key === undefined ? undefined : memo.get(key);
         if (known !== undefined && known.previous === previous) {
