@@ -13,6 +13,7 @@ useCliScratch('ctxhost-compact-', async (scratch) => {
   folder = scratch;
   await writeFile(join(folder, 'window.yaml'), 'model:\n  context_length: 30000\n');
   await writeFile(join(folder, 'invalid.yaml'), 'compression:\n  protect_last_n: 0\n');
+  await writeFile(join(folder, 'unknown-engine.yaml'), 'context:\n  engine: no-such-engine\n');
   const runs = (await readFile(openhands, 'utf8')).split('\n');
   await writeFile(join(folder, 'broken.jsonl'), ['{"instance_id": ', ...runs].join('\n'));
 });
@@ -157,6 +158,12 @@ describe('ctxhost compact', () => {
       ['--config', '<folder>/invalid.yaml'],
       1,
       /^ctxhost: config \/.*\/invalid\.yaml:2:19 compression\.protect_last_n: expected a whole number of messages, at least 1, got 0 \[CTXHOST_CONFIG_INVALID\]$/,
+    ],
+    [
+      // A config-named engine that is not found is an error too, never a silent fallback to the compressor.
+      ['--config', '<folder>/unknown-engine.yaml'],
+      1,
+      /^ctxhost: context\.engine "no-such-engine" was not found: searched .*context_engine\/no-such-engine and the engine registry\. Name one of "compressor", "none".* \[CTXHOST_ENGINE_NOT_FOUND\]$/,
     ],
     [
       ['--out', '<folder>/no/such/folder/out.json'],
