@@ -6,12 +6,33 @@ import type { ConfigDocument } from './config-document.js';
 import type { ConfigWarning } from './disabled-hooks.js';
 
 /**
- * Settings that make ctxhost import and run code, or that only the person may
- * set. A project's own files (its `.ctxhost/config.yaml`, a host's project file
- * such as `.opencode/ctxhost.yaml`) come with whatever repository was cloned, so
- * these are honoured from them only when the person trusts that project.
+ * Settings that make ctxhost import and run code, send the conversation or a
+ * key somewhere, or that only the person may set. A project's own files (its
+ * `.ctxhost/config.yaml`, a host's project file such as `.opencode/ctxhost.yaml`)
+ * come with whatever repository was cloned, so these are honoured from them
+ * only when the person trusts that project.
  */
-export const CODE_LOADING_SETTINGS = ['plugin_dirs', 'context.engine', 'trusted_projects'] as const;
+export const CODE_LOADING_SETTINGS = [
+  'plugin_dirs',
+  'context.engine',
+  'trusted_projects',
+  'auxiliary.compression.base_url',
+  'auxiliary.compression.api_key_env',
+  'store.url',
+] as const;
+
+/** Settings that send the conversation, a key or every session somewhere the file chooses, and why each is refused. */
+const DATA_SENDING_SETTINGS = [
+  {
+    key: 'auxiliary.compression.base_url',
+    why: 'the summarizer would send the conversation (and its API key) to that address',
+  },
+  {
+    key: 'auxiliary.compression.api_key_env',
+    why: 'the summarizer would send the value of that environment variable as its API key',
+  },
+  { key: 'store.url', why: 'every session would be written to that database' },
+] as const satisfies readonly { key: CodeLoadingSetting; why: string }[];
 export type CodeLoadingSetting = (typeof CODE_LOADING_SETTINGS)[number];
 
 /** A setting a config file made that was not applied, and why. */
@@ -83,7 +104,7 @@ export function withoutCodeLoadingSettings(
       line: position?.line,
       column: position?.column,
       value: found,
-      reason: `${why}; a project's config may not load code. To allow it for this project, add ${JSON.stringify(options.cwd)} to trusted_projects in your user config.yaml, or pass the setting on the command line`,
+      reason: `${why}; a project's config may not load code or send data elsewhere. To allow it for this project, add ${JSON.stringify(options.cwd)} to trusted_projects in your user config.yaml, or pass the setting on the command line`,
     });
   };
   if (Object.hasOwn(copy, 'plugin_dirs')) {
@@ -108,7 +129,35 @@ export function withoutCodeLoadingSettings(
       copy.context = rest;
     }
   }
+  for (const { key, why } of DATA_SENDING_SETTINGS) {
+    const [section, subsection, leaf] = key.split('.') as [string, string, string | undefined];
+    const path = leaf === undefined ? [section, subsection] : [section, subsection, leaf];
+    const removed = withoutPath(copy, path);
+    if (removed === undefined) continue;
+    refuse(key, path, removed.value, why);
+    Object.assign(copy, removed.rest);
+  }
   return { value: copy, refused };
+}
+
+/**
+ * `value` without the key at `path` (copies along the path, the original untouched), and the value
+ * removed; undefined when nothing is there.
+ */
+function withoutPath(
+  value: Record<string, unknown>,
+  path: readonly string[],
+): { rest: Record<string, unknown>; value: unknown } | undefined {
+  const [head, ...tail] = path as [string, ...string[]];
+  if (!Object.hasOwn(value, head)) return undefined;
+  if (tail.length === 0) {
+    const { [head]: removed, ...rest } = value;
+    return { rest, value: removed };
+  }
+  const child = value[head];
+  if (!isPlainObject(child)) return undefined;
+  const inner = withoutPath(child, tail);
+  return inner === undefined ? undefined : { rest: { ...value, [head]: inner.rest }, value: inner.value };
 }
 
 /** The plugin folder `context_engine/<name>/` that naming this engine would import, if any. */
