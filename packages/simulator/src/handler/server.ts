@@ -166,7 +166,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return handleMessages(exchange);
   }
 
-  const server = createServer((request, response) => {
+  // Node checks both timeouts every 30 s by default: a 1 s limit would hold a slow client for up to 31 s.
+  const connectionsCheckingInterval = Math.max(
+    50,
+    Math.min(30_000, Math.floor(Math.min(resolved.headersTimeoutMs, resolved.requestTimeoutMs) / 4)),
+  );
+  const server = createServer({ connectionsCheckingInterval }, (request, response) => {
     const requestId = `req_sim_${(++counter).toString(16).padStart(8, '0')}`;
     response.setHeader('request-id', requestId);
     route(request, response, requestId).catch((error: unknown) => {
