@@ -1,4 +1,4 @@
-import { nativeCompactionOf, type JsonValue, type Message, type NativeFields } from '@ctxhost/core';
+import { aiSdkContextManagement, nativeCompactionOf, type Message, type NativeFields } from '@ctxhost/core';
 import type { AiProviderOptions } from './ai-sdk-types.js';
 
 /** Where a turn's native context management goes in an AI SDK call, or why it cannot go anywhere. */
@@ -25,20 +25,8 @@ export function nativeProviderOptions(
   const own = callOptions?.['anthropic'] ?? {};
   if (own['contextManagement'] !== undefined || own['compaction'] !== undefined)
     return { providerOptions: callOptions ?? {} };
-  const edits = fields.contextManagement.edits.map(camelKeys);
-  return {
-    providerOptions: { ...callOptions, anthropic: { ...own, contextManagement: { edits } } },
-  };
-}
-
-/** An edit's top-level keys in the AI SDK's spelling (`clear_at_least` → `clearAtLeast`); values keep theirs. */
-function camelKeys(edit: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
-  return Object.fromEntries(
-    Object.entries(edit).map(([key, value]) => [
-      key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-      value,
-    ]),
-  );
+  const contextManagement = aiSdkContextManagement(fields.contextManagement.edits);
+  return { providerOptions: { ...callOptions, anthropic: { ...own, contextManagement } } };
 }
 
 /** On-demand compaction's beta: a request that sends a compaction block needs it (the model client adds it likewise). */

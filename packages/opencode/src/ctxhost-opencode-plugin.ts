@@ -10,6 +10,7 @@ import {
 } from '@ctxhost/core';
 import { createAutoCompactPlugin } from '@ctxhost/auto-compact';
 import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
+import { readNativeCompactionConfig } from '@ctxhost/native-compaction';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import type { Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
 import { createCompactionBriefHandler } from './compaction-brief-handler.js';
@@ -18,6 +19,7 @@ import { createEventBridge } from './event-bridge.js';
 import { createHostLogger } from './host-logger.js';
 import { loadOpencodeConfig } from './load-opencode-config.js';
 import { createMirrorRegistry } from './mirror-registry.js';
+import { createNativeChatParams, type NativeChatParams } from './native-chat-params.js';
 import { createOpencodeActions, type OpencodeActions } from './opencode-actions.js';
 import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
 import { OPENCODE_SECTION, OpencodeConfigSchema } from './opencode-config.js';
@@ -68,20 +70,23 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
   const registry = createMirrorRegistry();
   const actions = createOpencodeActions(input.client, input.serverUrl, input.directory);
   const opencode = readHookSection(config, OPENCODE_SECTION, OpencodeConfigSchema);
+  const logger = createHostLogger(input.client);
+  const native = createNativeChatParams(readNativeCompactionConfig({ config, logger }, undefined), logger);
   const host = createHost({
     config,
     store: createOpencodeSyncStore(storeFor(config), actions, registry, opencode),
-    logger: createHostLogger(input.client),
+    logger,
     cwd: input.directory,
     // opencode builds its own requests: ctxhost's request-side engine never runs here. A compaction is
     // opencode's summarize, so the recovery cascade plans with an engine shaped like it.
     enginePlugin: false,
     engine: createOpencodeSummaryEngine(),
     plugins: [
-      ...builtInHooks(registry, actions, opencode.max_resummaries),
+      ...builtInHooks(registry, actions, opencode.max_resummaries, native),
       createOpencodeBridgePlugin(actions, registry),
     ],
   });
+  host.hooks.sessionDeleted.tapPromise('native-compaction', async ({ sessionId }) => native.forget(sessionId));
   let opencodeCompacts = false;
   const bridge = createEventBridge(host, registry, {
     opencodeCompacts: () => opencodeCompacts,
@@ -99,7 +104,13 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
         host.logger.error(`ctxhost could not check the output of ${tool.tool}`, { error: String(error) }),
       );
     },
-    'chat.params': async ({ sessionID, model }) => {
+    'chat.params': async (params, output) => {
+      const { sessionID, model } = params;
+      try {
+        native.apply(params, output);
+      } catch (error) {
+        host.logger.error('ctxhost could not add native compaction to the request', { error: String(error) });
+      }
       await learnContextWindow(host, sessionID, model.limit.context).catch((error: unknown) =>
         host.logger.error('ctxhost could not record the context window', { error: String(error) }),
       );
@@ -126,10 +137,11 @@ function builtInHooks(
   registry: ReturnType<typeof createMirrorRegistry>,
   actions: OpencodeActions,
   maxResummaries: number,
+  native: NativeChatParams,
 ): HostPlugin[] {
   return [
     createContextWindowMonitor(),
-    createOpencodePreemptiveCompaction(registry, actions),
+    createOpencodePreemptiveCompaction(registry, actions, native.clientFloor),
     createToolOutputTruncator(),
     createAutoCompactPlugin(),
     createOpencodeResummary(registry, maxResummaries),

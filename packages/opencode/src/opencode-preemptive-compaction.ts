@@ -22,13 +22,19 @@ import type { OpencodeActions } from './opencode-actions.js';
  * fires once per arming, and re-arms once usage is back under the threshold.
  * A turn whose reply failed is left to the recovery cascade. A prompt the user
  * sent meanwhile that opencode folded into the summary turn is sent again
- * once the summary is in (see `foldedPrompts`).
+ * once the summary is in (see `foldedPrompts`). While the session's requests carry the provider's own
+ * compaction, `clientFloor` raises the threshold to native compaction's `client_fallback_threshold`,
+ * so the server acts first (as `withServerFirst` does for the request-side engine).
  */
-export function createOpencodePreemptiveCompaction(registry: MirrorRegistry, actions: OpencodeActions): Plugin {
+export function createOpencodePreemptiveCompaction(
+  registry: MirrorRegistry,
+  actions: OpencodeActions,
+  clientFloor: (sessionId: string) => number | undefined = () => undefined,
+): Plugin {
   return {
     name: PREEMPTIVE_COMPACTION,
     apply(host) {
-      const { threshold } = readHookSection(host.config, PREEMPTIVE_COMPACTION, PreemptiveConfigSchema);
+      const configured = readHookSection(host.config, PREEMPTIVE_COMPACTION, PreemptiveConfigSchema).threshold;
       const armed = new Map<string, boolean>();
       host.hooks.sessionIdle.tapPromise(PREEMPTIVE_COMPACTION, async ({ sessionId }) => {
         const state = registry.peek(sessionId);
@@ -41,6 +47,7 @@ export function createOpencodePreemptiveCompaction(registry: MirrorRegistry, act
           state.compacting
         )
           return;
+        const threshold = Math.max(configured, clientFloor(sessionId) ?? 0);
         const session = await host.session(sessionId);
         const usage = measureContextUsage(session, host.config);
         if (!usage.known) return;

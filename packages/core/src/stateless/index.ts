@@ -35,4 +35,4 @@ export {
   type StatelessIntegration,
   type CreateStatelessIntegrationOptions,
 } from './stateless-integration.js';
-export { nativeFieldsOf, withoutNativeFields, type NativeFields } from './native-fields.js';
+export { nativeFieldsOf, withoutNativeFields, aiSdkContextManagement, type NativeFields } from './native-fields.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nativeFieldsOf, withoutNativeFields } from './native-fields.js';
+import { aiSdkContextManagement, nativeFieldsOf, withoutNativeFields } from './native-fields.js';
 
 describe('nativeFieldsOf', () => {
   it("reads Anthropic's edits and betas", () => {
@@ -23,5 +23,26 @@ describe('nativeFieldsOf', () => {
       metadata: { a: 1 },
     });
     expect(withoutNativeFields({ betas: ['x'] })).toBeUndefined();
+  });
+});
+
+describe('aiSdkContextManagement', () => {
+  it("spells each edit's top-level keys as the AI SDK does and leaves the values alone", () => {
+    const edit = {
+      type: 'clear_tool_uses_20250919',
+      clear_at_least: { type: 'input_tokens', value: 5_000 },
+      exclude_tools: ['read_file'],
+      clear_tool_inputs: true,
+    };
+    expect(aiSdkContextManagement([edit])).toEqual({
+      edits: [
+        {
+          type: 'clear_tool_uses_20250919',
+          clearAtLeast: { type: 'input_tokens', value: 5_000 },
+          excludeTools: ['read_file'],
+          clearToolInputs: true,
+        },
+      ],
+    });
   });
 });

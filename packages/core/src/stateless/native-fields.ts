@@ -46,6 +46,24 @@ export function withoutNativeFields(
   return Object.keys(rest).length === 0 ? undefined : rest;
 }
 
+/**
+ * Anthropic's edits in the AI SDK's spelling (`@ai-sdk/anthropic`'s `contextManagement` provider option):
+ * each edit's top-level keys in camelCase (`clear_at_least` → `clearAtLeast`); values keep theirs. The AI
+ * SDK middleware and the opencode plugin (opencode's provider is `@ai-sdk/anthropic`) both send this.
+ */
+export function aiSdkContextManagement(edits: readonly JsonObject[]): { edits: JsonObject[] } {
+  return { edits: edits.map(camelKeys) };
+}
+
+function camelKeys(edit: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(edit).map(([key, value]) => [
+      key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+      value,
+    ]),
+  );
+}
+
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,7 +12,7 @@ function send(response: ServerResponse, event: string, data: object): void {
 /**
  * Streams a message as the API does: message_start (input usage), ping, then
  * per block content_block_start / _delta / _stop (text_delta, input_json_delta,
- * thinking_delta + signature_delta), message_delta (stop reason, output usage),
+ * thinking_delta + signature_delta, compaction_delta), message_delta (stop reason, output usage),
  * message_stop; features' top-level fields ride on message_delta. With `failAfterStart`, an `event: error` follows the ping.
  * With `pauseAfterFirstBlockMs`, the stream stops that long after its first content block (a slow model mid-reply).
  */
@@ -78,6 +78,15 @@ function sendBlock(response: ServerResponse, block: ContentBlock, index: number)
   } else if (block.type === 'text') {
     send(response, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
     for (const piece of chunks(block.text ?? '')) delta({ type: 'text_delta', text: piece });
+  } else if (block.type === 'compaction') {
+    // As the API streams a compaction: an empty block, then its whole value in one compaction_delta.
+    send(response, 'content_block_start', { index, content_block: { ...block, content: null } });
+    const { content, encrypted_content: encrypted } = block as { content?: unknown; encrypted_content?: unknown };
+    delta({
+      type: 'compaction_delta',
+      content: content ?? null,
+      ...(encrypted === undefined ? {} : { encrypted_content: encrypted }),
+    });
   } else {
     send(response, 'content_block_start', { index, content_block: block });
   }
