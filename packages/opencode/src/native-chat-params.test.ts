@@ -14,8 +14,13 @@ const config = NativeCompactionConfigSchema.parse({
 function request(sessionID: string, providerID: string, id: string, npm: string): Input {
   return { sessionID, model: { providerID, api: { id, npm, url: '' } } } as Input;
 }
-const output = (options: Record<string, unknown> = {}): Output =>
-  ({ temperature: 0, topP: 1, topK: 0, maxOutputTokens: undefined, options }) as Output;
+const output = (options: Record<string, unknown> = {}): Output => ({
+  temperature: 0,
+  topP: 1,
+  topK: 0,
+  maxOutputTokens: undefined,
+  options,
+});
 
 function capture() {
   const warnings: string[] = [];
