@@ -13,14 +13,14 @@ export type NativeCarriage = { providerOptions: AiProviderOptions } | { off: str
  */
 export function nativeProviderOptions(
   fields: NativeFields,
-  provider: string,
+  provider: string | undefined,
   callOptions: AiProviderOptions | undefined,
 ): NativeCarriage {
   if (fields.vendor === 'openai')
     return {
       off: `${provider}: OpenAI's inline compaction needs a Responses model; the AI SDK provider here does not take context_management`,
     };
-  if (!provider.startsWith('anthropic'))
+  if (provider?.startsWith('anthropic') !== true)
     return { off: `${provider}: Anthropic's context management goes only through @ai-sdk/anthropic` };
   const own = callOptions?.['anthropic'] ?? {};
   if (own['contextManagement'] !== undefined || own['compaction'] !== undefined)
@@ -39,9 +39,10 @@ const ON_DEMAND_COMPACTION_BETA = 'compact-2026-09-04';
 export function withCompactionBeta(
   providerOptions: AiProviderOptions | undefined,
   messages: readonly Message[],
-  provider: string,
+  provider: string | undefined,
 ): AiProviderOptions | undefined {
-  if (!provider.startsWith('anthropic')) return providerOptions;
+  // A hand-made model may leave `provider` out (the AI SDK's type requires it; plain JavaScript does not).
+  if (typeof provider !== 'string' || !provider.startsWith('anthropic')) return providerOptions;
   const sends = messages.some((message) =>
     message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'),
   );
