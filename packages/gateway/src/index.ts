@@ -1,5 +1,5 @@
 export { createGatewayHandler, type GatewayHandler, type GatewayHandlerOptions } from './gateway-handler.js';
-export { startGateway, type Gateway, type StartGatewayOptions } from './start-gateway.js';
+export { GATEWAY_TIMEOUTS, startGateway, type Gateway, type StartGatewayOptions } from './start-gateway.js';
 export {
   GATEWAY_DEFAULTS,
   GatewaySectionSchema,

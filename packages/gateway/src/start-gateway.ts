@@ -11,6 +11,8 @@ export interface StartGatewayOptions {
   port?: number;
   /** Default 127.0.0.1. */
   hostname?: string;
+  /** Default GATEWAY_TIMEOUTS. */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 export interface Gateway {
@@ -25,10 +27,19 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** How long a client may take to send its headers, and its whole request (streamed answers are not limited). */
+export const GATEWAY_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000 } as const;
+
 /** Starts the gateway on its own server. */
 export async function startGateway(options: StartGatewayOptions): Promise<Gateway> {
   const handler = createGatewayHandler({ settings: options.settings, host: options.host });
-  const server = createServer(handler);
+  // A request holds a concurrency slot while its body arrives: without these, max_concurrent_requests clients
+  // dripping bodies kept every other client at 503 for Node's default 300 s.
+  const timeouts = options.timeouts ?? GATEWAY_TIMEOUTS;
+  const connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMs / 4)));
+  const server = createServer({ connectionsCheckingInterval }, handler);
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>
