@@ -8,6 +8,7 @@ export { toolInputSchema } from './model/tool-input-schema.js';
 export * from './model/summarizer.js';
 export * from './model/compaction-report.js';
 export * from './model/native-compaction-part.js';
+export * from './model/readable-in-place.js';
 export * from './engines/context-engine.js';
 export * from './stores/session-store.js';
 export * from './host/session.js';

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
   createStatelessIntegration,
+  isInvalidEncryptedContent,
   nativeFieldsOf,
+  readableInPlaceOfOpaque,
   type IntegrationOptions,
   type Message,
   type StatelessTurn,
@@ -99,6 +101,31 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         ...(projected.instructions === undefined ? {} : { systemInstructions: projected.instructions }),
       };
     };
+    /**
+     * The model's reply; when OpenAI refuses a compaction item it cannot decrypt (another key or model
+     * made it: 400 `invalid_encrypted_content`), once more with the items' readable copies in their
+     * place (core's `readableInPlaceOfOpaque`, as `createOpenAIResponsesModel` does), said once.
+     */
+    const send = async <T>(
+      call: (request: ModelRequest) => Promise<T>,
+      request: ModelRequest,
+      turn: Turn,
+      messages: readonly Message[] | undefined,
+    ): Promise<T> => {
+      try {
+        return await call(request);
+      } catch (error) {
+        const sent = messages ?? turn.messages;
+        const readable =
+          isInvalidEncryptedContent(error) && sent !== undefined ? readableInPlaceOfOpaque(sent) : undefined;
+        if (readable === undefined) throw error;
+        integration.report(
+          'readable-copy',
+          `OpenAI refused a compaction item (${error instanceof Error ? error.message : String(error)}); sent again with its readable copy in its place`,
+        );
+        return call(retried(request, turn, readable));
+      }
+    };
     return {
       ...(inner.supportsPromptModelSelection === undefined
         ? {}
@@ -113,7 +140,12 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         return turn.run((messages) => {
           const retry = !first;
           first = false;
-          return inner.getResponse(retry ? retried(request, turn, messages) : request);
+          return send(
+            (sent) => inner.getResponse(sent),
+            retry ? retried(request, turn, messages) : request,
+            turn,
+            messages,
+          );
         });
       },
       async *getStreamedResponse(asked) {
@@ -128,9 +160,15 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         const stream = await turn.run(async (messages) => {
           const retry = !first;
           first = false;
-          const streamed = inner.getStreamedResponse(retry ? retried(request, turn, messages) : request);
-          const events = streamed[Symbol.asyncIterator]();
-          return { events, first: await events.next() };
+          return send(
+            async (sent) => {
+              const events = inner.getStreamedResponse(sent)[Symbol.asyncIterator]();
+              return { events, first: await events.next() };
+            },
+            retry ? retried(request, turn, messages) : request,
+            turn,
+            messages,
+          );
         });
         for (
           let step: IteratorResult<StreamEvent> = stream.first;

@@ -87,4 +87,34 @@ describe('OpenAI inline compaction through the Agents SDK (OpenAIResponsesModel)
     expect((sim.requests.at(-1)!.body as Record<string, unknown>)['context_management']).toBeUndefined();
     expect(warnings.filter((text) => text.includes('inline compaction needs OpenAIResponsesModel'))).toHaveLength(1);
   });
+
+  it('on invalid_encrypted_content (an item another key made), sends the readable copy in its place and says so', async () => {
+    const { sim, client, ctx } = await rig();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    const foreign = {
+      type: 'compaction',
+      id: 'cmp_other',
+      encrypted_content: 'gAAAAB-made-under-another-organisation',
+    } as AgentInputItem;
+    try {
+      const agent = new Agent({
+        name: 'engineer',
+        instructions: 'You are careful.',
+        model: ctx.wrapModel(new OpenAIResponsesModel(client, MODEL)),
+      });
+      const result = await run(agent, [foreign, { role: 'user', content: 'go on with auth.test.ts' }], {
+        callModelInputFilter: ctx.callModelInputFilter,
+      });
+      expect(result.finalOutput).toEqual(expect.any(String));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(sim.requests.map((request) => request.status)).toEqual([400, 200]);
+    expect(sim.requests[0]!.error).toMatch(/could not be verified/);
+    const input = (sim.requests[1]!.body as { input: { type?: string }[] }).input;
+    expect(input.filter((entry) => entry.type === 'compaction')).toEqual([]);
+    expect(warnings.filter((text) => text.includes('sent again with its readable copy'))).toHaveLength(1);
+  });
 });

@@ -6,7 +6,7 @@ export {
   toUsage as toResponsesUsage,
   type OpenAIResponsesModelOptions,
 } from './openai-responses-model.js';
-export { readableInPlaceOfOpaque, isInvalidEncryptedContent } from './readable-in-place.js';
+export { readableInPlaceOfOpaque, isInvalidEncryptedContent } from '@ctxhost/core';
 export { toProviderError } from './to-provider-error.js';
 export {
   createOpenAITokenCounter,

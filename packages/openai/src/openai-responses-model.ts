@@ -8,8 +8,9 @@ import {
   type ModelResponse,
   type ResponsesItem,
   type Usage,
+  isInvalidEncryptedContent,
+  readableInPlaceOfOpaque,
 } from '@ctxhost/core';
-import { isInvalidEncryptedContent, readableInPlaceOfOpaque } from './readable-in-place.js';
 import { toProviderError } from './to-provider-error.js';
 
 export interface OpenAIResponsesModelOptions {

@@ -1,4 +1,5 @@
-import { NO_READABLE_COPY, openAICompactionItemOf, type Message } from '@ctxhost/core';
+import type { Message } from './message.js';
+import { NO_READABLE_COPY, openAICompactionItemOf } from './native-compaction-part.js';
 
 /**
  * The messages with every OpenAI compaction item replaced by its readable copy (plain text, the
