@@ -15,6 +15,7 @@ import { runCostReplay } from './cost-replay.js';
 import { runCtxhostEval } from './ctxhost-eval.js';
 import { runNativeMechanisms } from './native-mechanisms.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
+import { runGateway } from './gateway.js';
 import { runHostileInputs } from './hostile-inputs.js';
 import { runIntegrations } from './integrations.js';
 import { runLongSessionReplay } from './long-session-replay.js';
@@ -31,6 +32,11 @@ import { runTokenCounter } from './token-counter.js';
 import { runTurnOverhead } from './turn-overhead.js';
 
 export const BENCHES: Readonly<Record<string, Bench>> = {
+  gateway: {
+    title:
+      'ctxhost gateway vs the simulator directly: added latency p50/p99 and time to the first streamed text; requests/s with 1 and 2 gateway processes sharing PostgreSQL; heap per open conversation',
+    run: runGateway,
+  },
   'compaction-probes': {
     title:
       'Probe recall of the compressor per probe kind: its own result (before) and what the model sees after the probe check added what was missing (after); the ledger against the window',
