@@ -173,7 +173,7 @@ async function throughputRows(sim: Simulator, requests: number): Promise<Gateway
   const direct = await requestsPerSecond([sim.url], requests);
   const processes = await Promise.all([startProcess(sim, schema), startProcess(sim, schema)]);
   try {
-    const one = await requestsPerSecond([processes[0]!.url], requests);
+    const one = await requestsPerSecond([processes[0].url], requests);
     const two = await requestsPerSecond(
       processes.map((each) => each.url),
       requests,
