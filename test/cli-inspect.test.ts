@@ -114,3 +114,25 @@ describe('ctxhost inspect', () => {
     );
   });
 });
+
+describe('ctxhost inspect with out-of-range token counts', () => {
+  const codex = fileURLToPath(
+    new URL('fixtures/codex/rollout-2026-11-23T19-31-28-01a209e4-53a4-75d2-94d1-4a37d2834be0.jsonl', import.meta.url),
+  );
+  const claudeCode = corpus('claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl');
+  // 1e400 is read by JSON.parse as Infinity: a Codex file reporting it failed inspect for the whole file, naming neither.
+  it.each(['1e400', '-1e400', '-5', '1.5', '-0', '"12"', 'null', '{"a":1}', '99999999999999999999999999'])(
+    'reads a count of %s as a bounded whole number in Codex and Claude Code files',
+    async (value) => {
+      for (const [name, file] of [
+        ['codex', codex],
+        ['claude-code', claudeCode],
+      ] as const) {
+        const odd = join(folder, `odd-${name}.jsonl`);
+        await writeFile(odd, (await readFile(file, 'utf8')).replace(/"input_tokens":\d+/g, `"input_tokens":${value}`));
+        const { code, stderr } = await runCtxhostInProcess(['inspect', odd]);
+        expect({ name, code, stderr }).toStrictEqual({ name, code: 0, stderr: '' });
+      }
+    },
+  );
+});

@@ -1,4 +1,5 @@
 import type { JsonValue, Message, Part, Usage } from '@ctxhost/core';
+import { reportedTokens } from './token-count.js';
 import { BlockProblem, blockToPart, describe } from './claude-code-blocks.js';
 import { isRecord, parseJsonLine, splitLines, type ParseContext } from './parse-context.js';
 import { readBoundary, uiOnlyReason } from './claude-code-boundaries.js';
@@ -244,7 +245,7 @@ function convertBlocks(messageId: string, offset: number, blocks: unknown[]): Pa
 
 function readUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
-  const count = (key: string): number => (typeof value[key] === 'number' ? value[key] : 0);
+  const count = (key: string): number => reportedTokens(value[key]);
   const creation = value.cache_creation;
   return {
     inputTokens: count('input_tokens'),
@@ -254,8 +255,8 @@ function readUsage(value: unknown): Usage | undefined {
     ...(isRecord(creation)
       ? {
           cacheCreation: {
-            ephemeral5mInputTokens: Number(creation.ephemeral_5m_input_tokens ?? 0),
-            ephemeral1hInputTokens: Number(creation.ephemeral_1h_input_tokens ?? 0),
+            ephemeral5mInputTokens: reportedTokens(creation.ephemeral_5m_input_tokens),
+            ephemeral1hInputTokens: reportedTokens(creation.ephemeral_1h_input_tokens),
           },
         }
       : {}),

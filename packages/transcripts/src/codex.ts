@@ -1,4 +1,5 @@
 import type { JsonValue, Message, Part, Usage } from '@ctxhost/core';
+import { reportedTokens } from './token-count.js';
 import { BlockProblem, describe } from './claude-code-blocks.js';
 import { codexItem, type CodexItem } from './codex-items.js';
 import { isRecord, parseJsonLine, splitLines, type ParseContext } from './parse-context.js';
@@ -171,7 +172,7 @@ function createCodexBuilder(meta: Record<string, JsonValue>) {
     }
     if (typeof total === 'number') lastTotal = total;
     const last = info.last_token_usage;
-    const number = (key: string): number => (typeof last[key] === 'number' ? last[key] : 0);
+    const number = (key: string): number => reportedTokens(last[key]);
     const reply = lastAssistant();
     if (reply < 0 || (number('input_tokens') === 0 && number('output_tokens') === 0)) return;
     const cached = number('cached_input_tokens');
