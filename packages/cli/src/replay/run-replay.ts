@@ -194,7 +194,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           tools,
           maxTokens: 1024,
           maxTurns: 500,
-          ...(options.rehydration === 'recorded' ? { workspace: false as const } : {}),
+          // A replay never reads the disk it runs on: a transcript's paths name another machine's files.
+          workspace: false,
           ...(system === undefined ? {} : { system }),
         });
       const mainAgent = agentFor(prefixes.main?.system ?? plan.system);
