@@ -61,6 +61,7 @@ export function createCompactionCache(store: SessionStore, report: ReportOnce): 
         'store',
         `the ${store.kind} store could not ${what}; this process keeps its compactions in memory meanwhile`,
         error,
+        "requests still go out with ctxhost's projections",
       );
       return undefined;
     }
