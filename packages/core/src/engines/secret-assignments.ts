@@ -45,8 +45,17 @@ export function assignmentRanges(text: string): SecretRange[] {
       match.index === 0 ||
       text[match.index - 1] === '\n' ||
       /^export\s$/.test(text.slice(match.index - 7, match.index));
-    const value = quote === undefined ? unquotedValue(text, start, lineStart) : quotedValue(text, start, quote);
+    let value = quote === undefined ? unquotedValue(text, start, lineStart) : quotedValue(text, start, quote);
     if (value === undefined) continue;
+    // Cut at a space, a value too short to be a secret (`DB_PASSWORD=F* GU$g8a`) is a secret holding spaces:
+    // read it to the line's end rather than let all of it through.
+    if (
+      quote === undefined &&
+      !lineStart &&
+      value.end - value.start < 3 &&
+      /^[ \t]+\S/.test(text.slice(value.end, value.end + 8))
+    )
+      value = unquotedValue(text, start, true) ?? value;
     let from = value.start;
     const scheme = SCHEME.exec(text.slice(from, from + 12));
     if (scheme !== null) from += scheme[0].length;

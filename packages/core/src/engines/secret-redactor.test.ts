@@ -39,6 +39,13 @@ describe('secret redactor', () => {
     expect(found[type]).toBeGreaterThanOrEqual(1);
   });
 
+  it('reads a password cut short by a space mid-line to the line end (a secret holding spaces, not a two-character one)', () => {
+    const { text } = redactor.redact('use this: DB_PASSWORD=F* GU$g8a\nnext line');
+    expect(text).not.toContain('GU$g8a');
+    expect(text).toContain('next line');
+    expect(redactor.redact('echo DB_PASSWORD=hunter2 then ls').text).toContain('then ls');
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'Fix the failing test in src/auth/session.ts; the password field must be validated. Run pnpm test.';
     expect(redactor.redactText(text)).toBe(text);
