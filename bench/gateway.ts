@@ -4,10 +4,12 @@
  *    gateway (memory store), time to the whole reply and to the first streamed text, p50 and p99;
  *  - requests per second with 1 and 2 gateway processes sharing PostgreSQL (test/gateway-fleet-worker.ts),
  *    8 clients at once, each request to the next process in turn;
- *  - heap per open conversation in the gateway's process (needs --expose-gc for a clean figure).
+ *  - heap per open conversation in the gateway's process (needs --expose-gc for a clean figure);
+ *  - a long generated session replayed request by request at a 64k window it overflows, directly and through
+ *    the gateway (bench/gateway-replay.ts): turns answered, input dollars, cache-read share, peak prompt.
  * Needs PostgreSQL for the processes: DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test (a schema
  * of its own, dropped afterwards).
- * Run alone: node --expose-gc --import tsx --conditions=@ctxhost/source bench/gateway.ts
+ * Run alone: node --expose-gc --import tsx --conditions=@ctxhost/source bench/gateway.ts [--replay-only]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +21,7 @@ import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { createPostgresStore } from '@ctxhost/store-postgres';
 import { createDefaultHost } from 'ctxhost';
 import type { BenchSize } from './bench.js';
+import { replayThroughGateway, type ReplayCase, type ReplayFigures } from './gateway-replay.js';
 
 export interface GatewayBenchRow {
   measure: string;
@@ -29,6 +32,11 @@ export interface GatewayBenchRow {
 
 const FULL = { requests: 200, throughputRequests: 400, open: 200 };
 const SMALLEST = { requests: 5, throughputRequests: 16, open: 5 };
+const FULL_REPLAYS: readonly ReplayCase[] = [
+  { options: { seed: 1 }, heldOut: false, window: 64_000 },
+  { options: { seed: 9001 }, heldOut: true, window: 64_000 },
+];
+const SMALLEST_REPLAYS: readonly ReplayCase[] = [{ options: { seed: 1, requests: 8 }, heldOut: false, window: 16_000 }];
 const WORKER = fileURLToPath(new URL('../test/gateway-fleet-worker.ts', import.meta.url));
 const CLIENTS = 8;
 const HEADERS = { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' };
@@ -197,6 +205,44 @@ function databaseUrl(): string {
   return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 }
 
+/** The long replayed session, direct vs through the gateway: one row per figure. */
+async function replayRows(replayCase: ReplayCase): Promise<GatewayBenchRow[]> {
+  const { direct, gateway } = await replayThroughGateway(replayCase);
+  const { seed, requests } = replayCase.options;
+  const name = `seed ${seed}${requests === undefined ? '' : ` (${requests} user requests)`}${replayCase.heldOut ? ' (held out)' : ''} at ${replayCase.window / 1000}k`;
+  const figures: Array<[string, (run: ReplayFigures) => string, (d: ReplayFigures, g: ReplayFigures) => string]> = [
+    ['turns answered', (run) => `${run.answered}/${run.requests}`, (d, g) => `+${g.answered - d.answered}`],
+    [
+      'upstream requests',
+      (run) => String(run.upstreamRequests),
+      (d, g) => `+${g.upstreamRequests - d.upstreamRequests}`,
+    ],
+    [
+      'input dollars',
+      (run) => `$${run.inputDollars.toFixed(3)}`,
+      (d, g) => `${(g.inputDollars / d.inputDollars).toFixed(2)}×`,
+    ],
+    [
+      'input dollars per answered turn',
+      (run) => `$${(run.inputDollars / Math.max(1, run.answered)).toFixed(4)}`,
+      (d, g) =>
+        `${(g.inputDollars / Math.max(1, g.answered) / (d.inputDollars / Math.max(1, d.answered))).toFixed(2)}×`,
+    ],
+    [
+      'cache-read share',
+      (run) => `${Math.round(run.cacheReadShare * 100)}%`,
+      (d, g) => `${Math.round((g.cacheReadShare - d.cacheReadShare) * 100)} pts`,
+    ],
+    ['peak prompt', (run) => `${run.peakPrompt} tokens`, (d, g) => `${g.peakPrompt - d.peakPrompt} tokens`],
+  ];
+  return figures.map(([figure, show, added]) => ({
+    measure: `replayed session, ${name}: ${figure}`,
+    direct: show(direct),
+    gateway: show(gateway),
+    added: added(direct, gateway),
+  }));
+}
+
 export async function runGateway(size: BenchSize = 'full'): Promise<GatewayBenchRow[]> {
   const counts = size === 'smallest' ? SMALLEST : FULL;
   const sim = await startSimulator({ contextLimit: 200_000, maxRecordedRequests: 10 });
@@ -205,10 +251,19 @@ export async function runGateway(size: BenchSize = 'full'): Promise<GatewayBench
       ...(await latencyRows(sim, counts.requests)),
       ...(await throughputRows(sim, counts.throughputRequests)),
       await memoryRow(sim, counts.open),
+      ...(await replays(size)),
     ];
   } finally {
     await sim.close();
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await runGateway());
+async function replays(size: BenchSize): Promise<GatewayBenchRow[]> {
+  const rows: GatewayBenchRow[] = [];
+  for (const replayCase of size === 'smallest' ? SMALLEST_REPLAYS : FULL_REPLAYS)
+    rows.push(...(await replayRows(replayCase)));
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  console.table(process.argv.includes('--replay-only') ? await replays('full') : await runGateway());
