@@ -1,15 +1,7 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { callerHeaders } from '../forward.js';
+import { openRelay, sseEvents, type SseEvent } from './sse-events.js';
 import { objectOf } from './tool-definitions.js';
 import type { StreamRoundOptions } from './wire-protocol.js';
-
-/** One server-sent event: its name, its data parsed (undefined when not JSON), and its text as it came. */
-interface SseEvent {
-  name: string;
-  data: Record<string, unknown> | undefined;
-  raw: string;
-}
 
 /** A content block of the round as it streamed in: relayed under the client's index, or held back. */
 interface RoundBlock {
@@ -33,12 +25,7 @@ export async function relayAnthropicRounds(
   response: ServerResponse,
   options: StreamRoundOptions,
 ): Promise<void> {
-  response.writeHead(first.status, callerHeaders(first.headers));
-  response.flushHeaders();
-  const write = async (text: string): Promise<void> => {
-    if (response.destroyed) return;
-    if (!response.write(text)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
-  };
+  const write = openRelay(first, response);
   let upstream = first;
   let nextIndex = 0;
   for (let round = 0; ; round++) {
@@ -183,38 +170,4 @@ function finishBlock(block: RoundBlock): void {
 
 function serialize(name: string, data: Record<string, unknown>): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-/** The server-sent events of a body, each with its text as it came (line ends made `\n`). */
-async function* sseEvents(upstream: Response): AsyncGenerator<SseEvent> {
-  if (upstream.body === null) return;
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of upstream.body as AsyncIterable<Uint8Array>) {
-    pending += decoder.decode(chunk, { stream: true }).replace(/\r\n/g, '\n');
-    let boundary = pending.indexOf('\n\n');
-    while (boundary >= 0) {
-      const text = pending.slice(0, boundary);
-      pending = pending.slice(boundary + 2);
-      if (text.trim().length > 0) yield parseEvent(text);
-      boundary = pending.indexOf('\n\n');
-    }
-  }
-  if (pending.trim().length > 0) yield parseEvent(pending);
-}
-
-function parseEvent(text: string): SseEvent {
-  let name = 'message';
-  const data: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith('event:')) name = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    parsed = objectOf(JSON.parse(data.join('\n')));
-  } catch {
-    parsed = undefined;
-  }
-  return { name, data: parsed, raw: `${text}\n\n` };
 }

@@ -1,4 +1,5 @@
 import { readChatRequest, toOpenAI, type ChatCompletionRequest } from '@ctxhost/core';
+import { chatToolRounds } from './chat-tool-rounds.js';
 import { openAIErrorBody, openAIUsage } from './openai-usage.js';
 import { objectOf, toolDefinitions } from './tool-definitions.js';
 import type { WireProtocol } from './wire-protocol.js';
@@ -46,6 +47,7 @@ export const chatProtocol: WireProtocol = {
     return usage === undefined ? undefined : openAIUsage(usage);
   },
   errorBody: openAIErrorBody,
+  toolRounds: chatToolRounds,
 };
 
 /** Where the first message (not a system item) begins; items before it lead the request unchanged. */

@@ -49,7 +49,7 @@ export function createChatCompletionsHandler({ options, faults, cache, turns, ne
     const promptTokens = countTokens(request);
     const overflow = chatContextLimitError(promptTokens, request.max_tokens, limits);
     if (overflow) return exchange.fail(overflow);
-    const turn = turns.next() ?? defaultTurn(request, { toolUse: options.defaultToolUse });
+    const turn = turns.next(request) ?? defaultTurn(request, { toolUse: options.defaultToolUse });
     const cachedTokens = cachedPrefix(cache.apply(everyPrefixCached(request), CHAT_CACHE_MINIMUM_TOKENS).read);
     const usage = chatUsage(promptTokens, cachedTokens, turn);
     record.usage = asWireUsage(usage);
