@@ -124,6 +124,76 @@ function answerSent(): string {
   return String(answer?.content);
 }
 
+const RESPONSES_TOOL: OpenAI.Responses.FunctionTool = {
+  type: 'function',
+  name: 'read_file',
+  description: 'Read a file.',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  strict: false,
+};
+
+/** One Responses conversation (`store: false`, the history in `input`); each reply as the SDK assembled it. */
+async function responsesConversation(stream: boolean, tools: OpenAI.Responses.FunctionTool[]) {
+  const input: OpenAI.Responses.ResponseInputItem[] = [];
+  const replies: OpenAI.Responses.Response[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    input.push({ role: 'user', content: userText(turn) });
+    const params = {
+      model: MODEL,
+      input,
+      store: false,
+      max_output_tokens: 200,
+      ...(tools.length > 0 ? { tools } : {}),
+    };
+    const reply = stream
+      ? await client.responses.stream(params).finalResponse()
+      : await client.responses.create(params);
+    replies.push(reply);
+    input.push({ role: 'assistant', content: reply.output_text });
+  }
+  return replies;
+}
+
+/** The texts of a Responses reply's message items. */
+const messageTexts = (reply: OpenAI.Responses.Response) =>
+  reply.output.flatMap((item) =>
+    item.type === 'message' ? item.content.map((part) => (part.type === 'output_text' ? part.text : '')) : [],
+  );
+
+describe('ctxhost_original through the gateway for OpenAI Responses', () => {
+  for (const stream of [false, true])
+    it(`answers the model's call itself and the client sees one reply (${stream ? 'streamed' : 'complete'})`, async () => {
+      const script = scriptOriginalCall();
+      const replies = await responsesConversation(stream, [RESPONSES_TOOL]);
+
+      expect(sim.requests.some((request) => sentOriginal(request.body))).toBe(true);
+      expect(sim.requests.some((request) => !sentOriginal(request.body))).toBe(true);
+      expect(script.handle()).toMatch(/#1$/);
+
+      // The gateway answered with the original of the first covered message (and told the model the client's call was not run).
+      const continued = sim.requests.find((request) => JSON.stringify(request.body).includes('call_original'));
+      const items = (continued?.body as { input: { type?: string; call_id?: string; output?: string }[] }).input;
+      const output = (id: string) => items.find((item) => item.type === 'function_call_output' && item.call_id === id);
+      expect(output('call_original')?.output).toMatch(
+        /^Lines 1-2 of 2 of the original message p-\w+:\nassistant:\nSimulated reply about: turn \d/,
+      );
+      expect(output('call_theirs')?.output).toMatch(/^Not run: ctxhost_original was answered first/);
+
+      // The client saw one response: both rounds' messages, no function call.
+      const answered = replies.find((reply) => reply.output_text.includes('Read back.'));
+      expect(answered?.output.map((item) => item.type)).toEqual(['message', 'message']);
+      expect(messageTexts(answered!)).toEqual(['Let me read that back.', 'Read back.']);
+      expect(answered?.status).toBe('completed');
+      expect(replies.every((reply) => reply.output.every((item) => item.type !== 'function_call'))).toBe(true);
+    }, 120_000);
+
+  it('is not offered to a client that sends no tools', async () => {
+    await responsesConversation(true, []);
+    expect(sim.requests.some((request) => JSON.stringify(request.body).includes('(Covered messages'))).toBe(true);
+    expect(sim.requests.some((request) => sentOriginal(request.body))).toBe(false);
+  }, 120_000);
+});
+
 describe('ctxhost_original through the gateway for OpenAI Chat Completions', () => {
   for (const stream of [false, true])
     it(`answers the model's call itself and the client sees one reply (${stream ? 'streamed' : 'complete'})`, async () => {

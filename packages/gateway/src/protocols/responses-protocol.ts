@@ -2,6 +2,7 @@ import { readResponsesRequest, type Message, type ResponsesInputItem, type Respo
 import { firstTurnIndex } from './chat-protocol.js';
 import { openAIErrorBody, openAIUsage } from './openai-usage.js';
 import type { PromptItem } from './prompt-item.js';
+import { responsesToolRounds } from './responses-tool-rounds.js';
 import { objectOf, toolDefinitions } from './tool-definitions.js';
 import type { WireProtocol } from './wire-protocol.js';
 import { promptOf, rebuildItems, resultText } from './write-back.js';
@@ -50,6 +51,7 @@ export const responsesProtocol: WireProtocol = {
     return usage === undefined ? undefined : openAIUsage(usage);
   },
   errorBody: openAIErrorBody,
+  toolRounds: responsesToolRounds,
 };
 
 function itemsOf(request: ResponsesRequest): ResponsesInputItem[] {
