@@ -33,7 +33,11 @@ export const responsesToolRounds: ToolRounds = {
 
 function outputOf(reply: unknown): Record<string, unknown>[] {
   const output: unknown = objectOf(reply)?.['output'];
-  return Array.isArray(output) ? output.flatMap((item) => objectOf(item) ?? []) : [];
+  if (!Array.isArray(output)) return [];
+  return (output as unknown[]).flatMap((item): Record<string, unknown>[] => {
+    const object = objectOf(item);
+    return object === undefined ? [] : [object];
+  });
 }
 
 /** An output item sent back as input: a message or call without its server id (not stored when `store` is false). */
