@@ -5,6 +5,7 @@ import {
   type GenerateContentRequest,
   type Message,
 } from '@ctxhost/core';
+import { geminiToolRounds } from './gemini-tool-rounds.js';
 import type { PromptItem } from './prompt-item.js';
 import { numberOf, objectOf, toolDefinitions } from './tool-definitions.js';
 import type { WireProtocol } from './wire-protocol.js';
@@ -75,6 +76,7 @@ export const geminiProtocol: WireProtocol = {
   errorBody(status, message) {
     return JSON.stringify({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'FAILED_PRECONDITION' } });
   },
+  toolRounds: geminiToolRounds,
 };
 
 /** A message ctxhost changed or made, as one content; a function response keeps its own part's fields. */

@@ -1,3 +1,4 @@
+import { GoogleGenAI, type Content, type Tool } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultHost } from 'ctxhost';
@@ -5,7 +6,7 @@ import { GatewaySectionSchema, settingsFrom, startGateway, type Gateway } from '
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import type { MessagesRequest } from '@ctxhost/core';
 
-// `ctxhost_original` through the gateway for OpenAI clients, with the real openai SDK against the simulator:
+// `ctxhost_original` through the gateway for OpenAI and Gemini clients, with the real SDKs against the simulator:
 // offered only to a client that sends tools, once the projection shows a summary; its calls are answered by
 // the gateway, which asks the upstream again, so the client sees one reply and never the tool.
 const WINDOW = 6000;
@@ -59,7 +60,7 @@ function scriptOriginalCall(): { handle: () => string | undefined } {
         return true;
       },
     },
-    { content: 'Read back.', when: (request) => JSON.stringify(request.messages).includes('call_original') },
+    { content: 'Read back.', when: (request) => JSON.stringify(request.messages).includes('of the original message') },
   );
   return { handle: () => handle };
 }
@@ -221,4 +222,73 @@ describe('ctxhost_original through the gateway for OpenAI Chat Completions', () 
     expect(sim.requests.some((request) => JSON.stringify(request.body).includes('(Covered messages'))).toBe(true);
     expect(sim.requests.some((request) => sentOriginal(request.body))).toBe(false);
   }, 120_000);
+});
+
+const GEMINI_TOOL: Tool = {
+  functionDeclarations: [
+    {
+      name: 'read_file',
+      description: 'Read a file.',
+      parametersJsonSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  ],
+};
+
+/** One generateContent conversation; each reply's text parts and function calls as the SDK read them. */
+async function geminiConversation(stream: boolean, tools: Tool[]) {
+  const ai = new GoogleGenAI({ apiKey: 'caller-key', httpOptions: { baseUrl: gateway.url } });
+  const contents: Content[] = [];
+  const replies: { texts: string[]; calls: number; finish: string | undefined }[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    contents.push({ role: 'user', parts: [{ text: userText(turn) }] });
+    const params = {
+      model: 'gemini-2.5-flash',
+      contents,
+      config: { maxOutputTokens: 200, ...(tools.length > 0 ? { tools } : {}) },
+    };
+    const texts: string[] = [];
+    let calls = 0;
+    let finish: string | undefined;
+    const chunks = stream ? await ai.models.generateContentStream(params) : [await ai.models.generateContent(params)];
+    for await (const chunk of chunks) {
+      const candidate = chunk.candidates?.[0];
+      for (const part of candidate?.content?.parts ?? []) {
+        if (typeof part.text === 'string') texts.push(part.text);
+        if (part.functionCall !== undefined) calls++;
+      }
+      finish = candidate?.finishReason ?? finish;
+    }
+    replies.push({ texts, calls, finish });
+    contents.push({ role: 'model', parts: [{ text: texts.join('') }] });
+  }
+  return replies;
+}
+
+describe('ctxhost_original through the gateway for Gemini generateContent', () => {
+  for (const stream of [false, true])
+    it(`answers the model's call itself and the client sees one reply (${stream ? 'streamed' : 'complete'})`, async () => {
+      const script = scriptOriginalCall();
+      const replies = await geminiConversation(stream, [GEMINI_TOOL]);
+
+      expect(sim.requests.some((request) => sentOriginal(request.body))).toBe(true);
+      expect(sim.requests.some((request) => !sentOriginal(request.body))).toBe(true);
+      expect(script.handle()).toMatch(/#1$/);
+
+      // The gateway answered the call (by name: Gemini's calls carry no id here), and told the model the client's call was not run.
+      const continued = sim.requests.find((request) => JSON.stringify(request.body).includes('functionResponse'));
+      const parts = (continued?.body as { contents: Content[] }).contents.at(-1)?.parts ?? [];
+      const response = (name: string) =>
+        parts.find((part) => part.functionResponse?.name === name)?.functionResponse?.response;
+      expect(String(response('ctxhost_original')?.['output'])).toMatch(
+        /^Lines 1-2 of 2 of the original message p-\w+:\nassistant:\nSimulated reply about: turn \d/,
+      );
+      expect(String(response('read_file')?.['error'])).toMatch(/^Not run: ctxhost_original was answered first/);
+
+      // The client saw one reply: both rounds' text, no function call.
+      const answered = replies.find((reply) => reply.texts.join('').includes('Read back.'));
+      expect(answered?.texts.join('')).toBe('Let me read that back.Read back.');
+      if (!stream) expect(answered?.texts).toEqual(['Let me read that back.', 'Read back.']);
+      expect(answered?.finish).toBe('STOP');
+      expect(replies.every((reply) => reply.calls === 0)).toBe(true);
+    }, 120_000);
 });
