@@ -14,8 +14,9 @@ import { startSimulator, type Simulator } from '@ctxhost/simulator';
 
 // One conversation through the AI SDK middleware, three providers' turns: @ai-sdk/anthropic (Anthropic
 // compacts natively, on-demand), then @ai-sdk/openai's Responses model (it reads Anthropic's summary;
-// OpenAI's responses/compact compacts), then @ai-sdk/anthropic again (it reads ctxhost's readable copy of
-// OpenAI's encrypted item). Every original still resolves on the conversation's view.
+// OpenAI's responses/compact compacts, and its item goes back to it exactly), then @ai-sdk/anthropic again
+// (it reads ctxhost's readable copy of OpenAI's encrypted item). Every original still resolves on the
+// conversation's view.
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -112,8 +113,13 @@ describe('switching provider mid-conversation through the AI SDK middleware', ()
     await until(gpt, () => compactedBy('/v1/responses/compact') > 0);
     const openAICopy = nativeParts(session.messages()).find((native) => native.vendor === 'openai')!;
     expect(openAICopy.readable.length).toBeGreaterThan(100);
+    // To OpenAI itself, its item goes back exactly (@ai-sdk/openai's compaction part).
     await send(gpt, work(step++));
     expect(sim.requests.at(-1)!.status).toBe(200);
+    const input = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+    expect(input.filter((item) => item['type'] === 'compaction')).toEqual([
+      { type: 'compaction', id: openAICopy.fields['id'], encrypted_content: openAICopy.fields['encrypted_content'] },
+    ]);
 
     // Back to Anthropic: OpenAI's encrypted item goes as ctxhost's readable copy.
     vendor = 'anthropic';

@@ -66,7 +66,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     const providerOptions = withCompactionBeta(call.params.providerOptions, messages, call.model.provider);
     return {
       ...call.params,
-      prompt: toAiSdkPrompt(messages, call.turn.originals),
+      prompt: toAiSdkPrompt(messages, call.turn.originals, call.model.provider),
       ...(providerOptions === undefined ? {} : { providerOptions }),
     };
   };

@@ -1,6 +1,7 @@
 import {
   ANTHROPIC_COMPACTION,
   NATIVE_PART_MARKER,
+  openAICompactionPart,
   partId,
   toJsonValue,
   type MappedPromptItem,
@@ -12,6 +13,9 @@ import type { AiMessage, AiPart } from './ai-sdk-types.js';
 
 /** The `extra` key that marks a text part standing for an AI SDK `custom` part (its `kind` is the value). */
 export const CUSTOM_PART = 'aiSdkCustom';
+
+/** The `custom` part kind `@ai-sdk/openai`'s Responses model gives OpenAI's encrypted `compaction` item. */
+export const OPENAI_COMPACTION_KIND = 'openai.compaction';
 
 /** A prompt message in ctxhost's model (with the caller's parts, index for index), or the part type that kept it from being mapped. */
 export type MappedMessage = MappedPromptItem<AiPart>;
@@ -53,6 +57,7 @@ function fromAiSdkPart(part: AiPart, id: string, role: AiMessage['role']): Part 
     case 'tool-result':
       return role === 'tool' ? fromToolResult(part, id) : undefined;
     case 'custom':
+      if (part.kind === OPENAI_COMPACTION_KIND) return openAICompactionOf(part, id);
       // Provider metadata riding in the history (a stream's `anthropic.message_start`): carried, never shown to hooks as content.
       return { id, type: 'text', text: '', extra: { [CUSTOM_PART]: part.kind } };
     case 'file': {
@@ -82,6 +87,24 @@ function anthropicCompactionOf(part: Extract<AiPart, { type: 'text' }>, id: stri
     text: part.text,
     extra: { [NATIVE_PART_MARKER]: ANTHROPIC_COMPACTION, ...(typeof signature === 'string' ? { signature } : {}) },
   };
+}
+
+/**
+ * `@ai-sdk/openai` hands OpenAI's encrypted `compaction` item (inline compaction) back as a `custom` part
+ * of kind `openai.compaction`, its `itemId` and `encryptedContent` in `providerOptions.openai`: in
+ * ctxhost's model it is the same native part the Responses adapter makes (its readable copy written
+ * later by `native-compaction`), so it goes back to OpenAI exactly and elsewhere as the copy. Without its
+ * encrypted content it stays provider metadata.
+ */
+function openAICompactionOf(part: Extract<AiPart, { type: 'custom' }>, id: string): Part {
+  const openai = part.providerOptions?.['openai'];
+  const encrypted = openai?.['encryptedContent'];
+  const itemId = openai?.['itemId'];
+  if (typeof encrypted !== 'string') return { id, type: 'text', text: '', extra: { [CUSTOM_PART]: part.kind } };
+  return openAICompactionPart(
+    { type: 'compaction', encrypted_content: encrypted, ...(typeof itemId === 'string' ? { id: itemId } : {}) },
+    id,
+  );
 }
 
 function fromToolResult(part: ToolResultLike, id: string): Part | undefined {

@@ -1,8 +1,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, wrapLanguageModel, type ModelMessage } from 'ai';
 import { contextManagementMiddleware } from './index.js';
-import type { PartialConfig } from '@ctxhost/core';
+import { NO_READABLE_COPY, type PartialConfig } from '@ctxhost/core';
 import { startSimulator, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -120,5 +121,86 @@ describe('AI SDK middleware + @ai-sdk/anthropic', () => {
     const body = sim.requests.at(-1)!.body as Record<string, unknown>;
     expect(body['context_management']).toBeUndefined();
     expect(warnings.filter((text) => text.includes('native compaction not sent'))).toHaveLength(1);
+  });
+});
+
+describe('AI SDK middleware + @ai-sdk/openai (the Responses model)', () => {
+  const inline = native({ openai: { inline: { enabled: true, compact_threshold: 2_000 } } });
+  // store: false: the Responses model sends whole items, not references to items OpenAI stored.
+  const unstored = { openai: { store: false } };
+  type Returned = { type: string; kind?: string; providerOptions?: { openai?: Record<string, unknown> } };
+  const partsOf = (messages: readonly ModelMessage[]) =>
+    messages.flatMap((message): Returned[] =>
+      typeof message.content === 'string' ? [] : (message.content as unknown as Returned[]),
+    );
+
+  it('sends inline compaction as the provider option contextManagement; the item goes back exactly, then as its readable copy to Anthropic', async () => {
+    const sim = await simulator();
+    const middleware = contextManagementMiddleware({ config: inline, contextWindow: 200_000 });
+    const gpt = wrapLanguageModel({
+      model: createOpenAI({ baseURL: `${sim.url}/v1`, apiKey: 'test' }).responses('gpt-5.5'),
+      middleware,
+    });
+    const messages: ModelMessage[] = [...history(12, 10), { role: 'user', content: 'what is left?' }];
+    const first = await generateText({ model: gpt, messages, maxOutputTokens: 64, providerOptions: unstored });
+    const firstBody = sim.requests[0]!.body as Record<string, unknown>;
+    expect(sim.requests[0]!.path).toBe('/v1/responses');
+    expect(firstBody['context_management']).toEqual([{ type: 'compaction', compact_threshold: 2_000 }]);
+    const item = partsOf(first.response.messages).find((part) => part.kind === 'openai.compaction');
+    expect(item?.providerOptions?.openai).toMatchObject({
+      itemId: expect.any(String),
+      encryptedContent: expect.any(String),
+    });
+
+    const next: ModelMessage[] = [...messages, ...first.response.messages, { role: 'user', content: 'go on' }];
+    await generateText({ model: gpt, messages: next, maxOutputTokens: 64, providerOptions: unstored });
+    const input = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+    expect(input.filter((entry) => entry['type'] === 'compaction')).toEqual([
+      {
+        type: 'compaction',
+        id: item!.providerOptions!.openai!['itemId'],
+        encrypted_content: item!.providerOptions!.openai!['encryptedContent'],
+      },
+    ]);
+    // The server reads the item in place of everything before it: the second prompt is the summary and what follows.
+    expect(sim.requests.at(-1)!.usage!.input_tokens).toBeLessThan(1_000);
+
+    // The same conversation on Anthropic: the encrypted item goes as ctxhost's readable copy of what it covers.
+    const claude = wrapLanguageModel({
+      model: createAnthropic({ baseURL: `${sim.url}/v1`, apiKey: 'test' })(MODEL),
+      middleware,
+    });
+    await generateText({ model: claude, messages: next, maxOutputTokens: 64 });
+    const toAnthropic = sim.requests.at(-1)!;
+    expect(toAnthropic.path).toBe('/v1/messages');
+    expect(toAnthropic.status).toBe(200);
+    const sent = JSON.stringify(toAnthropic.body);
+    expect(sent).not.toContain(String(item!.providerOptions!.openai!['encryptedContent']));
+    expect(sent).not.toContain(NO_READABLE_COPY);
+    const assistant = (toAnthropic.body as MessagesRequest).messages.filter((message) => message.role === 'assistant');
+    const copy = assistant.flatMap((message) => (typeof message.content === 'string' ? [] : message.content)).at(-2);
+    expect(copy).toMatchObject({ type: 'text', text: expect.stringContaining('step 0') });
+  });
+
+  it('says once, and sends nothing native, through the Chat Completions model', async () => {
+    const sim = await simulator();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const model = wrapLanguageModel({
+        model: createOpenAI({ baseURL: `${sim.url}/v1`, apiKey: 'test' }).chat('gpt-5.5'),
+        middleware: contextManagementMiddleware({ config: inline, contextWindow: 200_000 }),
+      });
+      await generateText({ model, messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 32 });
+      await generateText({ model, messages: [{ role: 'user', content: 'hello again' }], maxOutputTokens: 32 });
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(sim.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    expect((sim.requests.at(-1)!.body as Record<string, unknown>)['context_management']).toBeUndefined();
+    expect(
+      warnings.filter((text) => text.includes('openai.chat') && text.includes('native compaction not sent')),
+    ).toHaveLength(1);
   });
 });

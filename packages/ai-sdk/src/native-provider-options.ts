@@ -1,4 +1,10 @@
-import { aiSdkContextManagement, nativeCompactionOf, type Message, type NativeFields } from '@ctxhost/core';
+import {
+  aiSdkContextManagement,
+  nativeCompactionOf,
+  type JsonValue,
+  type Message,
+  type NativeFields,
+} from '@ctxhost/core';
 import type { AiProviderOptions } from './ai-sdk-types.js';
 
 /** Where a turn's native context management goes in an AI SDK call, or why it cannot go anywhere. */
@@ -7,19 +13,18 @@ export type NativeCarriage = { providerOptions: AiProviderOptions } | { off: str
 /**
  * Native compaction's fields as the AI SDK provider's own options. `@ai-sdk/anthropic` (a model whose
  * `provider` starts with `anthropic`) takes `providerOptions.anthropic.contextManagement` in camelCase
- * and adds the betas itself. The call's own `contextManagement` or on-demand `compaction` wins (the
- * provider refuses both together). OpenAI's inline compaction has no carrier: `@ai-sdk/openai-compatible`
- * speaks Chat Completions, and `@ai-sdk/openai` (its Responses model) is not a dependency here.
+ * and adds the betas itself. `@ai-sdk/openai`'s Responses model (`provider` `openai.responses`) takes
+ * OpenAI's inline compaction as `providerOptions.openai.contextManagement` (`[{ type: 'compaction',
+ * compactThreshold }]`, sent as the Responses field `context_management`); its Chat Completions model
+ * and `@ai-sdk/openai-compatible` have no such field. The call's own `contextManagement` (or Anthropic's
+ * on-demand `compaction`) wins.
  */
 export function nativeProviderOptions(
   fields: NativeFields,
   provider: string | undefined,
   callOptions: AiProviderOptions | undefined,
 ): NativeCarriage {
-  if (fields.vendor === 'openai')
-    return {
-      off: `${provider}: OpenAI's inline compaction needs a Responses model; the AI SDK provider here does not take context_management`,
-    };
+  if (fields.vendor === 'openai') return openAIProviderOptions(fields.contextManagement, provider, callOptions);
   if (provider?.startsWith('anthropic') !== true)
     return { off: `${provider}: Anthropic's context management goes only through @ai-sdk/anthropic` };
   const own = callOptions?.['anthropic'] ?? {};
@@ -27,6 +32,26 @@ export function nativeProviderOptions(
     return { providerOptions: callOptions ?? {} };
   const contextManagement = aiSdkContextManagement(fields.contextManagement.edits);
   return { providerOptions: { ...callOptions, anthropic: { ...own, contextManagement } } };
+}
+
+/** The Responses API's `context_management` entries as `@ai-sdk/openai`'s Responses provider option. */
+function openAIProviderOptions(
+  entries: readonly Readonly<Record<string, JsonValue>>[],
+  provider: string | undefined,
+  callOptions: AiProviderOptions | undefined,
+): NativeCarriage {
+  if (provider !== 'openai.responses')
+    return {
+      off: `${provider}: OpenAI's inline compaction goes only through @ai-sdk/openai's Responses model (provider openai.responses)`,
+    };
+  const own = callOptions?.['openai'] ?? {};
+  if (own['contextManagement'] !== undefined) return { providerOptions: callOptions ?? {} };
+  const contextManagement = entries.flatMap((entry) =>
+    typeof entry['compact_threshold'] === 'number'
+      ? [{ type: 'compaction', compactThreshold: entry['compact_threshold'] }]
+      : [],
+  );
+  return { providerOptions: { ...callOptions, openai: { ...own, contextManagement } } };
 }
 
 /** On-demand compaction's beta: a request that sends a compaction block needs it (the model client adds it likewise). */

@@ -10,7 +10,7 @@ import {
   type ToolResultPart,
 } from '@ctxhost/core';
 import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
-import { CUSTOM_PART } from './from-ai-sdk-prompt.js';
+import { CUSTOM_PART, OPENAI_COMPACTION_KIND } from './from-ai-sdk-prompt.js';
 
 /** The caller's messages and parts by ctxhost id. */
 export type AiOriginals = PromptOriginals<AiMessage, AiPart>;
@@ -24,22 +24,25 @@ type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
  * that are as the caller sent them go out as the caller's objects; parts a
  * hook rewrote (a truncated tool output, a summary) are built from ctxhost's
  * model. A cache breakpoint becomes `providerOptions.anthropic.cacheControl`.
+ * A provider's compaction goes as that provider's own part when `provider`
+ * (the model's `provider`) is the one that made it, and as its readable copy
+ * anywhere else (see `nativeCompactionPart`).
  */
-export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals): AiPrompt {
+export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals, provider?: string): AiPrompt {
   const last = lastPrompts.get(originals);
   // The messages the last prompt of this view was rendered from, as far as they are the same objects: that part is copied.
   let same = 0;
-  if (last !== undefined) {
+  if (last !== undefined && last.provider === provider) {
     const limit = Math.min(last.length, messages.length);
     while (same < limit && messages[same] === last.messages[same]) same++;
   }
   const prompt: AiPrompt = same === 0 ? [] : last!.prompt.slice(0, last!.ends[same - 1]);
   const ends = same === 0 ? [] : last!.ends.slice(0, same);
   for (let index = same; index < messages.length; index++) {
-    for (const rendered of renderedOnce(messages[index]!, originals)) prompt.push(rendered);
+    for (const rendered of renderedOnce(messages[index]!, originals, provider)) prompt.push(rendered);
     ends.push(prompt.length);
   }
-  lastPrompts.set(originals, { messages, length: messages.length, prompt: prompt.slice(), ends });
+  lastPrompts.set(originals, { messages, length: messages.length, prompt: prompt.slice(), ends, provider });
   return prompt;
 }
 
@@ -49,7 +52,7 @@ export function toAiSdkPrompt(messages: readonly Message[], originals: AiOrigina
  */
 const lastPrompts = new WeakMap<
   AiOriginals,
-  { messages: readonly Message[]; length: number; prompt: AiPrompt; ends: number[] }
+  { messages: readonly Message[]; length: number; prompt: AiPrompt; ends: number[]; provider: string | undefined }
 >();
 
 /**
@@ -57,21 +60,29 @@ const lastPrompts = new WeakMap<
  * projection of the next call holds the same message objects for everything but what is new or
  * marked, so only those are rendered again (the prompt is rebuilt in O(messages) lookups).
  */
-const rendered = new WeakMap<Message, { originals: AiOriginals; messages: readonly AiMessage[] }>();
+const rendered = new WeakMap<
+  Message,
+  { originals: AiOriginals; provider: string | undefined; messages: readonly AiMessage[] }
+>();
 
-function renderedOnce(message: Message, originals: AiOriginals): readonly AiMessage[] {
+function renderedOnce(message: Message, originals: AiOriginals, provider: string | undefined): readonly AiMessage[] {
   const known = rendered.get(message);
-  if (known?.originals === originals) return known.messages;
-  const messages = toAiSdkMessages(message, originals);
-  rendered.set(message, { originals, messages });
+  if (known?.originals === originals && known.provider === provider) return known.messages;
+  const messages = toAiSdkMessages(message, originals, provider);
+  rendered.set(message, { originals, provider, messages });
   return messages;
 }
 
-function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] {
+function toAiSdkMessages(message: Message, originals: AiOriginals, provider: string | undefined): AiMessage[] {
   const source = originals.message(message.id);
   const messageOptions = source?.providerOptions;
+  // A provider's compaction is built for the provider the call goes to, never copied from the caller's part.
   const parts = message.parts.map((part) =>
-    withCacheControl(originals.unchangedPart(part) ?? fromPart(part, source), part.cacheControl),
+    withCacheControl(
+      (nativeCompactionOf(part) === undefined ? originals.unchangedPart(part) : undefined) ??
+        fromPart(part, source, provider),
+      part.cacheControl,
+    ),
   );
   switch (message.role) {
     case 'system': {
@@ -91,9 +102,12 @@ function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] 
       return [{ role: 'tool', content: parts.filter(isToolPart), ...providerOptionsOf(messageOptions) }];
     case 'user': {
       // A hook may leave tool results in a user turn (the Anthropic shape); the AI SDK wants them in a tool message first.
+      // OpenAI's compaction item has no role (ctxhost keeps it in a user turn): the AI SDK carries it in an assistant turn.
       const results = parts.filter(isToolPart);
+      const items = parts.filter((part) => part.type === 'custom');
       const rest = parts.filter(isUserPart);
       return [
+        ...(items.length > 0 ? [{ role: 'assistant' as const, content: items }] : []),
         ...(results.length > 0 ? [{ role: 'tool' as const, content: results }] : []),
         ...(rest.length > 0 ? [{ role: 'user' as const, content: rest, ...providerOptionsOf(messageOptions) }] : []),
       ];
@@ -101,11 +115,11 @@ function toAiSdkMessages(message: Message, originals: AiOriginals): AiMessage[] 
   }
 }
 
-function fromPart(part: Part, source: AiMessage | undefined): AiPart {
+function fromPart(part: Part, source: AiMessage | undefined, provider: string | undefined): AiPart {
   switch (part.type) {
     case 'text': {
       const native = nativeCompactionOf(part);
-      if (native !== undefined) return nativeCompactionPart(native);
+      if (native !== undefined) return nativeCompactionPart(native, provider);
       const kind = part.extra?.[CUSTOM_PART];
       return typeof kind === 'string' && kind.includes('.')
         ? { type: 'custom', kind: kind as `${string}.${string}` }
@@ -128,13 +142,25 @@ function fromPart(part: Part, source: AiMessage | undefined): AiPart {
 }
 
 /**
- * A provider's compaction: Anthropic's block as `@ai-sdk/anthropic` sends it back (a text part marked
- * `type: 'compaction'`, with its signature); OpenAI's encrypted item has no AI SDK carrier here, so
- * its readable copy goes as text.
+ * A provider's compaction. OpenAI's encrypted item, to `@ai-sdk/openai`'s Responses model, as the
+ * `custom` part it sends back as the item (`kind: 'openai.compaction'`, `itemId` and `encryptedContent`;
+ * it drops an item without an id). Anthropic's block, to `@ai-sdk/anthropic` or to a call that names no
+ * provider, as the text part it sends back as the block (marked `type: 'compaction'`, with its
+ * signature). Anywhere else, the readable copy as text.
  */
-function nativeCompactionPart(native: NativeCompaction): AiPart {
-  if (native.vendor === 'openai')
-    return { type: 'text', text: native.readable === '' ? NO_READABLE_COPY : native.readable };
+function nativeCompactionPart(native: NativeCompaction, provider: string | undefined): AiPart {
+  const readable = { type: 'text' as const, text: native.readable === '' ? NO_READABLE_COPY : native.readable };
+  if (native.vendor === 'openai') {
+    const { id, encrypted_content: encryptedContent } = native.fields;
+    if (provider !== 'openai.responses' || typeof id !== 'string' || typeof encryptedContent !== 'string')
+      return readable;
+    return {
+      type: 'custom',
+      kind: OPENAI_COMPACTION_KIND,
+      providerOptions: { openai: { itemId: id, encryptedContent } },
+    };
+  }
+  if (provider !== undefined && !provider.startsWith('anthropic')) return readable;
   const signature = native.fields['signature'];
   return {
     type: 'text',
