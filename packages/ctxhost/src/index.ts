@@ -1,6 +1,11 @@
 /** ctxhost: the batteries-included entry. Re-exports the public API of every built-in package. */
-export { createDefaultHost, loadDefaultHost, builtInPlugins, type DefaultHostOptions } from './create-default-host.js';
-export { builtInConfigSections } from './built-in-config-sections.js';
+export {
+  createDefaultHost,
+  loadDefaultHost,
+  builtInPlugins,
+  builtInConfigSections,
+  type DefaultHostOptions,
+} from '@ctxhost/default-host';
 export * from '@ctxhost/core';
 export {
   createCompressor,
