@@ -4,7 +4,8 @@
  * the next call with 2 appended messages, with the prefix's objects handed again (as a caller that keeps
  * its list does) and as fresh copies (as a framework that rebuilds its prompt each call does). Beside it,
  * one JSON.stringify of the prompt (the floor: reading it once). The window is far above the prompt, so
- * no compaction runs: the figure is ctxhost's own work per call (hashing, the view, the request hooks).
+ * no compaction runs: the figure is ctxhost's own work per call (hashing, the view, the request hooks), in CPU time
+ * (`process.cpuUsage`, garbage collection included: the machine is shared, so wall time says little).
  * `@ctxhost/ai-sdk` through its real `transformParams`; LangChain and the OpenAI Agents SDK through
  * `createStatelessIntegration` with their mapping and their rendering back (what their middleware and
  * filter do around the framework's own call). Mastra's prompt is the AI SDK's and goes through the same mapping.
@@ -160,17 +161,20 @@ export async function runStatelessIntegrations(
   return rows;
 }
 
+/** CPU time (user + system, every thread of the process: GC included), ms: the machine is shared, so wall time says little. */
 function time(fn: () => unknown): number {
-  const started = performance.now();
+  const started = process.cpuUsage();
   fn();
-  return performance.now() - started;
+  return cpuMs(process.cpuUsage(started));
 }
 
 async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
+  const started = process.cpuUsage();
   await fn();
-  return performance.now() - started;
+  return cpuMs(process.cpuUsage(started));
 }
+
+const cpuMs = (used: NodeJS.CpuUsage): number => (used.user + used.system) / 1000;
 
 const round = (value: number): number => Math.round(value * 100) / 100;
 
