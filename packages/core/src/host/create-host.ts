@@ -24,7 +24,7 @@ import {
   type ResolveContextEngineOptions,
 } from '../engines/resolve-context-engine.js';
 import { createSessionMutex } from './session-mutex.js';
-import type { SessionStore, StoredEvent } from '../stores/session-store.js';
+import type { SessionStore } from '../stores/session-store.js';
 import type { CompactionReport } from '../model/compaction-report.js';
 import type { EphemeralSeed } from './host.js';
 import type { Summarizer } from '../model/summarizer.js';
@@ -250,19 +250,19 @@ function buildHost(options: CreateHostOptions, notices: ToastEvent[]): Host {
         );
       await markStarted();
       const viewStore = createMemoryStore({ copy: false });
-      const events: StoredEvent[] = [];
-      for (const message of seed?.history ?? [])
-        events.push(await viewStore.append(id, { type: 'message.appended', message }));
+      // The history in one step (no event object per message): a prompt handed over whole costs one pass.
+      const history = seed?.history ?? [];
+      const last = viewStore.seed(id, history);
+      const session = newSession(id, viewStore, () => ephemeral.delete(id));
+      session.seed(history, last);
       if (seed?.projection !== undefined)
-        events.push(
+        session.replay([
           await viewStore.append(id, {
             type: 'compaction.applied',
             projection: [...seed.projection],
             report: seededReport(seed),
           }),
-        );
-      const session = newSession(id, viewStore, () => ephemeral.delete(id));
-      session.replay(events);
+        ]);
       ephemeral.set(id, session);
       return session;
     },

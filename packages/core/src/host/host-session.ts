@@ -29,6 +29,11 @@ export interface HostSessionContext {
 export interface HostSession extends Session {
   /** Applies a stored event to memory (used when replaying the log on open). */
   replay(events: readonly StoredEvent[]): void;
+  /**
+   * Starts an empty session with `messages` as its history and projection, `last` being the log's event of
+   * the last one (a memory store's `seed`): O(1) per message, no event objects. The list is copied, not its messages.
+   */
+  seed(messages: readonly Message[], last: StoredEvent | undefined): void;
   /** Resolves once every operation queued on the session's lock has finished (the host's dispose waits for it). */
   drain(): Promise<void>;
   /** Refuses every later write: the session was deleted elsewhere (another worker announced `session.deleted`). */
@@ -122,10 +127,25 @@ export function createHostSession(context: HostSessionContext): HostSession {
     replay(events);
   };
 
+  const seed = (messages: readonly Message[], last: StoredEvent | undefined): void => {
+    if (history.length > 0 || lastEventId !== undefined)
+      throw new CtxhostError(
+        CORE_ERROR_CODES.sessionExists,
+        `session ${context.id} already has messages; only an empty one can be seeded`,
+      );
+    history = messages.slice();
+    projection = markAppendOnlyView(messages.slice());
+    if (last !== undefined) {
+      lastEventId = last.eventId;
+      view.readTo(last.seq);
+    }
+  };
+
   const session: HostSession = {
     id: context.id,
     contextWindow: context.contextWindow,
     replay,
+    seed,
     async drain() {
       await context.mutex.run(async () => undefined);
     },
