@@ -48,12 +48,29 @@ describe("a cloned repository's config runs no code", () => {
   it('config check lists the refused settings and why', async () => {
     const { code, stdout } = await runCtxhost(['config', 'check', '--cwd', repository, '--json'], { env: env() });
     expect(code).toBe(0);
-    const check = JSON.parse(stdout) as { projectTrusted: boolean; refused: { key: string; line: number }[] };
+    const check = JSON.parse(stdout) as {
+      projectTrusted: boolean;
+      refused: { key: string; line: number; reason: string }[];
+    };
     expect(check.projectTrusted).toBe(false);
     expect(check.refused.map((refusal) => [refusal.key, refusal.line])).toStrictEqual([
       ['plugin_dirs', 1],
       ['context.engine', 3],
     ]);
+    expect(check.refused[0]!.reason).toMatch(/^plugin folders run their code; .*trusted_projects/);
+    expect(check.refused[1]!.reason).toMatch(
+      /^the engine would be imported from .*context_engine\/evil; .*trusted_projects/,
+    );
+    // Without --json, the same refusals and their reasons head the report.
+    const text = await runCtxhost(['config', 'check', '--cwd', repository], { env: env() });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ctxhost config check: valid \(2 warnings\)$/m);
+    expect(text.stdout).toMatch(
+      /^warning: config \.ctxhost\/config\.yaml:1:1 plugin_dirs: refused \["tools"\]: plugin folders run their code; .*trusted_projects/m,
+    );
+    expect(text.stdout).toMatch(
+      /^warning: config \.ctxhost\/config\.yaml:3:3 context\.engine: refused "evil": the engine would be imported from /m,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -80,6 +80,25 @@ describe('secret redactor', () => {
     expect(JSON.stringify(result.error?.issues)).toContain('a valid regular expression');
   });
 
+  it.each([
+    ['a lookahead', 'token(?=[0-9])'],
+    ['a backreference', '(a+)\\1'],
+  ])('refuses a pattern RE2 cannot run (%s) at load, with the reason and what to do', (_name, regex) => {
+    const result = ConfigFileSchema.safeParse({ redaction: { patterns: [{ type: 'x', regex }] } });
+    expect(result.success).toBe(false);
+    const issue = result.error!.issues[0]!;
+    expect(issue.path).toStrictEqual(['redaction', 'patterns', 0, 'regex']);
+    expect(issue.message).toMatch(
+      /^a pattern that runs in linear time \(RE2 cannot run it: .+; rewrite it without lookarounds or backreferences\)$/,
+    );
+  });
+
+  it('accepts a pattern a backtracking engine would take exponential time on: it runs on RE2', () => {
+    expect(
+      ConfigFileSchema.safeParse({ redaction: { patterns: [{ type: 'x', regex: '^(\\w+\\s?)*$' }] } }).success,
+    ).toBe(true);
+  });
+
   describe('fuzzed', () => {
     const noise = fc.string({
       unit: fc.constantFrom('a', 'b', 'Z', '0', ' ', '\n', '-', '_', '/', ':', '=', '@', '.', '"', 'k', 's'),
