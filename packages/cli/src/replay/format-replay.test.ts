@@ -70,3 +70,31 @@ describe('formatReplaySummary with several overflows in one incident', () => {
     expect(text).toContain('overflows 2 in 1 incident, recovered 1');
   });
 });
+
+describe('formatReplaySummary where model calls and recorded turns part', () => {
+  it('names every call without a recorded turn, and every recorded message no call replays, with the reason', () => {
+    const text = formatReplaySummary(
+      sampleReplayResult({
+        unansweredUserTurns: { sentWithNext: 2, leftOut: 1 },
+        turnsEndedAfterTools: 3,
+        unrecordedCalls: 1,
+      }),
+      plain,
+    ).join('\n');
+    expect(text).toContain(
+      '2 user messages with no recorded answer (interrupted) sent with the next one, as the agent sent them',
+    );
+    expect(text).toContain('1 user message at the end with no recorded answer left out: no call replays them');
+    expect(text).toContain(
+      '3 tool calls with no recorded turn after its result (stopped by the user, or the transcript ends there): the turn ended there, the model was not asked',
+    );
+    expect(text).toContain(
+      "1 model call ended on a message the transcript records no turn after: answered by the simulator's stand-in reply and priced",
+    );
+  });
+
+  it('says nothing of them when every call has its recorded turn', () => {
+    const text = formatReplaySummary(sampleReplayResult(), plain).join('\n');
+    expect(text).not.toMatch(/no recorded (answer|turn)/);
+  });
+});
