@@ -215,6 +215,7 @@ export {
   readOriginal,
   type OriginalToolInput,
 } from './host/original-tool.js';
+export { completeCompaction, type CompleteOptions } from './host/complete-compaction.js';
 export {
   prepareCompaction,
   runCompaction,

@@ -10,10 +10,12 @@ export interface RehydrateRequest {
   signal?: AbortSignal;
 }
 
-/** A file as it is on disk now. A host leaves out what it cannot read. */
+/** A file as it is on disk now. A host leaves out what it cannot read, and marks `gone` a file that is no longer there. */
 export interface RehydratedFile {
   path: string;
   content: string;
+  /** Deleted or moved since the agent touched it: said in one line, so the model does not work from its memory of it. */
+  gone?: boolean;
 }
 
 /** The heading of the re-read files beside a summary. */
@@ -67,6 +69,14 @@ export function renderRehydrated(
   const skipped: string[] = [];
   let left = maxTokens - count(REHYDRATED_HEADING) - 10;
   for (const file of files) {
+    if (file.gone === true) {
+      const line = `### ${file.path}: no longer on disk (deleted or moved since the agent touched it)`;
+      if (count(line) > left) continue;
+      blocks.push(line);
+      included.push(file.path);
+      left -= count(line);
+      continue;
+    }
     const fence = file.content.includes('```') ? '````' : '```';
     const whole = `### ${file.path}\n${fence}\n${file.content}\n${fence}`;
     const cost = count(whole);
