@@ -10,8 +10,8 @@ import { createDefaultHost } from 'ctxhost';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { LANGCHAIN_ERROR_CODES, LangchainIntegrationError } from './errors.js';
 import { fromLangChainMessage } from './from-langchain-message.js';
-import { modelFacts, toolDefinitions } from './model-facts.js';
-import { nativeModel } from './native-model.js';
+import { modelFacts, toolDefinitions, type LangChainProvider } from './model-facts.js';
+import { nativeModel, withCompactionBeta } from './native-model.js';
 import { overflowOf } from './provider-error.js';
 import { toUsage } from './reply-usage.js';
 import { toLangChainRequest } from './to-langchain-messages.js';
@@ -50,10 +50,14 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   });
 
   /** The request through a model carrying native context management, where the model takes it (else said once). */
-  const withNative = (request: ModelRequest, turn: StatelessTurn<BaseMessage, unknown>, anthropic: boolean) => {
+  const withNative = (
+    request: ModelRequest,
+    turn: StatelessTurn<BaseMessage, unknown>,
+    provider: LangChainProvider,
+  ) => {
     const fields = nativeFieldsOf(turn.providerOptions);
     if (fields === undefined) return request;
-    const carried = nativeModel(fields, request.model, anthropic);
+    const carried = nativeModel(fields, request.model, provider);
     if ('off' in carried) {
       integration.report(
         `native:${fields.vendor}`,
@@ -77,13 +81,17 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
         tools: toolDefinitions(request.tools),
       }),
     );
-    const native = withNative(request, turn, facts.anthropic);
+    const native = withNative(request, turn, facts.provider);
     const send = async (messages: readonly Message[] | undefined): Promise<ModelResponse> => {
       if (messages === undefined) return throwOnWindowStop(await handler(native));
-      const projected = toLangChainRequest(messages, turn.originals, { cacheControl: facts.anthropic });
+      const projected = toLangChainRequest(messages, turn.originals, {
+        cacheControl: facts.anthropic,
+        provider: facts.provider,
+      });
       return throwOnWindowStop(
         await handler({
           ...native,
+          model: withCompactionBeta(native.model, messages, facts.provider) as ModelRequest['model'],
           messages: projected.messages,
           ...(projected.systemMessage === undefined ? {} : { systemMessage: projected.systemMessage }),
         }),

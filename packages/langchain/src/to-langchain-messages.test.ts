@@ -1,4 +1,11 @@
-import { createPromptOriginals, type Message, type Part } from '@ctxhost/core';
+import {
+  ANTHROPIC_COMPACTION,
+  NATIVE_PART_MARKER,
+  createPromptOriginals,
+  openAICompactionPart,
+  type Message,
+  type Part,
+} from '@ctxhost/core';
 import {
   AIMessage,
   ChatMessage,
@@ -79,6 +86,37 @@ describe('toLangChainRequest', () => {
     ]);
     const other = toLangChainRequest(marked, originals, { cacheControl: false });
     expect(JSON.stringify(other.messages.map((message) => message.content))).not.toContain('cache_control');
+  });
+
+  it("sends a provider's compaction as its own block or item to the provider that made it, as its readable copy elsewhere", () => {
+    const { originals } = mapped([]);
+    const item = { type: 'compaction' as const, id: 'cmp_1', encrypted_content: 'sealed' };
+    const list: Message[] = [
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [
+          { id: 'a:0', type: 'text', text: 'Anthropic summary', extra: { [NATIVE_PART_MARKER]: ANTHROPIC_COMPACTION } },
+        ],
+      },
+      { id: 'o', role: 'user', parts: [openAICompactionPart(item, 'o:0', 'OpenAI copy')] },
+      { id: 'u', role: 'user', parts: [{ id: 'u:0', type: 'text', text: 'go on' }] },
+    ];
+    const contents = (provider: 'anthropic' | 'openai-responses' | 'other') =>
+      toLangChainRequest(list, originals, { cacheControl: provider === 'anthropic', provider }).messages.map(
+        (message) => [message.type, message.content, message.response_metadata['output']] as const,
+      );
+    expect(contents('anthropic')).toEqual([
+      ['ai', [{ type: 'compaction', content: 'Anthropic summary' }], undefined],
+      ['human', 'OpenAI copy', undefined],
+      ['human', 'go on', undefined],
+    ]);
+    expect(contents('openai-responses')).toEqual([
+      ['ai', 'Anthropic summary', undefined],
+      ['ai', '', [item]],
+      ['human', 'go on', undefined],
+    ]);
+    expect(contents('other').map(([, content]) => content)).toEqual(['Anthropic summary', 'OpenAI copy', 'go on']);
   });
 });
 

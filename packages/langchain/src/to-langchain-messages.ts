@@ -1,13 +1,16 @@
 import {
   NO_READABLE_COPY,
   nativeCompactionOf,
+  openAICompactionItemOf,
   type CacheControl,
   type Message,
+  type OpenAICompactionItem,
   type Part,
   type PromptOriginals,
 } from '@ctxhost/core';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { blocksOf, toolCallsOf } from './from-langchain-message.js';
+import type { LangChainProvider } from './model-facts.js';
 
 /** The request LangChain sends: the system message apart (`ModelRequest.systemMessage`), the rest as `messages`. */
 export interface LangChainRequest {
@@ -23,39 +26,91 @@ type Block = Record<string, unknown>;
  * changed (a truncated tool output, a summary) is rebuilt. With
  * `cacheControl` (a `ChatAnthropic` model), a part's breakpoint becomes
  * `cache_control` on the message's last block, which `@langchain/anthropic`
- * sends as it is; without it, breakpoints are left out.
+ * sends as it is; without it, breakpoints are left out. A provider's
+ * compaction goes as that provider's own block or item when `provider` (the
+ * chat model the request goes to; default `anthropic` with `cacheControl`)
+ * made it, and as its readable copy anywhere else.
  */
 export function toLangChainRequest(
   messages: readonly Message[],
   originals: PromptOriginals<BaseMessage, unknown>,
-  options: { cacheControl: boolean },
+  options: { cacheControl: boolean; provider?: LangChainProvider },
 ): LangChainRequest {
+  const provider = options.provider ?? (options.cacheControl ? 'anthropic' : 'other');
   let head = 0;
   while (head < messages.length && messages[head]!.role === 'system') head++;
-  const rendered = messages.map((message) => render(message, originals, options.cacheControl));
+  const rendered = messages.map((message) => render(message, originals, options.cacheControl, provider));
   return { systemMessage: systemOf(rendered.slice(0, head).flat()), messages: rendered.slice(head).flat() };
 }
 
-function render(message: Message, originals: PromptOriginals<BaseMessage, unknown>, cache: boolean): BaseMessage[] {
+function render(
+  message: Message,
+  originals: PromptOriginals<BaseMessage, unknown>,
+  cache: boolean,
+  provider: LangChainProvider,
+): BaseMessage[] {
   const source = originals.message(message.id);
-  const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
+  const unchanged =
+    source !== undefined &&
+    message.parts.every((part) => originals.unchangedPart(part) !== undefined && ownCompaction(part, provider));
   const marker = cache ? message.parts.find((part) => part.cacheControl !== undefined)?.cacheControl : undefined;
-  const out = unchanged ? [source] : rebuild(message, source);
+  const out = unchanged ? [source] : rebuild(message, source, provider);
   if (marker === undefined || out.length === 0) return out;
   return [...out.slice(0, -1), withCacheControl(out.at(-1)!, marker)];
 }
 
-function rebuild(message: Message, source: BaseMessage | undefined): BaseMessage[] {
+/** A part the caller's own message may carry to `provider` as it is: anything but another provider's compaction. */
+function ownCompaction(part: Part, provider: LangChainProvider): boolean {
+  const native = nativeCompactionOf(part);
+  if (native === undefined) return true;
+  return native.vendor === 'anthropic' ? provider === 'anthropic' : provider === 'openai-responses';
+}
+
+/**
+ * A provider's compaction for the request's provider: Anthropic's block (in an assistant message) to
+ * `ChatAnthropic`; OpenAI's encrypted item to `ChatOpenAI` on the Responses API, which sends an assistant
+ * message's `response_metadata.output` items as they are (the only carrier of an item it has no block
+ * for); the readable copy anywhere else.
+ */
+function nativeRendering(
+  part: Part,
+  role: Message['role'],
+  provider: LangChainProvider,
+): { block: Block } | { item: OpenAICompactionItem } | undefined {
+  const native = nativeCompactionOf(part);
+  if (native === undefined) return undefined;
+  if (native.vendor === 'anthropic' && provider === 'anthropic' && role === 'assistant')
+    return { block: { type: 'compaction', content: native.readable } };
+  const item = provider === 'openai-responses' ? openAICompactionItemOf(part) : undefined;
+  if (item !== undefined) return { item };
+  return { block: { type: 'text', text: native.readable === '' ? NO_READABLE_COPY : native.readable } };
+}
+
+/** OpenAI's compaction items as the assistant message `ChatOpenAI` sends as those items (none when there are none). */
+function itemsMessage(items: OpenAICompactionItem[]): BaseMessage[] {
+  return items.length === 0 ? [] : [new AIMessage({ content: '', response_metadata: { output: items } })];
+}
+
+function rebuild(message: Message, source: BaseMessage | undefined, provider: LangChainProvider): BaseMessage[] {
   const id = source?.id === undefined ? {} : { id: source.id };
+  const items: OpenAICompactionItem[] = [];
+  /** A part's block, an OpenAI item set aside for `itemsMessage`; undefined when the part is not a provider's compaction. */
+  const nativeBlocks = (part: Part): Block[] | undefined => {
+    const rendering = nativeRendering(part, message.role, provider);
+    if (rendering === undefined) return undefined;
+    if ('item' in rendering) {
+      items.push(rendering.item);
+      return [];
+    }
+    return [rendering.block];
+  };
   switch (message.role) {
     case 'system':
       return [new SystemMessage({ content: textOf(message.parts), ...id })];
     case 'assistant': {
       const content: Block[] = message.parts.flatMap((part): Block[] => {
-        const native = nativeCompactionOf(part);
-        if (native?.vendor === 'anthropic') return [{ type: 'compaction', content: native.readable }];
-        if (native !== undefined)
-          return [{ type: 'text', text: native.readable === '' ? NO_READABLE_COPY : native.readable }];
+        const native = nativeBlocks(part);
+        if (native !== undefined) return native;
         if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
         if (part.type === 'reasoning' && part.signature !== undefined)
           return [{ type: 'thinking', thinking: part.text, signature: part.signature }];
@@ -66,7 +121,11 @@ function rebuild(message: Message, source: BaseMessage | undefined): BaseMessage
           ? [{ id: part.callId, name: part.name, args: asArgs(part.input), type: 'tool_call' as const }]
           : [],
       );
-      return [new AIMessage({ content: plainWhenText(content) as never, tool_calls: toolCalls, ...id })];
+      const rest =
+        content.length === 0 && toolCalls.length === 0 && items.length > 0
+          ? []
+          : [new AIMessage({ content: plainWhenText(content) as never, tool_calls: toolCalls, ...id })];
+      return [...itemsMessage(items), ...rest];
     }
     case 'tool':
     case 'user': {
@@ -84,12 +143,18 @@ function rebuild(message: Message, source: BaseMessage | undefined): BaseMessage
           : [],
       );
       const rest = message.parts.flatMap((part): Block[] => {
+        const native = nativeBlocks(part);
+        if (native !== undefined) return native;
         if (part.type === 'text') return [{ type: 'text', text: part.text }];
         if (part.type === 'image' && part.source.kind !== 'text')
           return [{ type: 'image_url', image_url: { url: imageUrl(part.source) } }];
         return [];
       });
-      return [...results, ...(rest.length > 0 ? [new HumanMessage({ content: plainWhenText(rest) as never })] : [])];
+      return [
+        ...itemsMessage(items),
+        ...results,
+        ...(rest.length > 0 ? [new HumanMessage({ content: plainWhenText(rest) as never })] : []),
+      ];
     }
   }
 }
