@@ -104,7 +104,8 @@ describe('toLangChainRequest', () => {
     ];
     const contents = (provider: 'anthropic' | 'openai-responses' | 'other') =>
       toLangChainRequest(list, originals, { cacheControl: provider === 'anthropic', provider }).messages.map(
-        (message) => [message.type, message.content, message.response_metadata['output']] as const,
+        (message) =>
+          [message.type, message.content, (message.response_metadata as Record<string, unknown>)['output']] as const,
       );
     expect(contents('anthropic')).toEqual([
       ['ai', [{ type: 'compaction', content: 'Anthropic summary' }], undefined],
