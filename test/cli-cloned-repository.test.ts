@@ -45,6 +45,19 @@ describe("a cloned repository's config runs no code", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  // The report goes to the scratch folder, known only once it exists: each case builds its arguments then.
+  it.each([
+    ['replay', (): string[] => ['replay', transcript, '--window', '20000', '--json']],
+    ['demo', (): string[] => ['demo', transcript, '--window', '20000', '--report', join(folder, 'demo.html')]],
+  ])('%s replays with the compressor, says what it refused, and imports nothing', async (_name, args) => {
+    const { code, stderr } = await runCtxhost(args(), { cwd: repository, env: env() });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/plugin_dirs: refused \["tools"\]: plugin folders run their code/);
+    expect(stderr).toMatch(/context\.engine: refused "evil"/);
+    expect(stderr).not.toMatch(/loading context engine "evil"/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('config check lists the refused settings and why', async () => {
     const { code, stdout } = await runCtxhost(['config', 'check', '--cwd', repository, '--json'], { env: env() });
     expect(code).toBe(0);
