@@ -204,33 +204,41 @@ const HOSTILE_FILES: readonly { importer: string; name: string; build: (bytes: n
   },
   {
     importer: 'claude-code',
-    name: 'a request reporting 1e9 input tokens and -5 output tokens',
-    build: () =>
-      [
-        JSON.stringify({
+    // Repeated to the size asked, so its time per MB is a slope and not a parse's fixed cost over 600 bytes.
+    name: 'requests reporting 1e9 input tokens and -5 output tokens',
+    build: (bytes) => {
+      const lines: string[] = [];
+      let parent: string | null = null;
+      for (let index = 0, size = 0; size < bytes; index++) {
+        const user = JSON.stringify({
           type: 'user',
-          uuid: 'u1',
-          parentUuid: null,
+          uuid: `u${index}`,
+          parentUuid: parent,
           sessionId: 's',
           timestamp: HEADER_TIME,
-          message: { role: 'user', content: 'hi' },
-        }),
-        JSON.stringify({
+          message: { role: 'user', content: `hi ${index}` },
+        });
+        const assistant = JSON.stringify({
           type: 'assistant',
-          uuid: 'a1',
-          parentUuid: 'u1',
+          uuid: `a${index}`,
+          parentUuid: `u${index}`,
           sessionId: 's',
           timestamp: HEADER_TIME,
-          requestId: 'r1',
+          requestId: `r${index}`,
           message: {
-            id: 'm1',
+            id: `m${index}`,
             role: 'assistant',
             model: 'claude-sonnet-4-5',
             content: [{ type: 'text', text: 'ok' }],
             usage: { input_tokens: 1e9, output_tokens: -5 },
           },
-        }),
-      ].join('\n'),
+        });
+        lines.push(user, assistant);
+        size += user.length + assistant.length + 2;
+        parent = `a${index}`;
+      }
+      return lines.join('\n');
+    },
   },
 ];
 
@@ -243,7 +251,8 @@ function hostileFiles(bytes: number): HostileRow[] {
   const outcomes: string[] = [];
   for (const file of HOSTILE_FILES) {
     const text = file.build(bytes);
-    const started = performance.now();
+    // CPU time, not wall time: the machine is shared, and a hang is work, not waiting.
+    const started = process.cpuUsage();
     let outcome = 'parsed';
     try {
       parseTranscript(text, { file: `${file.importer}.jsonl`, skipInvalid: true });
@@ -254,7 +263,8 @@ function hostileFiles(bytes: number): HostileRow[] {
           ? 'refused'
           : `crash (${(error as Error).name})`;
     }
-    const msPerMb = ((performance.now() - started) / text.length) * 1e6;
+    const used = process.cpuUsage(started);
+    const msPerMb = ((used.user + used.system) / 1000 / text.length) * 1e6;
     if (outcome.startsWith('crash')) crashes++;
     if (msPerMb > 10_000) hangs++;
     outcomes.push(`${file.importer}/${file.name}: ${outcome}`);
