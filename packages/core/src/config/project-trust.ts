@@ -19,6 +19,9 @@ export const CODE_LOADING_SETTINGS = [
   'auxiliary.compression.base_url',
   'auxiliary.compression.api_key_env',
   'store.url',
+  'hooks.gateway.upstream',
+  'hooks.gateway.upstreams',
+  'hooks.gateway.models.*.upstream',
 ] as const;
 
 /** Settings that send the conversation, a key or every session somewhere the file chooses, and why each is refused. */
@@ -32,6 +35,19 @@ const DATA_SENDING_SETTINGS = [
     why: 'the summarizer would send the value of that environment variable as its API key',
   },
   { key: 'store.url', why: 'every session would be written to that database' },
+  // `ctxhost gateway` forwards each caller's request with its API key: an upstream named by a clone is a collector.
+  {
+    key: 'hooks.gateway.upstream',
+    why: "the gateway would forward requests, with each caller's API key, to that address",
+  },
+  {
+    key: 'hooks.gateway.upstreams',
+    why: "the gateway would forward requests, with each caller's API key, to those addresses",
+  },
+  {
+    key: 'hooks.gateway.models.*.upstream',
+    why: "the gateway would forward that model's requests, with each caller's API key, to that address",
+  },
 ] as const satisfies readonly { key: CodeLoadingSetting; why: string }[];
 export type CodeLoadingSetting = (typeof CODE_LOADING_SETTINGS)[number];
 
@@ -129,15 +145,23 @@ export function withoutCodeLoadingSettings(
       copy.context = rest;
     }
   }
-  for (const { key, why } of DATA_SENDING_SETTINGS) {
-    const [section, subsection, leaf] = key.split('.') as [string, string, string | undefined];
-    const path = leaf === undefined ? [section, subsection] : [section, subsection, leaf];
-    const removed = withoutPath(copy, path);
-    if (removed === undefined) continue;
-    refuse(key, path, removed.value, why);
-    Object.assign(copy, removed.rest);
-  }
+  for (const { key, why } of DATA_SENDING_SETTINGS)
+    for (const path of pathsMatching(copy, key.split('.'))) {
+      const removed = withoutPath(copy, path);
+      if (removed === undefined) continue;
+      refuse(key, path, removed.value, why);
+      Object.assign(copy, removed.rest);
+    }
   return { value: copy, refused };
+}
+
+/** The key paths in `value` that `pattern` names, `*` standing for every key of a mapping. */
+function pathsMatching(value: unknown, pattern: readonly string[]): string[][] {
+  if (pattern.length === 0) return [[]];
+  if (!isPlainObject(value)) return [];
+  const [head, ...tail] = pattern as [string, ...string[]];
+  const keys = head === '*' ? Object.keys(value) : Object.hasOwn(value, head) ? [head] : [];
+  return keys.flatMap((key) => pathsMatching(value[key], tail).map((rest) => [key, ...rest]));
 }
 
 /**
