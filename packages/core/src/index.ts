@@ -150,6 +150,12 @@ export {
   type MappedPromptItem,
 } from './host/prompt-mirror.js';
 export { createPromptOriginals, type PromptOriginals } from './host/prompt-originals.js';
+export {
+  createPromptRenderer,
+  type PromptRenderer,
+  type PromptRendererOptions,
+  type RenderedPrompt,
+} from './host/prompt-renderer.js';
 export { fromOpenAI, toOpenAI } from './adapters/openai-adapter.js';
 export { fromResponsesOutput, toResponsesInput, type ResponsesItem } from './adapters/responses-adapter.js';
 export type * from './adapters/openai-wire-types.js';

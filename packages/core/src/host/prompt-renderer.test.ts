@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../model/message.js';
+import { createPromptRenderer } from './prompt-renderer.js';
+
+const text = (id: string, body: string, role: Message['role'] = 'user'): Message => ({
+  id,
+  role,
+  parts: [{ id: `${id}:0`, type: 'text', text: body }],
+});
+
+/** Each message as one item per part, `<id>:<text>`; a message whose text starts with "two" renders as two items. */
+const renderNaive = (message: Message): string[] => {
+  const body = message.parts.map((part) => ('text' in part ? part.text : '')).join('');
+  return body.startsWith('two') ? [`${message.id}:${body}`, `${message.id}:${body}+`] : [`${message.id}:${body}`];
+};
+const marked = (message: Message): number => (message.parts.some((part) => part.cacheControl !== undefined) ? 1 : 0);
+
+function counting() {
+  const rendered: string[] = [];
+  const renderer = createPromptRenderer<string>({
+    render: (message) => {
+      rendered.push(message.id);
+      return renderNaive(message);
+    },
+    tally: marked,
+  });
+  return { renderer, rendered };
+}
+
+describe('createPromptRenderer', () => {
+  it('renders each message once and only what is new or replaced afterwards', () => {
+    const { renderer, rendered } = counting();
+    const history = [text('a', 'one'), text('b', 'two'), text('c', 'three')];
+    expect(renderer.render(history).items).toEqual(['a:one', 'b:two', 'b:two+', 'c:three']);
+    rendered.length = 0;
+    const markedC = { ...history[2]!, parts: [{ ...history[2]!.parts[0]!, cacheControl: { type: 'ephemeral' as const } }] };
+    const next = renderer.render([history[0]!, history[1]!, markedC, text('d', 'four')]);
+    expect(next.items).toEqual(['a:one', 'b:two', 'b:two+', 'c:three', 'd:four']);
+    expect(next.tally).toBe(1);
+    expect(rendered).toEqual(['c', 'd']);
+    rendered.length = 0;
+    // The mark moves on: the unmarked original was rendered before, the marked copy is new.
+    const again = renderer.render([...history, text('d', 'four'), text('e', 'five')]);
+    expect(again.tally).toBe(0);
+    expect(rendered).toEqual(['d', 'e']);
+  });
+
+  it('hands a new array each call, so a caller that changes it changes nothing kept', () => {
+    const { renderer } = counting();
+    const history = [text('a', 'one'), text('b', 'two')];
+    const first = renderer.render(history).items;
+    first.length = 0;
+    expect(renderer.render(history).items).toEqual(['a:one', 'b:two', 'b:two+']);
+  });
+
+  it('agrees with rendering every message, over random edits (append, replace, shorten, re-render counts)', () => {
+    let seed = 7;
+    const random = (below: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    const { renderer } = counting();
+    let messages: Message[] = [];
+    let made = 0;
+    for (let step = 0; step < 300; step++) {
+      const edit = random(5);
+      const fresh = (): Message => {
+        made++;
+        const body = `${random(3) === 0 ? 'two' : 'one'}-${made}`;
+        const message = text(`m${made}`, body);
+        return random(4) === 0
+          ? { ...message, parts: [{ ...message.parts[0]!, cacheControl: { type: 'ephemeral' } }] }
+          : message;
+      };
+      if (edit <= 1 || messages.length === 0) messages = [...messages, fresh(), ...(edit === 1 ? [fresh()] : [])];
+      else if (edit === 2) messages = messages.map((message) => (random(6) === 0 ? fresh() : message));
+      else if (edit === 3) messages = messages.slice(0, random(messages.length + 1));
+      else messages = [fresh(), ...messages.slice(random(messages.length))];
+      const got = renderer.render(messages);
+      expect(got.items).toEqual(messages.flatMap(renderNaive));
+      expect(got.tally).toBe(messages.reduce((sum, message) => sum + marked(message), 0));
+    }
+  });
+});
