@@ -33,7 +33,10 @@ describe('createPromptRenderer', () => {
     const history = [text('a', 'one'), text('b', 'two'), text('c', 'three')];
     expect(renderer.render(history).items).toEqual(['a:one', 'b:two', 'b:two+', 'c:three']);
     rendered.length = 0;
-    const markedC = { ...history[2]!, parts: [{ ...history[2]!.parts[0]!, cacheControl: { type: 'ephemeral' as const } }] };
+    const markedC = {
+      ...history[2]!,
+      parts: [{ ...history[2]!.parts[0]!, cacheControl: { type: 'ephemeral' as const } }],
+    };
     const next = renderer.render([history[0]!, history[1]!, markedC, text('d', 'four')]);
     expect(next.items).toEqual(['a:one', 'b:two', 'b:two+', 'c:three', 'd:four']);
     expect(next.tally).toBe(1);
