@@ -4,7 +4,7 @@ import type { ModelRequest } from '../model/model-client.js';
 import { validateProjection, type ProjectionProblem } from '../model/validate-projection.js';
 import { CORE_ERROR_CODES, CtxhostError } from '../errors.js';
 import type { CompactionCache } from './compaction-cache.js';
-import type { PromptChain } from './prompt-chain.js';
+import { listOf, type PromptChain } from './prompt-chain.js';
 import type { StatelessRequest } from './stateless-context.js';
 import type { StatelessView } from './view-pool.js';
 import { changedSinceCommit, markCommitted } from './stateless-view.js';
@@ -90,7 +90,7 @@ function assertValidProjection<S, P>(host: Host, messages: readonly Message[], c
 export function introducedProblems<S, P>(messages: readonly Message[], chain: PromptChain<S, P>): ProjectionProblem[] {
   const problems = validateProjection(messages);
   if (problems.length === 0) return [];
-  const callers = new Set(validateProjection(chain.items.map((item) => item.message)).map(problemKey));
+  const callers = new Set(validateProjection(listOf(chain.messages)).map(problemKey));
   return problems.filter((problem) => !callers.has(problemKey(problem)));
 }
 

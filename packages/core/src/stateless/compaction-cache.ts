@@ -3,6 +3,7 @@ import type { Message } from '../model/message.js';
 import { validateMessages } from '../model/validate-messages.js';
 import { createMemoryStore } from '../stores/memory-store.js';
 import type { CacheEntryHead, SessionStore } from '../stores/session-store.js';
+import type { ChainList } from './prompt-chain.js';
 import type { ReportOnce } from './report-once.js';
 
 /** What `write` stored: `projection` is another writer's, already there under the key, or undefined when ours went in. */
@@ -22,10 +23,10 @@ export interface CachedProjection {
 
 export interface CompactionCache {
   /** The longest entry whose covered messages the prompt holds exactly (`hashes[length-1]` matches), made under `settings`. */
-  best(hashes: readonly string[], settings: string): Promise<CachedProjection | undefined>;
+  best(hashes: ChainList<string>, settings: string): Promise<CachedProjection | undefined>;
   /** Stores generation `generation` of what `hashes[length-1]` becomes under `settings`; resolves with another writer's projection when one was there first. */
   write(
-    hashes: readonly string[],
+    hashes: ChainList<string>,
     length: number,
     settings: string,
     generation: number,
@@ -92,7 +93,7 @@ export function createCompactionCache(store: SessionStore, report: ReportOnce): 
         : { coveredLength: match.coveredLength, generation: generationOf(match.settings), key: match.key, projection };
     },
     async write(hashes, length, settings, generation, projection) {
-      const coveredHash = hashes[length - 1]!;
+      const coveredHash = hashes.at(length - 1)!;
       const filed = `${settings}-g${generation}`;
       const entry = {
         key: `c-${createHash('sha256').update(coveredHash).update(filed).digest('hex').slice(0, 40)}`,
@@ -112,19 +113,19 @@ export function createCompactionCache(store: SessionStore, report: ReportOnce): 
   };
 }
 
-function indexOf(hashes: readonly string[], length: number): string {
-  return `i-${hashes[Math.min(length, CACHE_INDEX_DEPTH) - 1]!.slice(0, 32)}`;
+function indexOf(hashes: ChainList<string>, length: number): string {
+  return `i-${hashes.at(Math.min(length, CACHE_INDEX_DEPTH) - 1)!.slice(0, 32)}`;
 }
 
 function bestHead(
   heads: readonly CacheEntryHead[],
-  hashes: readonly string[],
+  hashes: ChainList<string>,
   settings: string,
 ): CacheEntryHead | undefined {
   let best: CacheEntryHead | undefined;
   for (const head of heads) {
     if (!head.settings.startsWith(`${settings}-g`) || head.coveredLength > hashes.length) continue;
-    if (hashes[head.coveredLength - 1] !== head.coveredHash) continue;
+    if (hashes.at(head.coveredLength - 1) !== head.coveredHash) continue;
     if (
       best === undefined ||
       head.coveredLength > best.coveredLength ||

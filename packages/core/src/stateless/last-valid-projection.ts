@@ -2,7 +2,7 @@ import { createPromptOriginals, type PromptOriginals } from '../host/prompt-orig
 import type { Message } from '../model/message.js';
 import type { CompactionCache } from './compaction-cache.js';
 import { introducedProblems } from './commit-request.js';
-import { withChainedId, type PromptChain } from './prompt-chain.js';
+import { listOf, type PromptChain } from './prompt-chain.js';
 
 /** What to send when ctxhost's machinery failed for a prompt whose prefix has a valid stored compaction. */
 export interface LastValidProjection<S, P> {
@@ -23,12 +23,12 @@ export async function lastValidProjection<S, P>(
 ): Promise<LastValidProjection<S, P> | undefined> {
   const cached = await cache.best(chain.hashes, settings).catch(() => undefined);
   if (cached === undefined) return undefined;
-  const history = chain.items.map((item, index) => withChainedId(item.message, chain.hashes[index]!));
+  const history = listOf(chain.messages);
   const messages = [...cached.projection, ...history.slice(cached.coveredLength)];
   if (introducedProblems(messages, chain).length > 0) return undefined;
   const originals = createPromptOriginals<S, P>();
   history.forEach((message, index) =>
-    originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts),
+    originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts),
   );
   return { messages, originals };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
-import { createPromptChainer } from './prompt-chain.js';
+import { createPromptChainer, listOf } from './prompt-chain.js';
 
 /** A framework's prompt item with a nested part, as the AI SDK's are. */
 interface Item {
@@ -26,7 +26,7 @@ const rebuilt = (count: number): Item[] =>
 
 function hashesOf(result: ReturnType<ReturnType<typeof chainerCountingMaps>['chainer']['chain']>): readonly string[] {
   if (!result.ok) throw new Error(`unmapped ${result.unmappedType}`);
-  return result.chain.hashes;
+  return listOf(result.chain.hashes);
 }
 
 describe('createPromptChainer', () => {
@@ -66,6 +66,54 @@ describe('createPromptChainer', () => {
     const after = hashesOf(chainer.chain(withBytes()));
     expect(mapped).toEqual(['system', 'first ask', 'answer', 'second ask']);
     expect(after).toEqual(before);
+  });
+});
+
+describe('createPromptChainer on a caller that hands its list again', () => {
+  const itemsOf = (count: number): Item[] => rebuilt(count);
+
+  it('takes the known prefix by position: no message mapped again, the same message objects', () => {
+    const { chainer, mapped } = chainerCountingMaps();
+    const prompt = itemsOf(6);
+    const first = chainer.chain(prompt.slice(0, 4));
+    mapped.length = 0;
+    const next = chainer.chain(prompt);
+    if (!first.ok || !next.ok) throw new Error('unmapped');
+    expect(mapped).toEqual(['second answer', 'third ask']);
+    for (let index = 0; index < 4; index++) expect(next.chain.messages.at(index)).toBe(first.chain.messages.at(index));
+    expect(listOf(next.chain.hashes)).toEqual(hashesOf(createPromptChainer(mapAll).chain(itemsOf(6))));
+    expect(next.chain.messages.at(3)!.id).toBe(`p-${next.chain.hashes.at(3)!.slice(0, 24)}`);
+  });
+
+  it('keeps each chain its own when two prompts branch off one prefix (a retry with another last message)', () => {
+    const { chainer } = chainerCountingMaps();
+    const prompt = itemsOf(6);
+    const first = chainer.chain(prompt);
+    const before = hashesOf(first);
+    const branch = [
+      ...prompt.slice(0, 4),
+      { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'other' }] },
+    ];
+    const branched = chainer.chain(branch);
+    const longer = chainer.chain([...branch, prompt[5]!]);
+    expect(hashesOf(first)).toEqual(before);
+    expect(hashesOf(branched)).toEqual(hashesOf(createPromptChainer(mapAll).chain(branch)));
+    expect(hashesOf(longer).slice(0, 5)).toEqual(hashesOf(branched));
+    expect(hashesOf(longer)[5]).not.toBe(before[5]);
+    // The first prompt again: still its own messages.
+    expect(hashesOf(chainer.chain(prompt))).toEqual(before);
+  });
+
+  it('gives a message whose source changed outside what is hashed (a moved cache marker) its own source parts', () => {
+    const { chainer } = chainerCountingMaps();
+    const prompt = itemsOf(6);
+    chainer.chain(prompt);
+    const marked = [...prompt];
+    marked[3] = { role: 'user', content: [{ type: 'text', text: 'second ask', data: new Uint8Array([1]) }] };
+    const next = chainer.chain(marked);
+    if (!next.ok) throw new Error('unmapped');
+    expect(next.chain.items.at(3)!.sourceParts[0]).toBe(marked[3].content[0]);
+    expect(listOf(next.chain.hashes)).toEqual(hashesOf(chainer.chain(prompt)));
   });
 });
 

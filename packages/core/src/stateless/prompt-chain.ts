@@ -2,19 +2,34 @@ import { hash as oneShotHash } from 'node:crypto';
 import type { Message } from '../model/message.js';
 import { alignmentKey, type MappedPromptItem } from '../host/prompt-mirror.js';
 
-/** One caller message as ctxhost sees it: mapped once, hashed once. The message's id is not yet assigned. */
+/** One caller message as ctxhost sees it: mapped once, hashed once. */
 export interface ChainedMessage<P> {
+  /** The message as mapped, with the chained ids of the first prefix it was hashed under (see `PromptChain.messages`). */
   message: Message;
   sourceParts: readonly P[];
   /** A hash of what the message says (role and parts, without ids or cache markers). */
   contentHash: string;
 }
 
-/** A prompt with the chained hash of each prefix: `hashes[i]` covers messages 0..i. */
+/** A read-only list that may be a window on a longer one (`at` past `length` is undefined). Arrays are one. */
+export interface ChainList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/**
+ * A prompt with the chained hash of each prefix: `hashes.at(i)` covers messages 0..i. Its lists are
+ * windows on storage shared with the chains it extends and the ones that extend it, so chaining a prompt
+ * that extends a recent one costs what is new, not a copy of what is known.
+ */
 export interface PromptChain<S, P> {
-  sources: readonly S[];
-  items: readonly ChainedMessage<P>[];
-  hashes: readonly string[];
+  /** The prompt's messages; every list below has this length. */
+  readonly length: number;
+  readonly sources: readonly S[];
+  readonly items: ChainList<ChainedMessage<P>>;
+  readonly hashes: ChainList<string>;
+  /** Each caller message with its chained ids (`withChainedId`): the same object for the same message and prefix on every call. */
+  readonly messages: ChainList<Message>;
 }
 
 export type ChainResult<S, P> = { ok: true; chain: PromptChain<S, P> } | { ok: false; unmappedType: string };
@@ -29,6 +44,17 @@ interface Memo<P> {
   hash: string;
 }
 
+/** Append-only storage that chains of one conversation share: a chain is its first `length` entries. */
+interface Trunk<P> {
+  items: ChainedMessage<P>[];
+  hashes: string[];
+  messages: Message[];
+}
+
+interface TrunkChain<S, P> extends PromptChain<S, P> {
+  readonly trunk: Trunk<P>;
+}
+
 const START = '0'.repeat(32);
 
 /** Messages that name a conversation's opening (a system prompt alone is shared by many conversations). */
@@ -40,19 +66,21 @@ const RECENT_OPENINGS = 256;
 
 /**
  * Hashes a caller's prompt as a chain, `h(i) = H(h(i-1), hash(message i))`, so two prompts agree
- * on their first `n` messages exactly when their `n`-th hashes are equal. Each source object's
- * mapping, content hash and chained hash are memoised by identity (a WeakMap): a framework that
- * hands the same objects again costs a pointer lookup per message. A framework that rebuilds its
- * prompt objects on every call (the AI SDK) is recognised against a recent chain with the same
- * opening: a message structurally equal to that chain's message at the same position (compared
- * field by field, strings the framework passed on unchanged by pointer) takes its mapping and
- * hash without mapping, serialising or hashing it. Only new or changed messages are mapped and hashed.
+ * on their first `n` messages exactly when their `n`-th hashes are equal. A prompt is compared with a
+ * recent chain of the same opening (its first two messages) by position: the run of the very same
+ * objects (a caller that hands its list again) takes that chain's entries with a pointer compare per
+ * message and no copy (the chains share storage); a message structurally equal to the recent chain's at
+ * the same position (a framework that rebuilds its prompt objects on every call, the AI SDK; compared
+ * field by field, strings the framework passed on unchanged by pointer) takes its mapping and hash
+ * without mapping, serialising or hashing it. Elsewhere each source object's mapping, content hash and
+ * chained hash are memoised by identity (a WeakMap). Only new or changed messages are mapped and hashed.
+ * `map` must return a new message each call: the chainer gives it its chained ids in place.
  */
 export function createPromptChainer<S, P>(map: (source: S, id: string) => MappedPromptItem<P>): PromptChainer<S, P> {
   const memo = new WeakMap<object, Memo<P>>();
-  const recent = new Map<string, PromptChain<S, P>[]>();
+  const recent = new Map<string, TrunkChain<S, P>[]>();
 
-  const remember = (chain: PromptChain<S, P>): void => {
+  const remember = (chain: TrunkChain<S, P>): void => {
     const opening = openingOf(chain.hashes);
     const kept = (recent.get(opening) ?? []).filter((known) => !isPrefixOf(known, chain));
     recent.delete(opening);
@@ -61,84 +89,159 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   };
 
   /** The recent chain with this opening whose message at the prompt's last shared position equals the prompt's. */
-  const guideFor = (prompt: readonly S[], opening: string): PromptChain<S, P> | undefined => {
-    const candidates = [...(recent.get(opening) ?? [])].sort(
-      (left, right) => right.sources.length - left.sources.length,
-    );
+  const guideFor = (prompt: readonly S[], opening: string): TrunkChain<S, P> | undefined => {
+    const candidates = [...(recent.get(opening) ?? [])].sort((left, right) => right.length - left.length);
     return candidates.find((candidate) => {
-      const last = Math.min(candidate.sources.length, prompt.length) - 1;
+      const last = Math.min(candidate.length, prompt.length) - 1;
       return sameValue(candidate.sources[last], prompt[last], 0);
     });
   };
 
+  /** Maps and hashes one message (or takes it from the memo), chained after `previous`. */
+  const chainOne = (source: S, previous: string): { item: ChainedMessage<P>; hash: string } | string => {
+    const key = typeof source === 'object' && source !== null ? (source as object) : undefined;
+    const known = key === undefined ? undefined : memo.get(key);
+    if (known !== undefined && known.previous === previous) return known;
+    let item = known?.item;
+    if (item === undefined) {
+      const mapped = map(source, 'pending');
+      if (!mapped.ok) return mapped.unmappedType;
+      item = { message: mapped.message, sourceParts: mapped.sourceParts, contentHash: contentHash(mapped.message) };
+    }
+    const hash = chainHash(previous, item.contentHash);
+    if (key !== undefined) memo.set(key, { item, previous, hash });
+    return { item, hash };
+  };
+
   return {
     chain(prompt) {
-      const items: ChainedMessage<P>[] = new Array<ChainedMessage<P>>(prompt.length);
-      const hashes: string[] = new Array<string>(prompt.length);
-      let guide: PromptChain<S, P> | undefined | null = prompt.length > OPENING_DEPTH ? undefined : null;
+      const opening: Trunk<P> = { items: [], hashes: [], messages: [] };
       let previous = START;
-      for (let index = 0; index < prompt.length; index++) {
-        const source = prompt[index]!;
-        if (index === OPENING_DEPTH && guide === undefined) guide = guideFor(prompt, openingOf(hashes)) ?? null;
-        // The very object at the same place as in the guide (a caller that hands its list again): a pointer compare.
-        if (
-          guide != null &&
-          index >= OPENING_DEPTH &&
-          index < guide.sources.length &&
-          guide.sources[index] === source &&
-          guide.hashes[index - 1] === previous
-        ) {
-          items[index] = guide.items[index]!;
-          previous = hashes[index] = guide.hashes[index]!;
-          continue;
-        }
-        const key = typeof source === 'object' && source !== null ? (source as object) : undefined;
-        const known = key === undefined ? undefined : memo.get(key);
-        if (known !== undefined && known.previous === previous) {
-          items[index] = known.item;
-          previous = hashes[index] = known.hash;
-          continue;
-        }
-        if (index >= OPENING_DEPTH && guide === undefined) guide = guideFor(prompt, openingOf(hashes)) ?? null;
-        if (
-          guide != null &&
-          index < guide.sources.length &&
-          guide.hashes[index - 1] === previous &&
-          sameValue(guide.sources[index], source, 0)
-        ) {
-          const item = guide.items[index]!;
-          const hash = guide.hashes[index]!;
-          if (key !== undefined) memo.set(key, { item, previous, hash });
-          items[index] = item;
-          previous = hashes[index] = hash;
-          continue;
-        }
-        if (index >= OPENING_DEPTH) guide = null;
-        let item = known?.item;
-        if (item === undefined) {
-          const mapped = map(source, 'pending');
-          if (!mapped.ok) return { ok: false, unmappedType: mapped.unmappedType };
-          item = { message: mapped.message, sourceParts: mapped.sourceParts, contentHash: contentHash(mapped.message) };
-        }
-        const hash = chainHash(previous, item.contentHash);
-        if (key !== undefined) memo.set(key, { item, previous, hash });
-        items[index] = item;
-        previous = hashes[index] = hash;
+      for (let index = 0; index < Math.min(prompt.length, OPENING_DEPTH); index++) {
+        const chained = chainOne(prompt[index]!, previous);
+        if (typeof chained === 'string') return { ok: false, unmappedType: chained };
+        previous = chained.hash;
+        extend(opening, chained.item, chained.hash);
       }
-      const chain = { sources: prompt, items, hashes };
+      const guide = prompt.length > OPENING_DEPTH ? guideFor(prompt, previous) : undefined;
+      let trunk = opening;
+      let index = opening.items.length;
+      if (guide !== undefined) {
+        index = sharedLength(guide.sources, prompt, OPENING_DEPTH);
+        for (; index < guide.length && index < prompt.length; index++) {
+          const source = prompt[index]!;
+          if (!sameValue(guide.sources[index], source, 0)) break;
+          if (typeof source === 'object' && source !== null)
+            memo.set(source, {
+              item: guide.items.at(index)!,
+              previous: guide.hashes.at(index - 1)!,
+              hash: guide.hashes.at(index)!,
+            });
+        }
+        // The guide's storage, shared, when its opening is this prompt's (the very items, or equal sources); else a copy with this prompt's.
+        trunk = guide.trunk;
+        const own = (item: ChainedMessage<P>, at: number): boolean =>
+          trunk.items[at] !== item && !sameValue(guide.sources[at], prompt[at], 0);
+        if (opening.items.some(own)) {
+          trunk = fork(trunk, index);
+          opening.items.forEach((item, at) => {
+            trunk.items[at] = item;
+            trunk.messages[at] = opening.messages[at]!;
+          });
+        }
+        previous = trunk.hashes[index - 1]!;
+      }
+      for (; index < prompt.length; index++) {
+        const chained = chainOne(prompt[index]!, previous);
+        if (typeof chained === 'string') return { ok: false, unmappedType: chained };
+        previous = chained.hash;
+        if (trunk.items.length > index) {
+          if (trunk.items[index] === chained.item && trunk.hashes[index] === chained.hash) continue;
+          // Another chain extended the shared storage past here with other messages: this prompt branches off on a copy.
+          trunk = fork(trunk, index);
+        }
+        extend(trunk, chained.item, chained.hash);
+      }
+      const chain = trunkChain(prompt, trunk);
       if (prompt.length > 0) remember(chain);
       return { ok: true, chain };
     },
   };
 }
 
-function openingOf(hashes: readonly string[]): string {
-  return hashes[Math.min(hashes.length, OPENING_DEPTH) - 1]!;
+/** Appends one message to the storage, with its chained ids (set in place the first time the mapped message is placed). */
+function extend<P>(trunk: Trunk<P>, item: ChainedMessage<P>, hash: string): void {
+  trunk.items.push(item);
+  trunk.hashes.push(hash);
+  trunk.messages.push(identified(item.message, hash));
+}
+
+/**
+ * The message with the ids of its place after this prefix. A message just mapped (its id still the
+ * mapper's `pending`) takes them in place; one placed before under another prefix (the same object
+ * after an edit earlier in the prompt) is copied.
+ */
+function identified(message: Message, prefixHash: string): Message {
+  const id = chainedMessageId(prefixHash);
+  if (message.id === id) return message;
+  if (message.id !== 'pending') return withChainedId(message, prefixHash);
+  (message as { id: string }).id = id;
+  message.parts.forEach((part, index) => ((part as { id: string }).id = `${id}:${index}`));
+  return message;
+}
+
+function fork<P>(trunk: Trunk<P>, length: number): Trunk<P> {
+  return {
+    items: trunk.items.slice(0, length),
+    hashes: trunk.hashes.slice(0, length),
+    messages: trunk.messages.slice(0, length),
+  };
+}
+
+function trunkChain<S, P>(prompt: readonly S[], trunk: Trunk<P>): TrunkChain<S, P> {
+  const length = prompt.length;
+  return {
+    length,
+    sources: prompt,
+    trunk,
+    items: windowOn(trunk.items, length),
+    hashes: windowOn(trunk.hashes, length),
+    messages: windowOn(trunk.messages, length),
+  };
+}
+
+function windowOn<T>(list: readonly T[], length: number): ChainList<T> {
+  return {
+    length,
+    at: (index) => {
+      const at = index < 0 ? index + length : index;
+      return at >= 0 && at < length ? list[at] : undefined;
+    },
+  };
+}
+
+/** The first `length` entries of a chain list, as an array. */
+export function listOf<T>(list: ChainList<T>): T[] {
+  const copied = new Array<T>(list.length);
+  for (let index = 0; index < list.length; index++) copied[index] = list.at(index)!;
+  return copied;
+}
+
+/** The end of the run of positions from `from` at which both lists hold the very same object. */
+function sharedLength(left: readonly unknown[], right: readonly unknown[], from: number): number {
+  const end = Math.min(left.length, right.length);
+  let index = from;
+  while (index < end && left[index] === right[index]) index++;
+  return index;
+}
+
+function openingOf(hashes: ChainList<string>): string {
+  return hashes.at(Math.min(hashes.length, OPENING_DEPTH) - 1)!;
 }
 
 function isPrefixOf<S, P>(shorter: PromptChain<S, P>, longer: PromptChain<S, P>): boolean {
-  const length = shorter.hashes.length;
-  return length <= longer.hashes.length && shorter.hashes[length - 1] === longer.hashes[length - 1];
+  const length = shorter.length;
+  return length <= longer.length && shorter.hashes.at(length - 1) === longer.hashes.at(length - 1);
 }
 
 /** Deepest structure compared field by field; anything deeper counts as changed (it is then mapped and hashed). */

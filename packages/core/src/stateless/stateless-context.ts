@@ -186,7 +186,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
         return passThrough();
       }
       const chain = chained.chain;
-      if (chain.items.length === 0) return passThrough();
+      if (chain.length === 0) return passThrough();
       const window = request.contextWindow ?? resolveContextWindow(host.config, request.model);
       const settings = settingsHash(host, window);
       fallback = () => lastValidProjection(cache, chain, settings);

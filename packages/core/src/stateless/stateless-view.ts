@@ -4,7 +4,7 @@ import { createPromptOriginals } from '../host/prompt-originals.js';
 import type { CompactionReport } from '../model/compaction-report.js';
 import type { Message } from '../model/message.js';
 import type { CachedProjection } from './compaction-cache.js';
-import { withChainedId, type PromptChain } from './prompt-chain.js';
+import { listOf, type PromptChain } from './prompt-chain.js';
 import type { StatelessView } from './view-pool.js';
 
 /**
@@ -18,7 +18,7 @@ export async function openView<S, P>(
   cached: CachedProjection | undefined,
   contextWindow: number | undefined,
 ): Promise<StatelessView<S, P>> {
-  const history = chain.items.map((item, index) => withChainedId(item.message, chain.hashes[index]!));
+  const history = listOf(chain.messages);
   const projection = cached === undefined ? undefined : [...cached.projection, ...history.slice(cached.coveredLength)];
   const id = `stateless-${randomUUID()}`;
   const session = await host.ephemeralSession(id, { history, ...(projection === undefined ? {} : { projection }) });
@@ -26,12 +26,12 @@ export async function openView<S, P>(
   const seeded = session.messages();
   const originals = createPromptOriginals<S, P>();
   history.forEach((message, index) =>
-    originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts),
+    originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts),
   );
   return {
     id,
     session,
-    hashes: [...chain.hashes],
+    hashes: listOf(chain.hashes),
     originals,
     entryLength: cached?.coveredLength ?? 0,
     entryGeneration: cached?.generation ?? 0,
@@ -47,11 +47,11 @@ export async function extendView<S, P>(
   chain: PromptChain<S, P>,
   cached: CachedProjection | undefined,
 ): Promise<void> {
-  for (let index = view.hashes.length; index < chain.items.length; index++) {
-    const message = withChainedId(chain.items[index]!.message, chain.hashes[index]!);
+  for (let index = view.hashes.length; index < chain.length; index++) {
+    const message = chain.messages.at(index)!;
     await view.session.append(message);
-    view.hashes.push(chain.hashes[index]!);
-    view.originals.remember(message, chain.sources[index]!, chain.items[index]!.sourceParts);
+    view.hashes.push(chain.hashes.at(index)!);
+    view.originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts);
   }
   if (cached !== undefined && isNewer(cached, view)) await adoptProjection(view, chain, cached);
 }
@@ -63,8 +63,7 @@ export async function adoptProjection<S, P>(
   cached: CachedProjection,
 ): Promise<void> {
   const after: Message[] = [];
-  for (let index = cached.coveredLength; index < view.hashes.length; index++)
-    after.push(withChainedId(chain.items[index]!.message, chain.hashes[index]!));
+  for (let index = cached.coveredLength; index < view.hashes.length; index++) after.push(chain.messages.at(index)!);
   const projection = [...cached.projection, ...after];
   await view.session.applyCompaction(projection, adoptedReport(view.hashes.length, projection.length));
   view.entryLength = cached.coveredLength;

@@ -1,6 +1,7 @@
 import type { Session } from '../host/session.js';
 import type { PromptOriginals } from '../host/prompt-originals.js';
 import { CACHE_INDEX_DEPTH } from './compaction-cache.js';
+import type { ChainList } from './prompt-chain.js';
 
 /**
  * A live view of one conversation in this process: an ephemeral session holding the caller messages
@@ -29,7 +30,7 @@ export interface StatelessView<S, P> {
 
 export interface ViewPool<S, P> {
   /** The longest idle view whose messages the prompt starts with exactly, marked busy; undefined when none. */
-  take(hashes: readonly string[]): StatelessView<S, P> | undefined;
+  take(hashes: ChainList<string>): StatelessView<S, P> | undefined;
   /** Adds a new view (busy); evicts the least recently used idle views beyond the limit. */
   add(view: StatelessView<S, P>): void;
   release(view: StatelessView<S, P>): void;
@@ -60,10 +61,10 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
       let best: StatelessView<S, P> | undefined;
       const candidates = new Set<StatelessView<S, P>>();
       for (let depth = 1; depth <= Math.min(hashes.length, CACHE_INDEX_DEPTH); depth++)
-        for (const view of byOpening.get(hashes[depth - 1]!) ?? []) candidates.add(view);
+        for (const view of byOpening.get(hashes.at(depth - 1)!) ?? []) candidates.add(view);
       for (const view of candidates) {
         const length = view.hashes.length;
-        if (view.busy || length > hashes.length || view.hashes[length - 1] !== hashes[length - 1]) continue;
+        if (view.busy || length > hashes.length || view.hashes[length - 1] !== hashes.at(length - 1)) continue;
         if (best === undefined || length > best.hashes.length) best = view;
       }
       if (best === undefined) return undefined;
