@@ -8,7 +8,14 @@ import {
   type Message,
   type StatelessTurn,
 } from '@ctxhost/core';
-import type { AgentInputItem, CallModelInputFilter, Model, ModelRequest, StreamEvent } from '@openai/agents';
+import {
+  OpenAIResponsesModel,
+  type AgentInputItem,
+  type CallModelInputFilter,
+  type Model,
+  type ModelRequest,
+  type StreamEvent,
+} from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
@@ -92,9 +99,20 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       }
       return { ...request, modelSettings: carried.modelSettings };
     };
+    /**
+     * OpenAI's compaction items go only to `OpenAIResponsesModel`: to any other model (Chat Completions,
+     * another provider through `@openai/agents-extensions`' AI SDK adapter, which refuses the item) their
+     * readable copies go in their place.
+     */
+    const responses = inner instanceof OpenAIResponsesModel;
+    const forModel = (request: ModelRequest, turn: Turn): ModelRequest => {
+      const readable = responses || turn.messages === undefined ? undefined : readableInPlaceOfOpaque(turn.messages);
+      return readable === undefined ? request : retried(request, turn, readable);
+    };
     const retried = (request: ModelRequest, turn: Turn, messages: readonly Message[] | undefined): ModelRequest => {
       if (messages === undefined) return request;
-      const projected = toAgentItems(messages, turn.originals);
+      const sendable = responses ? messages : (readableInPlaceOfOpaque(messages) ?? messages);
+      const projected = toAgentItems(sendable, turn.originals);
       return {
         ...request,
         input: projected.input,
@@ -135,7 +153,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         const found = turnOf(asked);
         if (found === undefined) return inner.getResponse(asked);
         const turn = found;
-        const request = withNative(asked, turn);
+        const request = forModel(withNative(asked, turn), turn);
         let first = true;
         return turn.run((messages) => {
           const retry = !first;
@@ -154,7 +172,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
           yield* inner.getStreamedResponse(asked);
           return;
         }
-        const request = withNative(asked, turn);
+        const request = forModel(withNative(asked, turn), turn);
         let first = true;
         // An overflow is rejected before the first event: the stream is started (and recovered) before anything is yielded.
         const stream = await turn.run(async (messages) => {

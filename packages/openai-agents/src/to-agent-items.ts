@@ -70,7 +70,10 @@ function rebuild(message: Message, source: MirrorItem | undefined): AgentInputIt
     )
     .map((part) => (nativeCompactionOf(part) !== undefined && part.text === '' ? NO_READABLE_COPY : part.text))
     .join('\n');
-  if (text !== '') items.push(textItem(message.role, text));
+  // Anthropic's summary has no carrier here (no item is a compaction block): its readable copy opens the
+  // conversation, which Anthropic's models take only from the user.
+  const anthropic = message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic');
+  if (text !== '') items.push(textItem(anthropic ? 'user' : message.role, text));
   for (const part of message.parts)
     if (part.type === 'tool-call')
       items.push({
