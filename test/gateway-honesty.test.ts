@@ -53,6 +53,22 @@ async function conversation(stream: boolean): Promise<Anthropic.Message[]> {
   return replies;
 }
 
+/** The series behind the prompt-token, cache-read and tokens-saved figures of /metrics. */
+const GATEWAY_SERIES = [
+  'ctxhost_gateway_prompt_tokens_total{protocol="anthropic"}',
+  'ctxhost_gateway_cache_read_tokens_total{protocol="anthropic"}',
+  'ctxhost_gateway_tokens_saved_total',
+];
+
+/** A series' value in the gateway's /metrics text (0 before it is first counted). */
+function metric(series: string): number {
+  const line = gateway.handler.metrics
+    .render()
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
@@ -84,6 +100,7 @@ describe('the gateway is honest about what it sent and keeps no credential', () 
 
   it('puts cache breakpoints on the Anthropic requests it forwards, and the provider reads the cache', async () => {
     sim.requests.splice(0);
+    const before = GATEWAY_SERIES.map(metric);
     await conversation(false);
     const blocks = sim.requests.flatMap((request) =>
       ((request.body as { messages: { content: unknown }[] }).messages ?? []).flatMap((message) =>
@@ -92,6 +109,17 @@ describe('the gateway is honest about what it sent and keeps no credential', () 
     );
     expect(blocks.some((block) => block.cache_control !== undefined)).toBe(true);
     expect(sim.requests.some((request) => (request.usage?.cache_read_input_tokens ?? 0) > 0)).toBe(true);
+    // /metrics counts what the provider reported, so its cache-read share is the provider's.
+    const [prompt, cacheRead, saved] = GATEWAY_SERIES.map((series, index) => metric(series) - before[index]!);
+    const reported = sim.requests.map((request) => request.usage!);
+    expect(prompt).toBe(
+      reported.reduce(
+        (sum, usage) => sum + usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
+        0,
+      ),
+    );
+    expect(cacheRead).toBe(reported.reduce((sum, usage) => sum + usage.cache_read_input_tokens, 0));
+    expect(saved).toBeGreaterThan(0);
   });
 
   it("forwards the caller's key and writes it nowhere: not in the store, not to its output", async () => {
@@ -104,5 +132,27 @@ describe('the gateway is honest about what it sent and keeps no credential', () 
     for (const file of files) expect(await readFile(file, 'utf8'), file).not.toContain(KEY);
     expect(printed.join('\n')).not.toContain(KEY);
     expect(gateway.handler.metrics.render()).not.toContain(KEY);
+  });
+
+  it('relays a stream as it arrives: the first block reaches the caller while the provider pauses mid-reply', async () => {
+    sim.script({
+      content: [
+        { type: 'text', text: 'the first block, before the pause' },
+        { type: 'text', text: 'the second block, after it' },
+      ],
+    });
+    sim.faults.next(1, { kind: 'slow', delayMs: 2000, midStream: true });
+    const client = new Anthropic({ apiKey: KEY, baseURL: gateway.url, maxRetries: 0 });
+    const stream = client.messages.stream({
+      model: MODEL,
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    const firstTextAt = new Promise<number>((resolve) => stream.on('text', () => resolve(performance.now())));
+    const message = await stream.finalMessage();
+    const endedAt = performance.now();
+    expect(message.content).toHaveLength(2);
+    // A gateway that buffered the reply would hand both blocks over together, after the provider's pause.
+    expect(endedAt - (await firstTextAt)).toBeGreaterThan(1500);
   });
 });
