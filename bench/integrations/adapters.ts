@@ -6,6 +6,7 @@
  * caller would see).
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
+import Anthropic from '@anthropic-ai/sdk';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { tool } from '@langchain/core/tools';
 import { Agent as MastraAgent } from '@mastra/core/agent';
@@ -18,11 +19,13 @@ import { createAgent } from 'langchain';
 import { z } from 'zod';
 import OpenAI from 'openai';
 import { contextManagementMiddleware as aiSdkMiddleware } from '@ctxhost/ai-sdk';
+import { withContextManagement as withAnthropicContextManagement } from '@ctxhost/anthropic';
 import { contextManagementMiddleware as langchainMiddleware } from '@ctxhost/langchain';
 import { createContextManagementProcessor } from '@ctxhost/mastra';
 import { createContextManagement } from '@ctxhost/openai-agents';
 import { BENCH_MODEL, type NeutralMessage } from '../integration-scenarios.js';
 import { toModelMessages } from './ai-sdk.js';
+import { READ_FILE_TOOL, toMessageParams } from './anthropic-sdk.js';
 import { toMessages } from './langchain.js';
 import { toItems } from './openai-agents.js';
 
@@ -159,5 +162,33 @@ const mastra: IntegrationAdapter = {
   },
 };
 
-/** Every integration that is on core's stateless path (the Anthropic and OpenAI SDK wrappers are not yet). */
-export const INTEGRATION_ADAPTERS: readonly IntegrationAdapter[] = [aiSdk, langchain, openaiAgents, mastra];
+const anthropicSdk: IntegrationAdapter = {
+  name: 'anthropic',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
+    const client = withAnthropicContextManagement(
+      new Anthropic({ apiKey: 'test', baseURL: simUrl, maxRetries: 0, ...(fetch === undefined ? {} : { fetch }) }),
+      { host, contextWindow },
+    );
+    return {
+      async call(system, messages) {
+        const reply = await client.messages.create({
+          model: BENCH_MODEL,
+          max_tokens: maxOutputTokens,
+          system,
+          tools: [READ_FILE_TOOL],
+          messages: toMessageParams(messages),
+        });
+        return reply.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+      },
+    };
+  },
+};
+
+/** Every integration that is on core's stateless path (the OpenAI SDK wrapper is not yet). */
+export const INTEGRATION_ADAPTERS: readonly IntegrationAdapter[] = [
+  aiSdk,
+  langchain,
+  openaiAgents,
+  mastra,
+  anthropicSdk,
+];

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { startSimulator } from '@ctxhost/simulator';
-import { withContextManagement } from 'ctxhost';
+import { createDefaultHost, withContextManagement } from 'ctxhost';
 
 /**
  * An existing SDK loop, made safe with withContextManagement: caching, compaction before an
@@ -15,11 +15,19 @@ export async function main(log: (line: string) => void = console.log): Promise<n
       ? new Anthropic()
       : new Anthropic({ apiKey: 'offline', baseURL: simulator.url, maxRetries: 0 });
 
+  // What ctxhost does, through the host's own hooks:
+  const host = await createDefaultHost({
+    config: { store: { kind: 'memory' }, hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0 } } },
+  });
+  host.hooks.toast.tapPromise('example', async (toast) => log(`[${toast.level}] ${toast.title}: ${toast.text}`));
+  host.hooks.compactionCompleted.tapPromise('example', async ({ report }) =>
+    log(`compacted (${report.reason}): ${report.tokensBefore} → ${report.tokensAfter} estimated tokens`),
+  );
+
   // The three lines:
   const client = withContextManagement(raw, {
+    host,
     contextWindow: simulator === undefined ? 200_000 : 1_000_000,
-    onCompaction: (event) =>
-      log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} estimated tokens`),
   });
 
   // Your loop, as it was:
@@ -35,6 +43,7 @@ export async function main(log: (line: string) => void = console.log): Promise<n
   log(
     `12 turns answered; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`,
   );
+  await host.dispose();
   await simulator?.close();
   return messages.length;
 }
