@@ -13,6 +13,7 @@ import { createContextWindowMonitor } from '@ctxhost/context-window-monitor';
 import { readNativeCompactionConfig } from '@ctxhost/native-compaction';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
 import type { Hooks, Plugin, PluginInput } from '@opencode-ai/plugin';
+import { createCompactionAddendumTransform } from './compaction-addendum-transform.js';
 import { createCompactionBriefHandler } from './compaction-brief-handler.js';
 import { OPENCODE_ERROR_CODES, OpencodeBridgeError } from './errors.js';
 import { createEventBridge } from './event-bridge.js';
@@ -22,13 +23,17 @@ import { createMirrorRegistry } from './mirror-registry.js';
 import { createNativeChatParams, type NativeChatParams } from './native-chat-params.js';
 import { createOpencodeActions, type OpencodeActions } from './opencode-actions.js';
 import { createOpencodeBridgePlugin } from './opencode-bridge-plugin.js';
+import { createOpencodeCompactionReviewer } from './opencode-compaction-review.js';
 import { OPENCODE_SECTION, OpencodeConfigSchema } from './opencode-config.js';
 import { createOpencodePreemptiveCompaction } from './opencode-preemptive-compaction.js';
 import { createOpencodeResummary } from './opencode-resummary.js';
 import { createOpencodeSummaryEngine } from './opencode-summary-engine.js';
 import { createOpencodeSyncStore } from './opencode-sync-store.js';
 import { createOriginalOutputTool, ORIGINAL_OUTPUT_TOOL } from './original-output-tool.js';
+import { readProjectFiles } from './project-files.js';
 import { createToolOutputHandler } from './tool-output-handler.js';
+
+const REHYDRATE_FROM_PROJECT = 'opencode-rehydrate';
 
 export interface CtxhostOpencodeOptions {
   /** The folder of the user `config.yaml` (default: ctxhost's env-paths config folder, or `CTXHOST_CONFIG_DIR`). */
@@ -87,10 +92,17 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     ],
   });
   host.hooks.sessionDeleted.tapPromise('native-compaction', async ({ sessionId }) => native.forget(sessionId));
+  // Every session of this host is one of opencode's, working in its project directory.
+  host.hooks.rehydrate.tapPromise(REHYDRATE_FROM_PROJECT, async ({ paths }) =>
+    readProjectFiles(input.directory, paths),
+  );
+  const reviewer = createOpencodeCompactionReviewer(host, actions, registry);
+  host.hooks.sessionDeleted.tapPromise(REHYDRATE_FROM_PROJECT, async ({ sessionId }) => reviewer.forget(sessionId));
   let opencodeCompacts = false;
   const bridge = createEventBridge(host, registry, {
     opencodeCompacts: () => opencodeCompacts,
     readParts: (sessionId, messageId) => actions.messageParts(sessionId, messageId),
+    compacted: (sessionId) => reviewer.compacted(sessionId),
   });
   const onToolExecuted = createToolOutputHandler(host, registry, () => bridge.settled());
   return {
@@ -118,9 +130,15 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     'experimental.session.compacting': createCompactionBriefHandler(input.client, registry, (error) =>
       host.logger.error("ctxhost could not add its brief to opencode's summary prompt", { error: String(error) }),
     ),
+    'experimental.chat.messages.transform': createCompactionAddendumTransform(reviewer, (error) =>
+      host.logger.error("ctxhost could not add its check of opencode's summary to the request", {
+        error: String(error),
+      }),
+    ),
     tool: { [ORIGINAL_OUTPUT_TOOL]: createOriginalOutputTool(host) },
     dispose: async () => {
-      await bridge.settled();
+      await bridge.idle();
+      await reviewer.settled();
       await host.dispose();
     },
   };

@@ -34,12 +34,21 @@ export interface EventBridgeOptions {
    * is checked against what opencode stored before it counts as empty.
    */
   readParts?: (sessionId: string, messageId: string) => Promise<OpencodePart[] | undefined>;
+  /** After each of opencode's compactions (`session.compacted`): runs beside the queue, never holding it. */
+  compacted?: (sessionId: string) => Promise<void>;
 }
 
 export function createEventBridge(host: Host, registry: MirrorRegistry, options: EventBridgeOptions = {}): EventBridge {
   let queue: Promise<void> = Promise.resolve();
   let saidStandingAside = false;
   const inFlight = new Set<Promise<void>>();
+  const background = (work: Promise<void>, what = 'session.compacted') => {
+    const running = work.catch((error: unknown) =>
+      host.logger.error(`ctxhost could not process ${what}`, { error: String(error) }),
+    );
+    inFlight.add(running);
+    void running.finally(() => inFlight.delete(running));
+  };
 
   const handle = async (event: Event): Promise<void> => {
     switch (event.type) {
@@ -71,13 +80,7 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
         const sessionId = event.properties.sessionID;
         endTurn(registry.peek(sessionId));
         // Not awaited: a recovery that starts on idle re-sends the prompt and waits for that turn's events, which come through this queue.
-        const idle = host
-          .emit('session.idle', { sessionId })
-          .catch((error: unknown) =>
-            host.logger.error('ctxhost could not process session.idle', { error: String(error) }),
-          );
-        inFlight.add(idle);
-        void idle.finally(() => inFlight.delete(idle));
+        background(host.emit('session.idle', { sessionId }), 'session.idle');
         return;
       }
       case 'session.compacted': {
@@ -85,6 +88,7 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
         // A compaction ctxhost made to answer an empty reply keeps the count, so re-summaries stay bounded.
         if (!after.resummarizing) after.resummaries = 0;
         after.watching = true;
+        if (options.compacted !== undefined) background(options.compacted(event.properties.sessionID));
         return;
       }
       case 'session.deleted': {

@@ -1,3 +1,4 @@
+import type { CompactionReason } from '@ctxhost/core';
 import type { Part as OpencodePart, UserMessage } from '@opencode-ai/sdk';
 import type { OpencodeModelRef, OpencodePrompt } from './opencode-actions.js';
 import type { ShortenedOutput } from './to-ctxhost-messages.js';
@@ -26,6 +27,8 @@ export interface MirrorState {
   compacting: boolean;
   /** After opencode's compaction: the first reply is checked for coming back empty. */
   afterCompaction: AfterCompaction;
+  /** Why ctxhost asked opencode for the summary being written, until it is checked. */
+  requestedSummary: CompactionReason | undefined;
 }
 
 export interface AfterCompaction {
@@ -73,6 +76,7 @@ export function createMirrorRegistry(): MirrorRegistry {
           turnEnd: undefined,
           compacting: false,
           afterCompaction: { watching: false, resummaries: 0, emptyReplyTo: undefined, resummarizing: false },
+          requestedSummary: undefined,
         };
         states.set(sessionId, state);
       }

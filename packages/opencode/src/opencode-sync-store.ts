@@ -1,9 +1,12 @@
-import type { Message, SessionStore, StoreEvent } from '@ctxhost/core';
+import type { CompactionReason, SessionStore, StoreEvent } from '@ctxhost/core';
 import { compactionModelFor } from './compaction-model.js';
 import type { MirrorRegistry } from './mirror-registry.js';
 import type { OpencodeConfig } from './opencode-config.js';
 import type { OpencodeActions } from './opencode-actions.js';
-import { TOOL_RESULTS_SUFFIX } from './to-ctxhost-messages.js';
+import { OPENCODE_COMPACTION_ENGINE } from './opencode-compaction-review.js';
+import { opencodeMessageId } from './to-ctxhost-messages.js';
+
+export { opencodeMessageId } from './to-ctxhost-messages.js';
 
 /**
  * A session store that carries ctxhost's changes to opencode before keeping
@@ -32,7 +35,9 @@ export function createOpencodeSyncStore(
         return;
       }
       case 'compaction.applied':
-        return summarize(sessionId);
+        // opencode's own summary, recorded once checked: opencode already made it.
+        if (event.report.engine === OPENCODE_COMPACTION_ENGINE) return;
+        return summarize(sessionId, event.report.reason);
       default:
         return;
     }
@@ -42,7 +47,7 @@ export function createOpencodeSyncStore(
    * reply failed would be summarized with the history, so it is reverted
    * first and `resend` sends it again after the summary.
    */
-  const summarize = async (sessionId: string): Promise<void> => {
+  const summarize = async (sessionId: string, reason: CompactionReason): Promise<void> => {
     const state = registry.peek(sessionId);
     const model = compactionModelFor(config, state?.lastPrompt?.agent, state?.model);
     if (state === undefined || model === undefined) return;
@@ -51,6 +56,7 @@ export function createOpencodeSyncStore(
       await actions.revert(sessionId, failed);
       state.withdrawnPrompt = failed;
     }
+    state.requestedSummary = reason;
     await actions.summarize(sessionId, model);
   };
   return {
@@ -65,11 +71,4 @@ export function createOpencodeSyncStore(
     delete: (sessionId) => inner.delete(sessionId),
     close: () => inner.close(),
   };
-}
-
-/** The opencode message a ctxhost message came from (tool results live in the assistant message in opencode). */
-export function opencodeMessageId(ctxhostMessageId: Message['id']): string {
-  return ctxhostMessageId.endsWith(TOOL_RESULTS_SUFFIX)
-    ? ctxhostMessageId.slice(0, -TOOL_RESULTS_SUFFIX.length)
-    : ctxhostMessageId;
 }

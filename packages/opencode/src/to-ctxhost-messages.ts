@@ -21,6 +21,13 @@ export function toolMessageId(opencodeMessageId: string): string {
   return `${opencodeMessageId}${TOOL_RESULTS_SUFFIX}`;
 }
 
+/** The opencode message a ctxhost message came from (tool results live in the assistant message in opencode). */
+export function opencodeMessageId(ctxhostMessageId: Message['id']): string {
+  return ctxhostMessageId.endsWith(TOOL_RESULTS_SUFFIX)
+    ? ctxhostMessageId.slice(0, -TOOL_RESULTS_SUFFIX.length)
+    : ctxhostMessageId;
+}
+
 /**
  * Converts an opencode message and its parts: a user message keeps its
  * texts; an assistant message keeps texts, reasoning and tool calls, and its

@@ -1,0 +1,118 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { REHYDRATED_HEADING, type CompactionReport, type StoreEvent } from '@ctxhost/core';
+import type { MessagesRequest, Simulator } from '@ctxhost/simulator';
+import { describe, expect, it } from 'vitest';
+import { MODEL, waitFor, type OpencodeServer } from './opencode-server.js';
+import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
+
+// Issue 35 items 1 and 3 inside the real opencode (opencode serve against the simulator): after one of
+// opencode's compactions, ctxhost checks its summary against the span it replaced (a fidelity score in
+// ctxhost's store) and the next request carries the files the span touched as they are on disk now.
+
+const WINDOW = 60_000;
+let sim: Simulator;
+let server: OpencodeServer;
+
+useSimulatedOpencode(
+  {
+    contextLimit: WINDOW,
+    ctxhostYaml: (scratch) => `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\n`,
+  },
+  (running) => ({ sim, server } = running),
+);
+
+async function prompt(sessionId: string, text: string): Promise<void> {
+  const result = await server.client.session.prompt({
+    path: { id: sessionId },
+    body: { model: MODEL, parts: [{ type: 'text', text }] },
+  });
+  if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
+}
+
+async function newSession(): Promise<string> {
+  const created = await server.client.session.create({ body: {} });
+  const id = created.data?.id;
+  if (id === undefined) throw new Error(`session.create failed: ${JSON.stringify(created.error)}`);
+  await prompt(id, 'hello');
+  // The first prompt also asks the model for a title; wait for it so scripted turns go to the session.
+  await waitFor('the session title', async () => {
+    const session = await server.client.session.get({ path: { id } });
+    return session.data?.title.startsWith('New session') === false ? true : undefined;
+  });
+  return id;
+}
+
+/** The last model call whose body carries `marker` (a turn of the session, not opencode's title call). */
+function lastRequestWith(marker: string): MessagesRequest | undefined {
+  return sim.requests.findLast(
+    (request) => request.path === '/v1/messages' && JSON.stringify(request.body).includes(marker),
+  )?.body as MessagesRequest | undefined;
+}
+
+function textsOf(message: MessagesRequest['messages'][number]): string[] {
+  if (typeof message.content === 'string') return [message.content];
+  return message.content.flatMap((block) => (typeof block.text === 'string' ? [block.text] : []));
+}
+
+/** The compactions of opencode's summaries in ctxhost's store (its session log; the plugin holds the session open). */
+async function opencodeCompactions(sessionId: string): Promise<CompactionReport[]> {
+  const log = await readFile(join(server.scratch, 'sessions', `${sessionId}.jsonl`), 'utf8').catch(() => '');
+  const events = log
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as StoreEvent);
+  return events.flatMap((event) =>
+    event.type === 'compaction.applied' && event.report.engine === 'opencode' ? [event.report] : [],
+  );
+}
+
+describe("ctxhost checks opencode's compactions and re-reads the files they replaced", () => {
+  it('after opencode summarizes, the next request carries the files the span read as they are now, and a vanished one is named', async () => {
+    const project = server.directory;
+    await mkdir(join(project, 'src'), { recursive: true });
+    await writeFile(join(project, 'AGENTS.md'), '# Rules\nAlways run npm test before saying a change works.\n');
+    await writeFile(join(project, 'src/config.ts'), 'export const PORT = 3000;\n');
+    await writeFile(join(project, 'src/legacy.ts'), 'export const legacy = true;\n');
+    const sessionId = await newSession();
+    sim.script({
+      content: [
+        { type: 'tool_use', id: 'toolu_agents', name: 'read', input: { filePath: join(project, 'AGENTS.md') } },
+        { type: 'tool_use', id: 'toolu_config', name: 'read', input: { filePath: join(project, 'src/config.ts') } },
+        { type: 'tool_use', id: 'toolu_legacy', name: 'read', input: { filePath: join(project, 'src/legacy.ts') } },
+      ],
+    });
+    await prompt(sessionId, 'read the rules, src/config.ts and src/legacy.ts');
+    // What happens on disk after the agent read them: the port changes, the legacy file goes.
+    await writeFile(join(project, 'src/config.ts'), 'export const PORT = 8080; // moved off 3000\n');
+    await rm(join(project, 'src/legacy.ts'));
+    // A long turn after the reads: the compaction saves enough that the re-read files fit its budget (half the saving at most).
+    await prompt(sessionId, `here are the logs: ${'GET /health 200 in 3 ms from the load balancer; '.repeat(700)}`);
+
+    const summarized = await server.client.session.summarize({ path: { id: sessionId }, body: MODEL });
+    if (summarized.error !== undefined) throw new Error(`summarize failed: ${JSON.stringify(summarized.error)}`);
+    await prompt(sessionId, 'which port does the server use now?');
+
+    const request = await waitFor('the turn after the compaction', () =>
+      lastRequestWith('which port does the server use now?'),
+    );
+    const withFiles = request.messages.find((message) =>
+      textsOf(message).some((text) => text.includes(REHYDRATED_HEADING)),
+    );
+    expect(withFiles?.role).toBe('assistant');
+    const block = textsOf(withFiles!).find((text) => text.includes(REHYDRATED_HEADING))!;
+    // The instruction file the agent read comes first, then the files it touched, newest first.
+    expect(block.startsWith(`${REHYDRATED_HEADING}\n### AGENTS.md\n`)).toBe(true);
+    expect(block).toContain('export const PORT = 8080; // moved off 3000');
+    expect(block).toContain('### src/legacy.ts: no longer on disk (deleted or moved since the agent touched it)');
+
+    const [report] = await waitFor('the compaction recorded with its fidelity', async () => {
+      const reports = await opencodeCompactions(sessionId);
+      return reports.length > 0 ? reports : undefined;
+    });
+    expect(report?.reason).toBe('manual');
+    expect(report?.fidelity?.probes).toBeGreaterThan(0);
+    expect(report?.fidelity?.score).toBeGreaterThanOrEqual(report?.fidelity?.candidateScore ?? 1);
+    expect(report?.rehydrated).toMatchObject({ files: ['AGENTS.md', 'src/legacy.ts', 'src/config.ts'], skipped: [] });
+  }, 300_000);
+});
