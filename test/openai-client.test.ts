@@ -261,7 +261,7 @@ describe('withContextManagement', () => {
     return messages;
   };
 
-  it('recovers from an overflow the caller never sees, and learns the window for the next call', async () => {
+  it('recovers from an overflow the caller never sees, on every call (an unknown window is not learned per process)', async () => {
     const { sim, client } = await simulator({
       models: { 'my-local-model': { contextLimit: 2_000, overflowStyle: 'vllm' } },
     });
@@ -275,15 +275,35 @@ describe('withContextManagement', () => {
     expect(reply.choices[0]?.message.content).toContain('Simulated reply');
     expect(events).toEqual(['overflow']);
     expect(sim.requests.map((request) => request.status)).toEqual([400, 200]);
+    // A window learned by one worker would make workers project the same prompt differently: the next call recovers too.
     const again = await wrapped.chat.completions.create({
       model: 'my-local-model',
       max_tokens: 100,
       messages: toolHistory(9),
     });
     expect(again.choices[0]?.message.content).toContain('Simulated reply');
-    expect(events).toEqual(['overflow', 'preflight']);
-    expect(sim.requests.map((request) => request.status)).toEqual([400, 200, 200]);
+    expect(events).toEqual(['overflow', 'overflow']);
+    expect(sim.requests.map((request) => request.status)).toEqual([400, 200, 400, 200]);
     expect(sim.requests.every((request) => !request.rejectedForShape)).toBe(true);
+  });
+
+  it('compacts before sending once the window is given (config: { models })', async () => {
+    const { sim, client } = await simulator({
+      models: { 'my-local-model': { contextLimit: 2_000, overflowStyle: 'vllm' } },
+    });
+    const events: string[] = [];
+    const wrapped = withContextManagement(client, {
+      config: { models: { 'my-local-model': { contextWindow: 2_000 } } },
+      onCompaction: (event) => events.push(event.reason),
+    });
+    const reply = await wrapped.chat.completions.create({
+      model: 'my-local-model',
+      max_tokens: 100,
+      messages: toolHistory(8),
+    });
+    expect(reply.choices[0]?.message.content).toContain('Simulated reply');
+    expect(events).toEqual(['preflight']);
+    expect(sim.requests.map((request) => request.status)).toEqual([200]);
   });
 
   it('compacts before sending when the window is known (registry or option), so no request overflows', async () => {

@@ -21,6 +21,10 @@ export {
   type OpenAIEncoding,
   type OpenAIEncodingName,
 } from './openai-token-counter.js';
-export { withContextManagement, type OpenAIContextManagementOptions } from './with-context-management.js';
+export {
+  withContextManagement,
+  type OpenAIContextManagementOptions,
+  type OpenAIWrapperCompactionEvent,
+} from './with-context-management.js';
 export { createOpenAISummarizer, type OpenAISummarizerOptions } from './summarizer.js';
 export { createOpenAICompactor, type OpenAICompactorOptions } from './openai-compactor.js';

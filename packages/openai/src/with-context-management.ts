@@ -1,156 +1,232 @@
 import type OpenAI from 'openai';
-import { applyCompaction, selectiveToolCall, tokenBudget, toolResultCompaction } from '@ctxhost/compaction';
 import {
-  createTokenCounter,
-  fromOpenAI,
-  getModelInfo,
-  toOpenAI,
-  type ModelOverride,
-  type OpenAIMessage,
-  type TokenCounter,
+  createStatelessIntegration,
+  isInvalidEncryptedContent,
+  nativeFieldsOf,
+  readableInPlaceOfOpaque,
+  type Message,
+  type ReportOnce,
+  type StatelessTurn,
+  type ToolDefinition,
 } from '@ctxhost/core';
-import { openAITokenCounterFor } from './openai-token-counter.js';
-import { toProviderError } from './to-provider-error.js';
+import { fromChatMessage, toChatMessages, type ChatMessage } from './chat-prompt.js';
+import { nativeContextManagement } from './native-context-management.js';
+import { openAIOverflowOf } from './openai-overflow.js';
+import { fromResponsesItem, responsesPrompt, toResponsesPrompt, type ResponsesPromptItem } from './responses-prompt.js';
+import { resolveWrapperOptions, type OpenAIContextManagementOptions } from './wrapper-options.js';
 
-export interface OpenAIContextManagementOptions {
-  /** The model's window in tokens. Unset: the model registry's window for each request's model, else learned from the first overflow. */
-  contextWindow?: number;
-  /** Core's `models:` config section: registry entries overridden or added. */
-  models?: Readonly<Record<string, ModelOverride>>;
-  /** Overflow recoveries per call (default 2). */
-  maxRecoveries?: number;
-  /** Default: the model's real encoding when it has a public one (gpt-tokenizer), else the calibrated estimator. */
-  counter?: TokenCounter;
-  /** Told about every compaction the wrapper makes. */
-  onCompaction?: (event: {
-    model: string;
-    tokensBefore: number;
-    tokensAfter: number;
-    reason: 'preflight' | 'overflow';
-  }) => void;
-}
+export type { OpenAIContextManagementOptions, OpenAIWrapperCompactionEvent } from './wrapper-options.js';
 
-type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-type StreamingParams = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
-
-/** Reply tokens the preflight leaves room for when a request does not say (OpenAI's default is the model's whole output cap). */
-const DEFAULT_REPLY_RESERVE = 4096;
+type ChatParams = OpenAI.Chat.ChatCompletionCreateParams;
+type ResponseParams = OpenAI.Responses.ResponseCreateParams;
+type RequestOptions = OpenAI.RequestOptions;
 
 /**
- * Your existing Chat Completions loop, made safe: the returned client's
- * `chat.completions.create` behaves as before, but compacts a request that
- * would overflow before sending it (tool results first, then old tool calls;
- * never splitting a call from its results), and on an overflow error — any
- * provider's wording — compacts harder and retries: the caller never sees the
- * error. OpenAI caches prefixes by itself, so no markers are added.
+ * Your existing OpenAI SDK loop on core's stateless path: the returned client's
+ * `chat.completions.create` and `responses.create` (streamed or not) behave as before, but the prompt
+ * goes through the host's request hooks (engine, hygiene, native compaction for `responses.create`) and
+ * an overflow (any OpenAI-compatible server's wording) is recovered through the host's cascade: the
+ * caller never sees it. No session, no lock: a conversation is its messages. When ctxhost's own
+ * machinery fails, the request goes out as the caller sent it, said once.
  *
  *   const client = withContextManagement(new OpenAI());
  *   const reply = await client.chat.completions.create({ model: 'gpt-4o', messages });
  */
 export function withContextManagement(client: OpenAI, options: OpenAIContextManagementOptions = {}): OpenAI {
-  const learned = new Map<string, number>();
-  const counters = new Map<string, Promise<TokenCounter>>();
+  const resolved = resolveWrapperOptions(options);
+  const chat = createStatelessIntegration<ChatMessage, unknown>({
+    name: 'openai',
+    options: resolved.integration,
+    map: fromChatMessage,
+    overflowOf: openAIOverflowOf,
+    createDefaultHost: (config) => resolved.createHost(config),
+  });
+  // One host for both endpoints; each has its own views (their originals are its endpoint's objects).
+  const { sessionId: _said, ...quiet } = resolved.integration;
+  const responses = createStatelessIntegration<ResponsesPromptItem, unknown>({
+    name: 'openai-responses',
+    options: quiet,
+    map: fromResponsesItem,
+    overflowOf: openAIOverflowOf,
+    createDefaultHost: () => chat.host(),
+  });
 
-  function windowOf(model: string): number | undefined {
-    return options.contextWindow ?? learned.get(model) ?? getModelInfo(model, options.models)?.contextWindow;
-  }
-
-  function counterFor(model: string): Promise<TokenCounter> {
-    if (options.counter !== undefined) return Promise.resolve(options.counter);
-    let counter = counters.get(model);
-    if (counter === undefined) {
-      counter = openAITokenCounterFor(model, options.models).then((exact) => exact ?? createTokenCounter());
-      counters.set(model, counter);
-    }
-    return counter;
-  }
-
-  function replyReserve(params: CreateParams | StreamingParams): number {
-    return params.max_completion_tokens ?? params.max_tokens ?? DEFAULT_REPLY_RESERVE;
-  }
-
-  async function prepare<P extends CreateParams | StreamingParams>(
-    params: P,
-    targetTokens: number | undefined,
-    reason: 'preflight' | 'overflow',
-  ): Promise<P> {
-    if (targetTokens === undefined) return params;
-    const counter = await counterFor(params.model);
-    const messages = fromOpenAI(params.messages as OpenAIMessage[]);
-    const before = counter.countAll(messages);
-    if (before <= targetTokens) return params;
-    const strategy = tokenBudget({
-      budget: targetTokens,
-      strategies: [toolResultCompaction(), selectiveToolCall({ keepLastToolCallGroups: 2 })],
-    });
-    const { messages: projection } = await applyCompaction(messages, strategy, { counter });
-    options.onCompaction?.({
-      model: params.model,
-      tokensBefore: before,
-      tokensAfter: counter.countAll(projection),
-      reason,
-    });
-    return { ...params, messages: toOpenAI(projection) };
-  }
-
-  function preflightTarget(params: CreateParams | StreamingParams): number | undefined {
-    const window = windowOf(params.model);
-    return window === undefined ? undefined : Math.floor(Math.max(1, window - replyReserve(params)) * 0.9);
-  }
-
-  async function create(
-    params: CreateParams,
-    requestOptions?: OpenAI.RequestOptions,
-  ): Promise<OpenAI.Chat.ChatCompletion> {
-    let target = preflightTarget(params);
-    let prepared = await prepare(params, target, 'preflight');
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await client.chat.completions.create(prepared, requestOptions);
-      } catch (error) {
-        const problem = toProviderError(error);
-        const overflow =
-          problem.kind === 'context_overflow' ||
-          problem.kind === 'output_budget_overflow' ||
-          problem.kind === 'request_too_large';
-        if (!overflow || attempt >= (options.maxRecoveries ?? 2)) throw error;
-        // An unknown window is learned from the first overflow that states it.
-        if (problem.maxTokens !== undefined && options.contextWindow === undefined)
-          learned.set(params.model, problem.maxTokens);
-        const counter = await counterFor(params.model);
-        const estimate = counter.countAll(fromOpenAI(prepared.messages as OpenAIMessage[]));
-        const reserve = replyReserve(params);
-        const scale =
-          problem.currentTokens !== undefined && problem.maxTokens !== undefined
-            ? (problem.maxTokens - reserve) / problem.currentTokens
-            : 0.6;
-        target = Math.max(
-          1,
-          Math.floor(Math.min(target ?? estimate, estimate) * Math.min(Math.max(scale, 0.05), 0.9) * 0.9),
+  async function createChat(params: ChatParams, requestOptions?: RequestOptions): Promise<unknown> {
+    const send = (sent: ChatParams) => client.chat.completions.create(sent, requestOptions);
+    if (!Array.isArray(params.messages)) return send(params);
+    resolved.sawModel(params.model);
+    const turn = await chat.prepare(
+      params.messages,
+      chat.request({
+        model: params.model,
+        ...outputBudget(params.max_completion_tokens ?? params.max_tokens),
+        tools: chatTools(params),
+        ...signalOf(requestOptions),
+      }),
+    );
+    const fields = nativeFieldsOf(turn.providerOptions);
+    if (fields !== undefined) {
+      const carried = nativeContextManagement(fields, 'chat');
+      if ('off' in carried)
+        chat.report(
+          `native:${fields.vendor}`,
+          `native compaction not sent (${carried.off}); the client engine keeps the context`,
         );
-        prepared = await prepare(params, target, 'overflow');
-      }
     }
+    const paramsFor = (messages: readonly Message[] | undefined): ChatParams =>
+      built(chat, params, messages, (projection) => ({
+        ...params,
+        messages: toChatMessages(projection, turn.originals),
+      }));
+    return runTurn(turn, (messages) => send(paramsFor(messages)));
   }
 
-  const completions = new Proxy(client.chat.completions, {
-    get(target, property, receiver) {
-      if (property === 'create')
-        return (params: OpenAI.Chat.ChatCompletionCreateParams, requestOptions?: OpenAI.RequestOptions) =>
-          params.stream === true
-            ? prepare(params, preflightTarget(params), 'preflight').then((prepared) =>
-                target.create(prepared, requestOptions),
-              )
-            : create(params, requestOptions);
-      return Reflect.get(target, property, receiver) as unknown;
-    },
-  });
-  const chat = new Proxy(client.chat, {
-    get: (target, property, receiver) =>
-      property === 'completions' ? completions : (Reflect.get(target, property, receiver) as unknown),
-  });
+  async function createResponse(params: ResponseParams, requestOptions?: RequestOptions): Promise<unknown> {
+    const send = (sent: ResponseParams) => client.responses.create(sent, requestOptions);
+    // The server holds the rest of the conversation: ctxhost sees only part of the prompt, so it steps aside.
+    if (isServerSideState(params)) return send(params);
+    resolved.sawModel(params.model ?? 'unknown');
+    const turn = await responses.prepare(
+      responsesPrompt(params),
+      responses.request({
+        ...(params.model === undefined ? {} : { model: params.model }),
+        ...outputBudget(params.max_output_tokens),
+        tools: responsesTools(params),
+        ...signalOf(requestOptions),
+      }),
+    );
+    const base = withNative(params, turn);
+    const paramsFor = (messages: readonly Message[] | undefined): ResponseParams =>
+      built(responses, base, messages, (projection) => {
+        const { instructions, input } = toResponsesPrompt(projection, turn.originals);
+        const { instructions: _instructions, ...rest } = base;
+        return { ...rest, input, ...(instructions === undefined ? {} : { instructions }) };
+      });
+    return runTurn(turn, async (messages) => {
+      try {
+        return await send(paramsFor(messages));
+      } catch (error) {
+        const sent = messages ?? turn.messages;
+        const readable =
+          isInvalidEncryptedContent(error) && sent !== undefined ? readableInPlaceOfOpaque(sent) : undefined;
+        if (readable === undefined) throw error;
+        responses.report(
+          'readable-copy',
+          `OpenAI refused a compaction item (${error instanceof Error ? error.message : String(error)}); sent again with its readable copy in its place`,
+        );
+        return send(paramsFor(readable));
+      }
+    });
+  }
+
+  /** `turn.run`, telling the deprecated `onCompaction` which compactions an overflow's recovery made. */
+  function runTurn<T>(
+    turn: { run(send: (messages: readonly Message[] | undefined) => Promise<T>): Promise<T> },
+    send: (messages: readonly Message[] | undefined) => Promise<T>,
+  ): Promise<T> {
+    let overflowed = false;
+    return turn
+      .run(async (messages) => {
+        try {
+          return await send(messages);
+        } catch (error) {
+          if (!overflowed && openAIOverflowOf(error) !== undefined) {
+            overflowed = true;
+            resolved.recovering(1);
+          }
+          throw error;
+        }
+      })
+      .finally(() => {
+        if (overflowed) resolved.recovering(-1);
+      });
+  }
+
+  /** The call with OpenAI's inline compaction as its `context_management`, unless the caller set one (else said once). */
+  function withNative(params: ResponseParams, turn: StatelessTurn<ResponsesPromptItem, unknown>): ResponseParams {
+    const fields = nativeFieldsOf(turn.providerOptions);
+    if (fields === undefined || params.context_management != null) return params;
+    const carried = nativeContextManagement(fields, 'responses');
+    if ('off' in carried) {
+      responses.report(
+        `native:${fields.vendor}`,
+        `native compaction not sent (${carried.off}); the client engine keeps the context`,
+      );
+      return params;
+    }
+    return { ...params, context_management: carried.contextManagement };
+  }
+
+  const completions = wrap(client.chat.completions, 'create', createChat);
+  const chatApi = wrap(client.chat, 'completions', completions);
+  const responsesApi = wrap(client.responses, 'create', createResponse);
   return new Proxy(client, {
     get: (target, property, receiver) =>
-      property === 'chat' ? chat : (Reflect.get(target, property, receiver) as unknown),
+      property === 'chat'
+        ? chatApi
+        : property === 'responses'
+          ? responsesApi
+          : (Reflect.get(target, property, receiver) as unknown),
   });
+}
+
+/** `target` with `property` replaced by `value`; everything else as it was. */
+function wrap<T extends object>(target: T, property: string, value: unknown): T {
+  return new Proxy(target, {
+    get: (inner, key, receiver) => (key === property ? value : (Reflect.get(inner, key, receiver) as unknown)),
+  });
+}
+
+/**
+ * The caller's params with the projection in them, or as they came: when ctxhost stepped aside, or when
+ * mapping the projection back failed (said once: ctxhost's trouble is never the caller's error).
+ */
+function built<P>(
+  integration: { report: ReportOnce },
+  params: P,
+  messages: readonly Message[] | undefined,
+  build: (projection: readonly Message[]) => P,
+): P {
+  if (messages === undefined) return params;
+  try {
+    return build(messages);
+  } catch (error) {
+    integration.report('map-back', 'the projection could not be written back in the OpenAI SDK’s shape', error);
+    return params;
+  }
+}
+
+function isServerSideState(params: ResponseParams): boolean {
+  return (
+    (params.previous_response_id !== undefined && params.previous_response_id !== null) ||
+    (params.conversation !== undefined && params.conversation !== null)
+  );
+}
+
+function outputBudget(tokens: number | null | undefined): { maxOutputTokens?: number } {
+  return tokens === null || tokens === undefined ? {} : { maxOutputTokens: tokens };
+}
+
+function signalOf(requestOptions: RequestOptions | undefined): { signal?: AbortSignal } {
+  const signal = requestOptions?.signal;
+  return signal === null || signal === undefined ? {} : { signal };
+}
+
+function toolDefinition(name: string, description: string | null | undefined, parameters: unknown): ToolDefinition {
+  const schema = typeof parameters === 'object' && parameters !== null ? (parameters as Record<string, never>) : {};
+  return { name, description: description ?? '', inputSchema: { ...schema, type: 'object' } };
+}
+
+function chatTools(params: ChatParams): ToolDefinition[] {
+  return (params.tools ?? []).flatMap((tool) =>
+    tool.type === 'function'
+      ? [toolDefinition(tool.function.name, tool.function.description, tool.function.parameters)]
+      : [],
+  );
+}
+
+function responsesTools(params: ResponseParams): ToolDefinition[] {
+  return (params.tools ?? []).flatMap((tool) =>
+    tool.type === 'function' ? [toolDefinition(tool.name, tool.description, tool.parameters)] : [],
+  );
 }

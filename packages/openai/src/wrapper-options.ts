@@ -1,0 +1,95 @@
+import { createDefaultHost } from '@ctxhost/default-host';
+import {
+  warnDeprecated,
+  type Host,
+  type IntegrationOptions,
+  type ModelOverride,
+  type PartialConfig,
+  type TokenCounter,
+} from '@ctxhost/core';
+import { openAITokenCounterFor } from './openai-token-counter.js';
+
+/** A compaction the wrapper's default host made (the deprecated `onCompaction` event). */
+export interface OpenAIWrapperCompactionEvent {
+  model: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  reason: 'preflight' | 'overflow';
+}
+
+/** The options every integration takes (`IntegrationOptions`: host, config, contextWindow, model, maxOutputTokens), plus the wrapper's old names. */
+export interface OpenAIContextManagementOptions extends IntegrationOptions {
+  /** @deprecated Use `config: { models }` (core's `models:` section). Still applied to the default host; said once. */
+  models?: Readonly<Record<string, ModelOverride>>;
+  /** @deprecated The host's recovery cascade decides how often to retry. Ignored; said once. */
+  maxRecoveries?: number;
+  /** @deprecated Give your host the counter (`host: await createDefaultHost({ counter })`). Still used by the default host; said once. */
+  counter?: TokenCounter;
+  /** @deprecated Tap `host.hooks.compactionCompleted`. Still told of the default host's compactions; said once. */
+  onCompaction?: (event: OpenAIWrapperCompactionEvent) => void;
+}
+
+export interface ResolvedWrapperOptions {
+  /** The shared options, the old names folded in. */
+  integration: IntegrationOptions;
+  /** Builds the default host for `config` (the counter and compaction listener of the old options on it). */
+  createHost(config: PartialConfig): Promise<Host>;
+  /** The model of the latest request (the deprecated event names it). */
+  sawModel(model: string): void;
+  /** A turn's recovery began (+1) or ended (-1): compactions meanwhile are the deprecated event's `overflow`. */
+  recovering(change: 1 | -1): void;
+}
+
+/**
+ * The wrapper's options as every integration's, its old names deprecated aliases said once: `models`
+ * goes into the default host's config, `counter` and `onCompaction` onto the default host, and
+ * `maxRecoveries` is no longer used (the host's cascade decides).
+ */
+export function resolveWrapperOptions(options: OpenAIContextManagementOptions): ResolvedWrapperOptions {
+  const { models, maxRecoveries, counter, onCompaction, ...integration } = options;
+  const say = (name: string, text: string) => warnDeprecated(`openai:${name}`, `withContextManagement: ${text}`);
+  if (models !== undefined) say('models', 'the models option is now config: { models }; the old name still works');
+  if (maxRecoveries !== undefined)
+    say('maxRecoveries', "maxRecoveries is no longer used: the host's recovery cascade decides; remove it");
+  if (counter !== undefined)
+    say(
+      'counter',
+      "the counter option is now the host's (host: await createDefaultHost({ counter })); the old name still works",
+    );
+  if (onCompaction !== undefined)
+    say(
+      'onCompaction',
+      "onCompaction is now the host's compaction.completed hook (host.hooks.compactionCompleted); the old name still works with the default host",
+    );
+  let latestModel = options.model ?? 'unknown';
+  let recoveries = 0;
+  return {
+    integration,
+    sawModel: (model) => void (latestModel = options.model ?? model),
+    recovering: (change) => void (recoveries += change),
+    async createHost(config) {
+      const withModels: PartialConfig =
+        models === undefined ? config : { ...config, models: { ...models, ...config.models } };
+      const modelCounter =
+        counter ??
+        (options.model === undefined
+          ? undefined
+          : await openAITokenCounterFor(options.model, withModels.models as Record<string, ModelOverride> | undefined));
+      const host = await createDefaultHost({
+        config: withModels,
+        ...(modelCounter === undefined ? {} : { counter: modelCounter }),
+      });
+      if (onCompaction !== undefined)
+        host.hooks.compactionCompleted.tap('openai-wrapper-on-compaction', ({ report }) => {
+          if (report.engine === 'stateless-cache') return;
+          onCompaction({
+            model: latestModel,
+            tokensBefore: report.tokensBefore,
+            tokensAfter: report.tokensAfter,
+            reason: recoveries > 0 ? 'overflow' : 'preflight',
+          });
+        });
+      return host;
+    },
+  };
+}
