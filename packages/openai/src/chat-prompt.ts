@@ -19,7 +19,7 @@ export type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 export function fromChatMessage(source: ChatMessage, id: string): MappedPromptItem<unknown> {
   let mapped: Message;
   try {
-    mapped = fromOpenAI([source as OpenAIMessage])[0]!;
+    mapped = fromOpenAI([source as unknown as OpenAIMessage])[0]!;
   } catch (error) {
     if (error instanceof AdapterError) return { ok: false, unmappedType: `chat message (${error.message})` };
     throw error;
@@ -44,6 +44,6 @@ export function toChatMessages(
     const source = originals.message(message.id);
     if (source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined))
       return [source];
-    return toOpenAI([message]);
+    return toOpenAI([message]) as unknown as ChatMessage[];
   });
 }

@@ -68,7 +68,7 @@ export function fromResponsesItem(item: ResponsesPromptItem, id: string): Mapped
       const result = item as OpenAI.Responses.ResponseInputItem.FunctionCallOutput;
       const output = outputOf(result.output);
       if (output === undefined) return { ok: false, unmappedType: 'function_call_output (non-text output)' };
-      return one(id, 'tool', { id: partId(id, 0), type: 'tool-result', callId: result.call_id, output }, item);
+      return one(id, 'tool', { id: partId(id, 0), type: 'tool-result', callId: String(result.call_id), output }, item);
     }
     case 'reasoning': {
       const reasoning = item as OpenAI.Responses.ResponseReasoningItem;
