@@ -40,10 +40,10 @@ export function toChatMessages(
   messages: readonly Message[],
   originals: PromptOriginals<ChatMessage, unknown>,
 ): ChatMessage[] {
-  return messages.flatMap((message) => {
+  return messages.flatMap((message): ChatMessage[] => {
     const source = originals.message(message.id);
     if (source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined))
       return [source];
-    return toOpenAI([message]) as unknown as ChatMessage[];
+    return toOpenAI([message]);
   });
 }
