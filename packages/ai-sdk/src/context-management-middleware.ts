@@ -13,7 +13,7 @@ import type { AiCallOptions, AiMessage, AiModel, AiPart } from './ai-sdk-types.j
 import { AI_SDK_ERROR_CODES, AiSdkMiddlewareError } from './errors.js';
 import { fromAiSdkMessage } from './from-ai-sdk-prompt.js';
 import { nativeProviderOptions, withCompactionBeta } from './native-provider-options.js';
-import { toAiSdkPrompt } from './to-ai-sdk-prompt.js';
+import { renderAiSdkPrompt } from './to-ai-sdk-prompt.js';
 import { throwOnStreamWindowStop, throwOnWindowStop } from './window-stop.js';
 
 export const AI_SDK_MIDDLEWARE = 'ai-sdk-middleware';
@@ -63,10 +63,15 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
 
   const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions => {
     if (messages === undefined) return call.params;
-    const providerOptions = withCompactionBeta(call.params.providerOptions, messages, call.model.provider);
+    const rendered = renderAiSdkPrompt(messages, call.turn.originals, call.model.provider);
+    const providerOptions = withCompactionBeta(
+      call.params.providerOptions,
+      rendered.sendsAnthropicCompaction,
+      call.model.provider,
+    );
     return {
       ...call.params,
-      prompt: toAiSdkPrompt(messages, call.turn.originals, call.model.provider),
+      prompt: rendered.prompt,
       ...(providerOptions === undefined ? {} : { providerOptions }),
     };
   };

@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '@ctxhost/core';
 import { nativeProviderOptions, withCompactionBeta } from './native-provider-options.js';
-
-const prompt: Message[] = [{ id: 'm1', role: 'user', parts: [{ id: 'p1', type: 'text', text: 'hello' }] }];
 
 describe('native provider options for a model that names no provider', () => {
   it('leaves the call options as they are instead of throwing', () => {
     const options = { anthropic: { thinking: { type: 'enabled' } } };
-    expect(withCompactionBeta(options, prompt, undefined)).toBe(options);
+    expect(withCompactionBeta(options, true, undefined)).toBe(options);
   });
 
   it('says Anthropic context management cannot go through it', () => {

@@ -1,10 +1,4 @@
-import {
-  aiSdkContextManagement,
-  nativeCompactionOf,
-  type JsonValue,
-  type Message,
-  type NativeFields,
-} from '@ctxhost/core';
+import { aiSdkContextManagement, type JsonValue, type NativeFields } from '@ctxhost/core';
 import type { AiProviderOptions } from './ai-sdk-types.js';
 
 /** Where a turn's native context management goes in an AI SDK call, or why it cannot go anywhere. */
@@ -59,19 +53,16 @@ const ON_DEMAND_COMPACTION_BETA = 'compact-2026-09-04';
 
 /**
  * The call's options with on-demand compaction's beta when the prompt sends Anthropic's compaction block
- * and the provider is `@ai-sdk/anthropic` (which adds the beta itself only for a block with a signature).
+ * (`sendsBlock`, counted while rendering) and the provider is `@ai-sdk/anthropic` (which adds the beta
+ * itself only for a block with a signature).
  */
 export function withCompactionBeta(
   providerOptions: AiProviderOptions | undefined,
-  messages: readonly Message[],
+  sendsBlock: boolean,
   provider: string | undefined,
 ): AiProviderOptions | undefined {
   // A hand-made model may leave `provider` out (the AI SDK's type requires it; plain JavaScript does not).
-  if (typeof provider !== 'string' || !provider.startsWith('anthropic')) return providerOptions;
-  const sends = messages.some((message) =>
-    message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'),
-  );
-  if (!sends) return providerOptions;
+  if (!sendsBlock || typeof provider !== 'string' || !provider.startsWith('anthropic')) return providerOptions;
   const own = providerOptions?.['anthropic'] ?? {};
   const betas = Array.isArray(own['anthropicBeta'])
     ? own['anthropicBeta'].filter((beta) => typeof beta === 'string')

@@ -50,7 +50,7 @@ function remembered(messages: Message[], source: AiPrompt) {
 }
 
 describe('the AI SDK prompt through ctxhost and back', () => {
-  it('renders again from the first message that is not the object rendered last time, for the same view', () => {
+  it('renders only the messages that are not the objects rendered at the same place last time, for the same view', () => {
     const messages = mapAll(prompt);
     const originals = remembered(messages, prompt);
     const first = toAiSdkPrompt(messages, originals);
@@ -60,7 +60,7 @@ describe('the AI SDK prompt through ctxhost and back', () => {
     );
     expect(longer.slice(0, first.length)).toEqual(first);
     expect(longer.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Next.' }] });
-    // A hook replaced the system message (a new object): everything from it is rendered from the new messages.
+    // A hook replaced the system message (a new object): it alone is rendered again.
     const changed = [
       { ...messages[0]!, parts: [{ id: 'm0:0', type: 'text' as const, text: 'Be brief.' }] },
       ...messages.slice(1),

@@ -1,5 +1,6 @@
 import {
   NO_READABLE_COPY,
+  createPromptRenderer,
   nativeCompactionOf,
   type CacheControl,
   type MediaSource,
@@ -7,6 +8,7 @@ import {
   type NativeCompaction,
   type Part,
   type PromptOriginals,
+  type PromptRenderer,
   type ToolResultPart,
 } from '@ctxhost/core';
 import type { AiMessage, AiPart, AiPrompt, AiProviderOptions } from './ai-sdk-types.js';
@@ -29,48 +31,45 @@ type ToolPart = Extract<AiMessage, { role: 'tool' }>['content'][number];
  * anywhere else (see `nativeCompactionPart`).
  */
 export function toAiSdkPrompt(messages: readonly Message[], originals: AiOriginals, provider?: string): AiPrompt {
-  const last = lastPrompts.get(originals);
-  // The messages the last prompt of this view was rendered from, as far as they are the same objects: that part is copied.
-  let same = 0;
-  if (last !== undefined && last.provider === provider) {
-    const limit = Math.min(last.length, messages.length);
-    while (same < limit && messages[same] === last.messages[same]) same++;
-  }
-  const prompt: AiPrompt = same === 0 ? [] : last!.prompt.slice(0, last!.ends[same - 1]);
-  const ends = same === 0 ? [] : last!.ends.slice(0, same);
-  for (let index = same; index < messages.length; index++) {
-    for (const rendered of renderedOnce(messages[index]!, originals, provider)) prompt.push(rendered);
-    ends.push(prompt.length);
-  }
-  lastPrompts.set(originals, { messages, length: messages.length, prompt: prompt.slice(), ends, provider });
-  return prompt;
+  return renderAiSdkPrompt(messages, originals, provider).prompt;
+}
+
+/** The AI SDK prompt, and whether it sends Anthropic's compaction block (a request that does needs its beta). */
+export interface RenderedAiSdkPrompt {
+  prompt: AiPrompt;
+  sendsAnthropicCompaction: boolean;
 }
 
 /**
- * Per view (its originals), the last prompt rendered: the message list (read only up to `length`: a live
- * projection only grows), the prompt, and where each message's rendering ends in it.
+ * `toAiSdkPrompt`, kept per view (its originals) and provider: the next call renders only the messages
+ * that are not the objects at the same place last time (new, or a cache breakpoint moved) and copies
+ * the rest of the last prompt, and counts Anthropic compaction blocks for the changed messages only.
  */
-const lastPrompts = new WeakMap<
-  AiOriginals,
-  { messages: readonly Message[]; length: number; prompt: AiPrompt; ends: number[]; provider: string | undefined }
->();
+export function renderAiSdkPrompt(
+  messages: readonly Message[],
+  originals: AiOriginals,
+  provider: string | undefined,
+): RenderedAiSdkPrompt {
+  let kept = renderers.get(originals);
+  if (kept === undefined || kept.provider !== provider) {
+    kept = {
+      provider,
+      renderer: createPromptRenderer<AiMessage>({
+        render: (message) => toAiSdkMessages(message, originals, provider),
+        tally: holdsAnthropicCompaction,
+      }),
+    };
+    renderers.set(originals, kept);
+  }
+  const rendered = kept.renderer.render(messages);
+  return { prompt: rendered.items, sendsAnthropicCompaction: rendered.tally > 0 };
+}
 
-/**
- * What a message renders to, by the message object and the originals it was rendered with: the
- * projection of the next call holds the same message objects for everything but what is new or
- * marked, so only those are rendered again (the prompt is rebuilt in O(messages) lookups).
- */
-const rendered = new WeakMap<
-  Message,
-  { originals: AiOriginals; provider: string | undefined; messages: readonly AiMessage[] }
->();
+/** Per view (its originals), the renderer of its last provider. */
+const renderers = new WeakMap<AiOriginals, { provider: string | undefined; renderer: PromptRenderer<AiMessage> }>();
 
-function renderedOnce(message: Message, originals: AiOriginals, provider: string | undefined): readonly AiMessage[] {
-  const known = rendered.get(message);
-  if (known?.originals === originals && known.provider === provider) return known.messages;
-  const messages = toAiSdkMessages(message, originals, provider);
-  rendered.set(message, { originals, provider, messages });
-  return messages;
+function holdsAnthropicCompaction(message: Message): number {
+  return message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic') ? 1 : 0;
 }
 
 function toAiSdkMessages(message: Message, originals: AiOriginals, provider: string | undefined): AiMessage[] {

@@ -29,9 +29,10 @@ interface Rendered<T> {
 /**
  * Renders a projection into a framework's request, keeping the last rendering: the next projection
  * of the same view holds the same message objects at the same places except what is new or marked
- * (a cache breakpoint moved, a message appended), so only those messages are rendered and the rest
- * of the last request is copied. The cost of a call is a pointer compare and a copy per message,
- * plus rendering what changed. Keep one renderer per view (its originals) and rendering settings.
+ * (a cache breakpoint moved, a message appended), so only those messages are rendered and the kept
+ * request is patched in place. The cost of a call is a pointer compare per message, one copy of the
+ * request (what the caller gets), and rendering what changed. Keep one renderer per view (its
+ * originals) and rendering settings.
  */
 export function createPromptRenderer<T>(options: PromptRendererOptions<T>): PromptRenderer<T> {
   const memo = new WeakMap<Message, readonly T[]>();
@@ -44,31 +45,35 @@ export function createPromptRenderer<T>(options: PromptRendererOptions<T>): Prom
     return items;
   };
   const tallyOf = (message: Message): number => options.tally?.(message) ?? 0;
-  let last: Rendered<T> | undefined;
+  let kept: Rendered<T> = { messages: [], items: [], ends: [], tally: 0 };
   return {
     render(messages) {
-      last = update(last ?? { messages: [], items: [], ends: [], tally: 0 }, messages, renderOne, tallyOf);
-      return { items: last.items.slice(), tally: last.tally };
+      try {
+        update(kept, messages, renderOne, tallyOf);
+      } catch (error) {
+        // Half patched: start over next time.
+        kept = { messages: [], items: [], ends: [], tally: 0 };
+        throw error;
+      }
+      return { items: kept.items.slice(), tally: kept.tally };
     },
   };
 }
 
+/** Makes `kept` the rendering of `messages`, in place. */
 function update<T>(
-  last: Rendered<T>,
+  kept: Rendered<T>,
   messages: readonly Message[],
   renderOne: (message: Message) => readonly T[],
   tallyOf: (message: Message) => number,
-): Rendered<T> {
-  const limit = Math.min(last.messages.length, messages.length);
-  const items = last.items.slice(0, limit === 0 ? 0 : last.ends[limit - 1]);
-  const ends = last.ends.slice(0, limit);
-  let tally = last.tally;
-  for (let index = limit; index < last.messages.length; index++) tally -= tallyOf(last.messages[index]!);
+): void {
+  const { items, ends } = kept;
+  const limit = Math.min(kept.messages.length, messages.length);
   // Messages at the same place that are other objects: patched in place while they render to as many items.
   let from = limit;
   for (let index = 0; index < limit; index++) {
     const message = messages[index]!;
-    const old = last.messages[index]!;
+    const old = kept.messages[index]!;
     if (message === old) continue;
     const rendered = renderOne(message);
     const start = index === 0 ? 0 : ends[index - 1]!;
@@ -77,18 +82,18 @@ function update<T>(
       break;
     }
     for (let offset = 0; offset < rendered.length; offset++) items[start + offset] = rendered[offset]!;
-    tally += tallyOf(message) - tallyOf(old);
+    kept.tally += tallyOf(message) - tallyOf(old);
+    kept.messages[index] = message;
   }
-  if (from < limit) {
-    for (let index = from; index < limit; index++) tally -= tallyOf(last.messages[index]!);
-    items.length = from === 0 ? 0 : ends[from - 1]!;
-    ends.length = from;
-  }
+  for (let index = from; index < kept.messages.length; index++) kept.tally -= tallyOf(kept.messages[index]!);
+  kept.messages.length = from;
+  items.length = from === 0 ? 0 : ends[from - 1]!;
+  ends.length = from;
   for (let index = from; index < messages.length; index++) {
     const message = messages[index]!;
     for (const item of renderOne(message)) items.push(item);
     ends.push(items.length);
-    tally += tallyOf(message);
+    kept.messages.push(message);
+    kept.tally += tallyOf(message);
   }
-  return { messages: messages.slice(), items, ends, tally };
 }
