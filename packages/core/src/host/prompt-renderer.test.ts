@@ -56,7 +56,7 @@ describe('createPromptRenderer', () => {
     expect(renderer.render(history).items).toEqual(['a:one', 'b:two', 'b:two+']);
   });
 
-  it('agrees with rendering every message, over random edits (append, replace, shorten, re-render counts)', () => {
+  it('agrees with rendering every message, over random edits (append, replace, shorten, re-render counts, head length)', () => {
     let seed = 7;
     const random = (below: number): number => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -79,9 +79,12 @@ describe('createPromptRenderer', () => {
       else if (edit === 2) messages = messages.map((message) => (random(6) === 0 ? fresh() : message));
       else if (edit === 3) messages = messages.slice(0, random(messages.length + 1));
       else messages = [fresh(), ...messages.slice(random(messages.length))];
-      const got = renderer.render(messages);
-      expect(got.items).toEqual(messages.flatMap(renderNaive));
-      expect(got.tally).toBe(messages.reduce((sum, message) => sum + marked(message), 0));
+      // A head of 0–2 messages the caller renders itself.
+      const start = random(3);
+      const got = renderer.render(messages, start);
+      const rest = messages.slice(start);
+      expect(got.items).toEqual(rest.flatMap(renderNaive));
+      expect(got.tally).toBe(rest.reduce((sum, message) => sum + marked(message), 0));
     }
   });
 });

@@ -15,7 +15,8 @@ export interface RenderedPrompt<T> {
 }
 
 export interface PromptRenderer<T> {
-  render(messages: readonly Message[]): RenderedPrompt<T>;
+  /** The rendering of `messages` from `start` on (default 0: all; a head before it is the caller's to render). */
+  render(messages: readonly Message[], start?: number): RenderedPrompt<T>;
 }
 
 interface Rendered<T> {
@@ -47,9 +48,9 @@ export function createPromptRenderer<T>(options: PromptRendererOptions<T>): Prom
   const tallyOf = (message: Message): number => options.tally?.(message) ?? 0;
   let kept: Rendered<T> = { messages: [], items: [], ends: [], tally: 0 };
   return {
-    render(messages) {
+    render(messages, start = 0) {
       try {
-        update(kept, messages, renderOne, tallyOf);
+        update(kept, messages, start, renderOne, tallyOf);
       } catch (error) {
         // Half patched: start over next time.
         kept = { messages: [], items: [], ends: [], tally: 0 };
@@ -60,28 +61,30 @@ export function createPromptRenderer<T>(options: PromptRendererOptions<T>): Prom
   };
 }
 
-/** Makes `kept` the rendering of `messages`, in place. */
+/** Makes `kept` the rendering of `messages` from `start` on, in place. */
 function update<T>(
   kept: Rendered<T>,
   messages: readonly Message[],
+  start: number,
   renderOne: (message: Message) => readonly T[],
   tallyOf: (message: Message) => number,
 ): void {
   const { items, ends } = kept;
-  const limit = Math.min(kept.messages.length, messages.length);
+  const count = Math.max(messages.length - start, 0);
+  const limit = Math.min(kept.messages.length, count);
   // Messages at the same place that are other objects: patched in place while they render to as many items.
   let from = limit;
   for (let index = 0; index < limit; index++) {
-    const message = messages[index]!;
+    const message = messages[start + index]!;
     const old = kept.messages[index]!;
     if (message === old) continue;
     const rendered = renderOne(message);
-    const start = index === 0 ? 0 : ends[index - 1]!;
-    if (rendered.length !== ends[index]! - start) {
+    const at = index === 0 ? 0 : ends[index - 1]!;
+    if (rendered.length !== ends[index]! - at) {
       from = index;
       break;
     }
-    for (let offset = 0; offset < rendered.length; offset++) items[start + offset] = rendered[offset]!;
+    for (let offset = 0; offset < rendered.length; offset++) items[at + offset] = rendered[offset]!;
     kept.tally += tallyOf(message) - tallyOf(old);
     kept.messages[index] = message;
   }
@@ -89,8 +92,8 @@ function update<T>(
   kept.messages.length = from;
   items.length = from === 0 ? 0 : ends[from - 1]!;
   ends.length = from;
-  for (let index = from; index < messages.length; index++) {
-    const message = messages[index]!;
+  for (let index = from; index < count; index++) {
+    const message = messages[start + index]!;
     for (const item of renderOne(message)) items.push(item);
     ends.push(items.length);
     kept.messages.push(message);
