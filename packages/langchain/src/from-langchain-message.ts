@@ -1,10 +1,12 @@
 import {
   ANTHROPIC_COMPACTION,
   NATIVE_PART_MARKER,
+  openAICompactionPart,
   partId,
   toJsonValue,
   type MappedPromptItem,
   type MediaSource,
+  type OpenAICompactionItem,
   type Part,
 } from '@ctxhost/core';
 import type { BaseMessage } from '@langchain/core/messages';
@@ -55,6 +57,10 @@ function fromContent(message: BaseMessage, id: string, role: 'system' | 'user'):
 function fromAiMessage(message: BaseMessage, id: string): MappedMessage {
   const parts: Part[] = [];
   const sources: unknown[] = [];
+  for (const item of compactionItemsOf(message)) {
+    parts.push(openAICompactionPart(item, partId(id, parts.length)));
+    sources.push(item);
+  }
   for (const block of blocksOf(message.content)) {
     if (TOOL_CALL_ECHOES.has(String(block.type))) continue;
     const part = fromBlock(block, partId(id, parts.length), 'assistant');
@@ -74,6 +80,23 @@ function fromAiMessage(message: BaseMessage, id: string): MappedMessage {
     sources.push(call);
   }
   return { ok: true, message: { id, role: 'assistant', parts }, sourceParts: sources };
+}
+
+/**
+ * OpenAI's encrypted compaction items in a `ChatOpenAI` Responses reply (inline compaction): the reply
+ * keeps every output item in `response_metadata.output`, which it sends back as those items. ctxhost's
+ * native part for each, so another provider gets its readable copy.
+ */
+function compactionItemsOf(message: BaseMessage): OpenAICompactionItem[] {
+  const output = (message.response_metadata as { output?: unknown } | undefined)?.output;
+  if (!Array.isArray(output)) return [];
+  return output.filter(
+    (item): item is OpenAICompactionItem =>
+      typeof item === 'object' &&
+      item !== null &&
+      (item as { type?: unknown }).type === 'compaction' &&
+      typeof (item as { encrypted_content?: unknown }).encrypted_content === 'string',
+  );
 }
 
 function fromToolMessage(message: BaseMessage, id: string): MappedMessage {

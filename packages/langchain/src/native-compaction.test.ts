@@ -1,12 +1,13 @@
-import type { PartialConfig } from '@ctxhost/core';
+import { NO_READABLE_COPY, type PartialConfig } from '@ctxhost/core';
 import { startSimulator, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contextManagementMiddleware } from './index.js';
 
-// Anthropic's native context management through LangChain's ChatAnthropic against the simulator.
+// Native context management through LangChain's ChatAnthropic and ChatOpenAI (Responses API) against the simulator.
 const CLAUDE = 'claude-sonnet-4-6';
 const sims: Simulator[] = [];
 afterEach(async () => {
@@ -76,5 +77,94 @@ describe('LangChain middleware + ChatAnthropic', () => {
       .messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
     expect(blocks.filter((block) => block.type === 'compaction')).toHaveLength(1);
     expect(sim.requests.at(-1)!.usage!.input_tokens).toBeLessThan(10_000);
+  });
+});
+
+describe('LangChain middleware + ChatOpenAI on the Responses API', () => {
+  const inline = native({ openai: { inline: { enabled: true, compact_threshold: 2_000 } } });
+  const gptOn = (sim: Simulator, useResponsesApi: boolean) =>
+    new ChatOpenAI({
+      model: 'gpt-5.5',
+      apiKey: 'test',
+      configuration: { baseURL: `${sim.url}/v1` },
+      maxRetries: 0,
+      maxTokens: 64,
+      useResponsesApi,
+      // store: false: whole items are sent, not references to items OpenAI stored.
+      zdrEnabled: true,
+    });
+
+  it("sends inline compaction in modelKwargs' context_management; the item goes back exactly, then as its readable copy to ChatAnthropic", async () => {
+    const sim = await startSimulator();
+    sims.push(sim);
+    const middleware = contextManagementMiddleware({ config: inline, contextWindow: 200_000 });
+    const model = gptOn(sim, true);
+    const gpt = createAgent({ model, tools: [], middleware: [middleware] });
+    const first = await gpt.invoke({ messages: [...history(12, 10), new HumanMessage('what is left?')] });
+    expect(sim.requests[0]!.path).toBe('/v1/responses');
+    expect((sim.requests[0]!.body as Record<string, unknown>)['context_management']).toEqual([
+      { type: 'compaction', compact_threshold: 2_000 },
+    ]);
+    expect((model as unknown as { fields: { modelKwargs?: unknown } }).fields.modelKwargs).toBeUndefined();
+    const reply = first.messages.at(-1)!;
+    const item = ((reply.response_metadata as Record<string, unknown>)['output'] as Record<string, unknown>[]).find(
+      (entry) => entry['type'] === 'compaction',
+    )!;
+    expect(item).toMatchObject({ id: expect.any(String), encrypted_content: expect.any(String) });
+
+    const next = [...first.messages, new HumanMessage('go on')];
+    await gpt.invoke({ messages: next });
+    const input = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+    expect(input.filter((entry) => entry['type'] === 'compaction')).toEqual([
+      { type: 'compaction', id: item['id'], encrypted_content: item['encrypted_content'] },
+    ]);
+    // The server reads the item in place of everything before it.
+    expect(sim.requests.at(-1)!.usage!.input_tokens).toBeLessThan(1_000);
+
+    // The same conversation on ChatAnthropic: the encrypted item goes as ctxhost's readable copy of what it covers.
+    const claude = createAgent({
+      model: new ChatAnthropic({
+        model: CLAUDE,
+        apiKey: 'test',
+        anthropicApiUrl: sim.url,
+        maxRetries: 0,
+        maxTokens: 64,
+      }),
+      tools: [],
+      middleware: [middleware],
+    });
+    await claude.invoke({ messages: next });
+    const toAnthropic = sim.requests.at(-1)!;
+    expect(toAnthropic.path).toBe('/v1/messages');
+    expect(toAnthropic.status).toBe(200);
+    const sent = JSON.stringify(toAnthropic.body);
+    expect(sent).not.toContain(String(item['encrypted_content']));
+    expect(sent).not.toContain(NO_READABLE_COPY);
+    // The reply that carried the item: its readable copy (what the item covers, from step 0 on), then the answer.
+    const replied = (toAnthropic.body as MessagesRequest).messages.at(-2)!;
+    expect(replied.role).toBe('assistant');
+    expect(JSON.stringify(replied.content)).toMatch(/## Goal\\nstep 0: .*Simulated reply about: what is left\?/);
+  });
+
+  it('says once, and sends nothing native, through ChatOpenAI on Chat Completions', async () => {
+    const sim = await startSimulator();
+    sims.push(sim);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const agent = createAgent({
+        model: gptOn(sim, false),
+        tools: [],
+        middleware: [contextManagementMiddleware({ config: inline, contextWindow: 200_000 })],
+      });
+      await agent.invoke({ messages: [new HumanMessage('hello')] });
+      await agent.invoke({ messages: [new HumanMessage('hello again')] });
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(sim.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    expect((sim.requests.at(-1)!.body as Record<string, unknown>)['context_management']).toBeUndefined();
+    expect(warnings.filter((text) => text.includes('native compaction not sent'))).toHaveLength(1);
   });
 });
