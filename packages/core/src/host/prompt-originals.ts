@@ -14,28 +14,62 @@ export interface PromptOriginals<S, P> {
   forget(messageId: string): void;
 }
 
+interface Remembered<S, P> {
+  source: S;
+  message: Message;
+  sourceParts: readonly P[];
+}
+
+/**
+ * One entry per message (no entry per part: a prompt handed over whole is remembered with a map write
+ * per message). A part is found through its message: its id is `<message id>:<n>`, and the message a
+ * renderer just asked for is checked first.
+ */
 export function createPromptOriginals<S, P>(): PromptOriginals<S, P> {
-  const messages = new Map<string, { source: S; partIds: string[] }>();
-  const parts = new Map<string, { source: P; mapped: Part }>();
+  const messages = new Map<string, Remembered<S, P>>();
+  let last: Remembered<S, P> | undefined;
+
+  const ownerOf = (partId: string): Remembered<S, P> | undefined => {
+    if (last !== undefined && isPartOf(partId, last.message.id)) return last;
+    const at = partId.lastIndexOf(':');
+    return at <= 0 ? undefined : messages.get(partId.slice(0, at));
+  };
+
   return {
     remember(message, source, sourceParts) {
-      messages.set(message.id, { source, partIds: message.parts.map((part) => part.id) });
-      for (const [index, part] of message.parts.entries()) {
-        const sourcePart = sourceParts[index];
-        if (sourcePart !== undefined) parts.set(part.id, { source: sourcePart, mapped: part });
-      }
+      messages.set(message.id, { source, message, sourceParts });
     },
-    message: (messageId) => messages.get(messageId)?.source,
+    message(messageId) {
+      const known = messages.get(messageId);
+      if (known !== undefined) last = known;
+      return known?.source;
+    },
     unchangedPart(part) {
-      const known = parts.get(part.id);
+      const known = ownerOf(part.id);
       if (known === undefined) return undefined;
-      return known.mapped === part || sameContent(known.mapped, part) ? known.source : undefined;
+      const parts = known.message.parts;
+      for (let index = 0; index < parts.length; index++) {
+        const mapped = parts[index]!;
+        if (mapped.id !== part.id) continue;
+        const source = known.sourceParts[index];
+        return source !== undefined && (mapped === part || sameContent(mapped, part)) ? source : undefined;
+      }
+      return undefined;
     },
     forget(messageId) {
-      for (const partId of messages.get(messageId)?.partIds ?? []) parts.delete(partId);
+      if (last?.message.id === messageId) last = undefined;
       messages.delete(messageId);
     },
   };
+}
+
+function isPartOf(partId: string, messageId: string): boolean {
+  return (
+    partId.length > messageId.length + 1 &&
+    partId.charCodeAt(messageId.length) === 58 /* ':' */ &&
+    partId.startsWith(messageId) &&
+    partId.indexOf(':', messageId.length + 1) === -1
+  );
 }
 
 function sameContent(a: Part, b: Part): boolean {

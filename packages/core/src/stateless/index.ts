@@ -12,6 +12,8 @@ export {
   chainHash,
   contentHash,
   chainedMessageId,
+  listOf,
+  type ChainList,
   type PromptChain,
   type PromptChainer,
   type ChainedMessage,

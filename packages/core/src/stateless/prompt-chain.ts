@@ -1,6 +1,7 @@
 import { hash as oneShotHash } from 'node:crypto';
 import type { Message } from '../model/message.js';
-import { alignmentKey, type MappedPromptItem } from '../host/prompt-mirror.js';
+import type { MappedPromptItem } from '../host/prompt-mirror.js';
+import { contentKey } from './content-key.js';
 
 /** One caller message as ctxhost sees it: mapped once, hashed once. */
 export interface ChainedMessage<P> {
@@ -280,7 +281,7 @@ function sameValue(left: unknown, right: unknown, depth: number): boolean {
 }
 
 export function contentHash(message: Message): string {
-  return oneShotHash('sha256', alignmentKey(message), 'hex').slice(0, 32);
+  return oneShotHash('sha256', contentKey(message), 'hex').slice(0, 32);
 }
 
 export function chainHash(previous: string, content: string): string {
