@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REHYDRATED_HEADING, type CompactionReport, type StoreEvent } from '@ctxhost/core';
-import type { MessagesRequest, Simulator } from '@ctxhost/simulator';
+import { LEDGER_HEADING, REHYDRATED_HEADING, type CompactionReport, type StoreEvent } from '@ctxhost/core';
+import { countTextTokens, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
 import { describe, expect, it } from 'vitest';
 import { MODEL, waitFor, type OpencodeServer } from './opencode-server.js';
 import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
@@ -28,6 +28,20 @@ async function prompt(sessionId: string, text: string): Promise<void> {
     body: { model: MODEL, parts: [{ type: 'text', text }] },
   });
   if (result.error !== undefined) throw new Error(`prompt failed: ${JSON.stringify(result.error)}`);
+}
+
+/** The prompt size of the session's last model call (opencode's title and summary calls carry no tools). */
+function lastPromptTokens(): number {
+  const usage = sim.requests.findLast(
+    (request) => request.path === '/v1/messages' && (request.body as { tools?: unknown[] }).tools?.length,
+  )?.usage;
+  if (usage === undefined) throw new Error('no model call with usage yet');
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+function textOf(tokens: number): string {
+  const unit = 'GET /ready 200 in 4 ms from the load balancer; ';
+  return unit.repeat(Math.max(1, Math.round(tokens / countTextTokens(unit))));
 }
 
 async function newSession(): Promise<string> {
@@ -114,5 +128,45 @@ describe("ctxhost checks opencode's compactions and re-reads the files they repl
     expect(report?.fidelity?.probes).toBeGreaterThan(0);
     expect(report?.fidelity?.score).toBeGreaterThanOrEqual(report?.fidelity?.candidateScore ?? 1);
     expect(report?.rehydrated).toMatchObject({ files: ['AGENTS.md', 'src/legacy.ts', 'src/config.ts'], skipped: [] });
+  }, 300_000);
+
+  it("ctxhost's own compaction (preemptive, at 80%) is checked the same way: the file the agent wrote is offered as it is now, beside the ledger", async () => {
+    const project = server.directory;
+    const sessionId = await newSession();
+    sim.script({
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_write',
+          name: 'write',
+          input: { filePath: join(project, 'src/server.ts'), content: 'listen(3000);\n' },
+        },
+      ],
+    });
+    await prompt(sessionId, 'create src/server.ts listening on 3000');
+    await writeFile(join(project, 'src/server.ts'), 'listen(8080); // the user changed it by hand\n');
+    await prompt(sessionId, `the logs so far: ${textOf(WINDOW * 0.5 - lastPromptTokens())}`);
+    await prompt(sessionId, `and the rest: ${textOf(WINDOW * 0.85 - lastPromptTokens())}`);
+    await waitFor("ctxhost's compaction", () =>
+      server.events.some((event) => event.type === 'session.compacted' && event.properties.sessionID === sessionId)
+        ? true
+        : undefined,
+    );
+    await prompt(sessionId, 'what does the server listen on?');
+
+    const request = await waitFor('the turn after the compaction', () =>
+      lastRequestWith('what does the server listen on?'),
+    );
+    const texts = request.messages.flatMap(textsOf);
+    const block = texts.find((text) => text.includes(REHYDRATED_HEADING));
+    expect(block).toContain('### src/server.ts\n```\nlisten(8080); // the user changed it by hand');
+    expect(texts.some((text) => text.startsWith(LEDGER_HEADING) && text.includes('src/server.ts'))).toBe(true);
+    const [report] = await waitFor('the compaction recorded with its fidelity', async () => {
+      const reports = await opencodeCompactions(sessionId);
+      return reports.length > 0 ? reports : undefined;
+    });
+    expect(report?.reason).toBe('preemptive');
+    expect(report?.fidelity?.probes).toBeGreaterThan(0);
+    expect(report?.rehydrated?.files).toContain('src/server.ts');
   }, 300_000);
 });
