@@ -50,7 +50,10 @@ export async function withChild<T>(fn: (work: string, child: string) => Promise<
       conditions: ['@ctxhost/source'],
       logLevel: 'error',
       external: ['esbuild'],
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      // Aliased: a bundled module imports createRequire itself, and a second declaration kept the child from loading.
+      banner: {
+        js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);",
+      },
     });
     return await fn(work, child);
   } finally {
@@ -70,7 +73,9 @@ function runChild(
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   let done = false;
+  process_.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   process_.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
     if (!done && output.includes('done\n')) {
@@ -80,15 +85,18 @@ function runChild(
   });
   if (release === undefined) process_.stdin.end();
   else void release.then(() => process_.stdin.end());
-  return new Promise((resolve) =>
-    process_.once('exit', () =>
-      resolve(
-        output
-          .trim()
-          .split('\n')
-          .filter((line) => line !== '' && line !== 'done'),
-      ),
-    ),
+  return new Promise((resolve, reject) =>
+    process_.once('exit', (code) => {
+      // A child that cannot run acknowledges nothing, which would read as nothing lost.
+      if (code !== 0) reject(new Error(`chaos child ${args[0]} exited with ${code}: ${errors.slice(0, 500)}`));
+      else
+        resolve(
+          output
+            .trim()
+            .split('\n')
+            .filter((line) => line !== '' && line !== 'done'),
+        );
+    }),
   );
 }
 
