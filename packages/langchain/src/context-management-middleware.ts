@@ -91,7 +91,11 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
       return throwOnWindowStop(
         await handler({
           ...native,
-          model: withCompactionBeta(native.model, messages, facts.provider) as ModelRequest['model'],
+          model: withCompactionBeta(
+            native.model,
+            projected.sendsAnthropicCompaction,
+            facts.provider,
+          ) as ModelRequest['model'],
           messages: projected.messages,
           ...(projected.systemMessage === undefined ? {} : { systemMessage: projected.systemMessage }),
         }),

@@ -1,4 +1,4 @@
-import { nativeCompactionOf, type Message, type NativeFields } from '@ctxhost/core';
+import type { NativeFields } from '@ctxhost/core';
 import type { LangChainProvider } from './model-facts.js';
 
 /** The chat model to call with native context management on it, or why it cannot carry it. */
@@ -54,16 +54,13 @@ function withResponsesKwargs(model: object, kwargs: Record<string, unknown>): ob
 }
 
 /**
- * The `ChatAnthropic` to send `messages` through: with on-demand compaction's beta when they send
- * Anthropic's compaction block (`ChatAnthropic` sends the block, not the beta it needs), else `model`.
+ * The `ChatAnthropic` to send the request through: with on-demand compaction's beta when it sends
+ * Anthropic's compaction block (`sendsBlock`, counted while rendering; `ChatAnthropic` sends the block,
+ * not the beta it needs), else `model`.
  */
-export function withCompactionBeta(model: unknown, messages: readonly Message[], provider: LangChainProvider): unknown {
-  if (provider !== 'anthropic' || typeof model !== 'object' || model === null) return model;
-  const sends = messages.some(
-    (message) =>
-      message.role === 'assistant' && message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'),
-  );
-  return sends ? withAnthropicFields(model, {}, [ON_DEMAND_COMPACTION_BETA]) : model;
+export function withCompactionBeta(model: unknown, sendsBlock: boolean, provider: LangChainProvider): unknown {
+  if (!sendsBlock || provider !== 'anthropic' || typeof model !== 'object' || model === null) return model;
+  return withAnthropicFields(model, {}, [ON_DEMAND_COMPACTION_BETA]);
 }
 
 /** A model inheriting everything from `model`, with `fields` and `betas` added to its own. */

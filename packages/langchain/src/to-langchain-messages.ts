@@ -1,5 +1,6 @@
 import {
   NO_READABLE_COPY,
+  createPromptRenderer,
   nativeCompactionOf,
   openAICompactionItemOf,
   type CacheControl,
@@ -7,6 +8,7 @@ import {
   type OpenAICompactionItem,
   type Part,
   type PromptOriginals,
+  type PromptRenderer,
 } from '@ctxhost/core';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { blocksOf, toolCallsOf } from './from-langchain-message.js';
@@ -16,6 +18,8 @@ import type { LangChainProvider } from './model-facts.js';
 export interface LangChainRequest {
   systemMessage: SystemMessage | undefined;
   messages: BaseMessage[];
+  /** Whether an assistant message carries Anthropic's compaction block (`ChatAnthropic` then needs its beta). */
+  sendsAnthropicCompaction: boolean;
 }
 
 type Block = Record<string, unknown>;
@@ -39,8 +43,41 @@ export function toLangChainRequest(
   const provider = options.provider ?? (options.cacheControl ? 'anthropic' : 'other');
   let head = 0;
   while (head < messages.length && messages[head]!.role === 'system') head++;
-  const rendered = messages.map((message) => render(message, originals, options.cacheControl, provider));
-  return { systemMessage: systemOf(rendered.slice(0, head).flat()), messages: rendered.slice(head).flat() };
+  const system = messages
+    .slice(0, head)
+    .flatMap((message) => render(message, originals, options.cacheControl, provider));
+  const rest = rendererFor(originals, options.cacheControl, provider).render(messages, head);
+  return { systemMessage: systemOf(system), messages: rest.items, sendsAnthropicCompaction: rest.tally > 0 };
+}
+
+/** Per view (its originals), the renderer of its last settings: the next call renders only new or replaced messages. */
+const renderers = new WeakMap<
+  PromptOriginals<BaseMessage, unknown>,
+  { settings: string; renderer: PromptRenderer<BaseMessage> }
+>();
+
+function rendererFor(
+  originals: PromptOriginals<BaseMessage, unknown>,
+  cache: boolean,
+  provider: LangChainProvider,
+): PromptRenderer<BaseMessage> {
+  const settings = `${cache}:${provider}`;
+  let kept = renderers.get(originals);
+  if (kept === undefined || kept.settings !== settings) {
+    kept = {
+      settings,
+      renderer: createPromptRenderer({
+        render: (message) => render(message, originals, cache, provider),
+        tally: (message) => (holdsAnthropicCompaction(message) ? 1 : 0),
+      }),
+    };
+    renderers.set(originals, kept);
+  }
+  return kept.renderer;
+}
+
+function holdsAnthropicCompaction(message: Message): boolean {
+  return message.role === 'assistant' && message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic');
 }
 
 function render(
