@@ -19,22 +19,21 @@ export interface TokenCounterStats {
 
 export type CachingTokenCounter = TokenCounter & { readonly stats: TokenCounterStats };
 
-interface ObjectEntry {
+/**
+ * One count, filed under the message object (checked against its id, parts array and shape) and under
+ * its id (the latest version counted under it; its content hash computed only when a copy needs comparing).
+ */
+interface CountEntry {
+  message: Message;
   id: string;
   parts: readonly Part[];
   shape: number;
-  tokens: number;
-}
-
-/** The latest version counted under an id; its hash is computed only when a copy needs comparing. */
-interface IdEntry {
-  message: Message;
   hash: number | undefined;
   tokens: number;
 }
 
 /** False for the very object counted before: its shape changed, so it was edited in place. */
-function sameContent(entry: IdEntry, message: Message): boolean {
+function sameContent(entry: CountEntry, message: Message): boolean {
   if (entry.message === message) return false;
   entry.hash ??= messageContentHash(entry.message);
   return entry.hash === messageContentHash(message);
@@ -54,8 +53,8 @@ function sameContent(entry: IdEntry, message: Message): boolean {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): CachingTokenCounter {
   const estimate = options.estimate ?? ((message: Message) => estimateTokens(message));
-  const byObject = new WeakMap<Message, ObjectEntry>();
-  const byId = new Map<string, IdEntry>();
+  const byObject = new WeakMap<Message, CountEntry>();
+  const byId = new Map<string, CountEntry>();
   const stats: TokenCounterStats = { hits: 0, misses: 0 };
 
   function count(message: Message): number {
@@ -66,17 +65,23 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
       return known.tokens;
     }
     const sameId = byId.get(message.id);
-    let tokens: number;
     if (sameId !== undefined && sameContent(sameId, message)) {
       stats.hits++;
-      tokens = sameId.tokens;
-    } else {
-      stats.misses++;
-      tokens = estimate(message);
-      byId.set(message.id, { message, hash: undefined, tokens });
+      byObject.set(message, { ...sameId, message, parts: message.parts, shape });
+      return sameId.tokens;
     }
-    byObject.set(message, { id: message.id, parts: message.parts, shape, tokens });
-    return tokens;
+    stats.misses++;
+    const entry: CountEntry = {
+      message,
+      id: message.id,
+      parts: message.parts,
+      shape,
+      hash: undefined,
+      tokens: estimate(message),
+    };
+    byId.set(message.id, entry);
+    byObject.set(message, entry);
+    return entry.tokens;
   }
 
   return {

@@ -235,9 +235,11 @@ function addSourceFeatures(features: TokenFeatures, source: { kind: string; text
   else features.media++;
 }
 
+const FEATURE_NAMES = Object.keys(emptyTokenFeatures()) as (keyof TokenFeatures)[];
+
 export function weighTokenFeatures(features: TokenFeatures, weights: TokenWeights = ESTIMATOR_WEIGHTS): number {
   let total = 0;
-  for (const key of Object.keys(weights) as (keyof TokenFeatures)[]) total += weights[key] * features[key];
+  for (const key of FEATURE_NAMES) total += weights[key] * features[key];
   return Math.round(total);
 }
 
