@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +170,45 @@ describe('ctxhost replay, bad input', () => {
     expect(result.code).toBe(code);
     expect(result.err).toMatch(message);
     expect(result.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('replays a Claude Code file whose one request reports 1e9 input tokens: the figure sizes nothing', async () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const file = join(folder, 'reported-1e9.jsonl');
+    await writeFile(
+      file,
+      [
+        {
+          type: 'user',
+          uuid: 'u1',
+          parentUuid: null,
+          sessionId: 's',
+          timestamp: at,
+          message: { role: 'user', content: 'hi' },
+        },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          sessionId: 's',
+          timestamp: at,
+          requestId: 'r1',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            model: 'claude-sonnet-4-6',
+            content: [{ type: 'text', text: 'ok' }],
+            usage: { input_tokens: 1e9, output_tokens: -5 },
+          },
+        },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const result = await run(file, '--window', '50000', '--json');
+    expect(result.code, result.err).toBe(0);
+    const replay = JSON.parse(result.out) as { reconstructed: { main: { tokens: number } } };
+    expect(replay.reconstructed.main.tokens).toBeLessThanOrEqual(50_000);
   });
 
   it('--live without ANTHROPIC_API_KEY is a one-line error', async () => {
