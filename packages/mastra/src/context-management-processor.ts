@@ -16,6 +16,7 @@ import type {
 } from '@mastra/core/processors';
 import { createDefaultHost } from 'ctxhost';
 import { MASTRA_ERROR_CODES, MastraIntegrationError } from './errors.js';
+import { withUnsignedCompactionAsText } from './compaction-as-text.js';
 import { fromMastraMessage } from './from-mastra-prompt.js';
 import { createRecoveryHandshake, RETRY_GRACE_MS } from './recovery-handshake.js';
 
@@ -104,7 +105,10 @@ export function createContextManagementProcessor(
       }
       state[CALL] = turn;
       handshake.retrying(turn.key);
-      return { prompt: toAiSdkPrompt(turn.messages, turn.originals) as unknown as ProcessLLMRequestArgs['prompt'] };
+      // A provider's compaction goes as its own part to the provider that made it, as its readable copy elsewhere.
+      const rendered = toAiSdkPrompt(turn.messages, turn.originals, model.provider);
+      const sendable = model.provider.startsWith('anthropic') ? withUnsignedCompactionAsText(rendered) : rendered;
+      return { prompt: sendable as unknown as ProcessLLMRequestArgs['prompt'] };
     },
 
     async processLLMResponse({ chunks, state, fromCache }) {
