@@ -196,6 +196,27 @@ describe.each(INTEGRATION_ADAPTERS.map((adapter) => [adapter.name, adapter] as c
       for (const body of bodies(sim, before)) expect(body).not.toContain('DELETED-TURN-93');
     });
 
+    it('moves the cache breakpoint to the newest message as the conversation grows, within the API’s four', async () => {
+      const sim = await simulator();
+      const { host } = await defaultHost();
+      const instance = adapter.instance({ host, simUrl: sim.url, contextWindow: 200_000 });
+      const questions: string[] = [];
+      for (const question of ['What failed?', 'Why?', 'Which file?', 'Fix it.', 'Run the tests.', 'Done?']) {
+        questions.push(question);
+        await instance.call(SYSTEM, longConversation(...questions));
+      }
+      const calls = modelCalls(sim).filter((call) => call.path === '/v1/messages');
+      // Only the Messages API takes explicit breakpoints (OpenAI caches by itself).
+      for (const call of calls) {
+        const { messages } = call.body as { messages: { content: string | { cache_control?: unknown }[] }[] };
+        const marked = messages.map((message) =>
+          typeof message.content === 'string' ? 0 : message.content.filter((block) => block.cache_control).length,
+        );
+        expect(marked.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(4);
+        expect(marked.at(-1), `the newest message of request ${calls.indexOf(call) + 1} carries a breakpoint`).toBe(1);
+      }
+    });
+
     it('answers through a store that throws, and says so once', async () => {
       const broken = createMemoryStore();
       const refuse = () => Promise.reject(new Error('connection refused'));
