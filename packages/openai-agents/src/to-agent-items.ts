@@ -1,13 +1,15 @@
 import {
   NO_READABLE_COPY,
+  createPromptRenderer,
   nativeCompactionOf,
   openAICompactionItemOf,
   type Message,
   type Part,
   type PromptOriginals,
+  type PromptRenderer,
 } from '@ctxhost/core';
 import type { AgentInputItem } from '@openai/agents';
-import type { MirrorItem } from './from-agent-items.js';
+import type { InstructionsItem, MirrorItem } from './from-agent-items.js';
 
 /**
  * What the request waterfall made of the session, as Agents SDK input items:
@@ -19,20 +21,50 @@ export function toAgentItems(
   messages: readonly Message[],
   originals: PromptOriginals<MirrorItem, unknown>,
 ): { instructions: string | undefined; input: AgentInputItem[] } {
+  const rendered = rendererFor(originals).render(messages);
+  // The instructions item is the head system message; anywhere else (counted while rendering) it is looked for.
   let instructions: string | undefined;
-  const input: AgentInputItem[] = [];
-  for (const message of messages) {
-    const source = originals.message(message.id);
-    if (source !== undefined && 'instructionsOnly' in source) {
+  let found = 0;
+  for (let index = 0; index < messages.length && messages[index]!.role === 'system'; index++) {
+    const source = originals.message(messages[index]!.id);
+    if (isInstructions(source)) {
       instructions = source.content;
-      continue;
+      found++;
     }
-    const unchanged =
-      source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
-    if (unchanged) input.push(source);
-    else input.push(...rebuild(message, source));
   }
-  return { instructions, input };
+  if (rendered.tally > found)
+    for (const message of messages) {
+      const source = originals.message(message.id);
+      if (isInstructions(source)) instructions = source.content;
+    }
+  return { instructions, input: rendered.items };
+}
+
+/** Per view (its originals), its renderer: the next call renders only the messages that are new or replaced. */
+const renderers = new WeakMap<PromptOriginals<MirrorItem, unknown>, PromptRenderer<AgentInputItem>>();
+
+function rendererFor(originals: PromptOriginals<MirrorItem, unknown>): PromptRenderer<AgentInputItem> {
+  let renderer = renderers.get(originals);
+  if (renderer === undefined) {
+    renderer = createPromptRenderer({
+      render: (message) => render(message, originals),
+      tally: (message) => (isInstructions(originals.message(message.id)) ? 1 : 0),
+    });
+    renderers.set(originals, renderer);
+  }
+  return renderer;
+}
+
+function isInstructions(source: MirrorItem | undefined): source is InstructionsItem {
+  return source !== undefined && 'instructionsOnly' in source;
+}
+
+/** One message as input items: the caller's item when no hook changed it, none for the instructions (sent apart). */
+function render(message: Message, originals: PromptOriginals<MirrorItem, unknown>): AgentInputItem[] {
+  const source = originals.message(message.id);
+  if (isInstructions(source)) return [];
+  const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
+  return unchanged ? [source] : rebuild(message, source);
 }
 
 function rebuild(message: Message, source: MirrorItem | undefined): AgentInputItem[] {
