@@ -4,7 +4,7 @@
  * shared store, and prints one JSON line: the caller-visible errors, each call's time outside the
  * provider's HTTP requests (ctxhost's and the framework's own work) and the warnings it said.
  *   node --import tsx --conditions=@ctxhost/source test/stateless-worker.ts
- * Environment: SIM_URL, INTEGRATION (ai-sdk | langchain | openai-agents | mastra; default ai-sdk),
+ * Environment: SIM_URL, INTEGRATION (ai-sdk | langchain | openai-agents | mastra | anthropic; default ai-sdk),
  * STORE_KIND (memory | file | postgres), STORE_PATH (file), DATABASE_URL and STORE_SCHEMA (postgres),
  * WORKER, WORKERS, CONVERSATIONS, TURNS, WINDOW, COPIES (how many workers run each conversation:
  * identical prompts on different workers), RUNNERS (concurrent conversations per worker, default 3).
