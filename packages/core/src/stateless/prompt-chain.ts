@@ -39,15 +39,15 @@ export interface PromptChainer<S, P> {
   chain(prompt: readonly S[]): ChainResult<S, P>;
 }
 
-interface Memo<P> {
-  item: ChainedMessage<P>;
+/** A chained message with the prefix it was last chained after and the hash that gave (the memo's answer for that prefix). */
+interface MemoItem<P> extends ChainedMessage<P> {
   previous: string;
   hash: string;
 }
 
 /** Append-only storage that chains of one conversation share: a chain is its first `length` entries. */
 interface Trunk<P> {
-  items: ChainedMessage<P>[];
+  items: MemoItem<P>[];
   hashes: string[];
   messages: Message[];
 }
@@ -78,7 +78,7 @@ const RECENT_OPENINGS = 256;
  * `map` must return a new message each call: the chainer gives it its chained ids in place.
  */
 export function createPromptChainer<S, P>(map: (source: S, id: string) => MappedPromptItem<P>): PromptChainer<S, P> {
-  const memo = new WeakMap<object, Memo<P>>();
+  const memo = new WeakMap<object, MemoItem<P>>();
   const recent = new Map<string, TrunkChain<S, P>[]>();
 
   const remember = (chain: TrunkChain<S, P>): void => {
@@ -99,19 +99,28 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   };
 
   /** Maps and hashes one message (or takes it from the memo), chained after `previous`. */
-  const chainOne = (source: S, previous: string): { item: ChainedMessage<P>; hash: string } | string => {
+  const chainOne = (source: S, previous: string): MemoItem<P> | string => {
     const key = typeof source === 'object' && source !== null ? (source as object) : undefined;
     const known = key === undefined ? undefined : memo.get(key);
-    if (known !== undefined && known.previous === previous) return known;
-    let item = known?.item;
-    if (item === undefined) {
-      const mapped = map(source, 'pending');
-      if (!mapped.ok) return mapped.unmappedType;
-      item = { message: mapped.message, sourceParts: mapped.sourceParts, contentHash: contentHash(mapped.message) };
+    if (known !== undefined) {
+      if (known.previous !== previous) {
+        known.previous = previous;
+        known.hash = chainHash(previous, known.contentHash);
+      }
+      return known;
     }
-    const hash = chainHash(previous, item.contentHash);
-    if (key !== undefined) memo.set(key, { item, previous, hash });
-    return { item, hash };
+    const mapped = map(source, 'pending');
+    if (!mapped.ok) return mapped.unmappedType;
+    const hashed = contentHash(mapped.message);
+    const item: MemoItem<P> = {
+      message: mapped.message,
+      sourceParts: mapped.sourceParts,
+      contentHash: hashed,
+      previous,
+      hash: chainHash(previous, hashed),
+    };
+    if (key !== undefined) memo.set(key, item);
+    return item;
   };
 
   return {
@@ -122,7 +131,7 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
         const chained = chainOne(prompt[index]!, previous);
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
-        extend(opening, chained.item, chained.hash);
+        extend(opening, chained, chained.hash);
       }
       const guide = prompt.length > OPENING_DEPTH ? guideFor(prompt, previous) : undefined;
       let trunk = opening;
@@ -132,12 +141,7 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
         for (; index < guide.length && index < prompt.length; index++) {
           const source = prompt[index]!;
           if (!sameValue(guide.sources[index], source, 0)) break;
-          if (typeof source === 'object' && source !== null)
-            memo.set(source, {
-              item: guide.items.at(index)!,
-              previous: guide.hashes.at(index - 1)!,
-              hash: guide.hashes.at(index)!,
-            });
+          if (typeof source === 'object' && source !== null) memo.set(source, guide.trunk.items[index]!);
         }
         // The guide's storage, shared, when its opening is this prompt's (the very items, or equal sources); else a copy with this prompt's.
         trunk = guide.trunk;
@@ -157,11 +161,11 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
         if (trunk.items.length > index) {
-          if (trunk.items[index] === chained.item && trunk.hashes[index] === chained.hash) continue;
+          if (trunk.items[index] === chained && trunk.hashes[index] === chained.hash) continue;
           // Another chain extended the shared storage past here with other messages: this prompt branches off on a copy.
           trunk = fork(trunk, index);
         }
-        extend(trunk, chained.item, chained.hash);
+        extend(trunk, chained, chained.hash);
       }
       const chain = trunkChain(prompt, trunk);
       if (prompt.length > 0) remember(chain);
@@ -171,7 +175,7 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
 }
 
 /** Appends one message to the storage, with its chained ids (set in place the first time the mapped message is placed). */
-function extend<P>(trunk: Trunk<P>, item: ChainedMessage<P>, hash: string): void {
+function extend<P>(trunk: Trunk<P>, item: MemoItem<P>, hash: string): void {
   trunk.items.push(item);
   trunk.hashes.push(hash);
   trunk.messages.push(identified(item.message, hash));
