@@ -6,6 +6,8 @@
  * 'recorded'`: the replay has no disk of the recorded machine). Per set: compactions,
  * how many re-read files, tokens of the re-read files (mean, largest, share of the
  * window), files skipped for the budget, and the ledger's tokens (mean, largest).
+ * Beside each set, the same sessions inside opencode (`opencode-rehydration.ts`): opencode's
+ * compactions checked and completed by the opencode plugin, files re-read from a project folder.
  * Run alone: npx tsx --conditions=@ctxhost/source bench/rehydration-cost.ts
  */
 import { pathToFileURL } from 'node:url';
@@ -13,6 +15,7 @@ import { runReplay } from '@ctxhost/cli';
 import { parseTranscript } from '@ctxhost/transcripts';
 import type { CompactionReport, Message } from '@ctxhost/core';
 import { generateLongSession } from '../test/support/long-session.js';
+import { opencodeCompactionsOf } from './opencode-rehydration.js';
 import type { BenchSize } from './bench.js';
 
 export interface RehydrationRow {
@@ -88,12 +91,26 @@ function rowFor(sessions: string, reports: CompactionReport[], without: number, 
   };
 }
 
+/** The opencode plugin's row: the same sessions stored as opencode stores them, compacted by opencode where ctxhost asks it (80%). */
+async function opencodeRow(label: string, sessions: readonly Message[][], window: number): Promise<RehydrationRow> {
+  const reports: CompactionReport[] = [];
+  let without = 0;
+  for (const messages of sessions) {
+    reports.push(...(await opencodeCompactionsOf(messages, window)));
+    without += (await opencodeCompactionsOf(messages, window, false)).length;
+  }
+  return rowFor(`${label}, inside opencode (plugin)`, reports, without, window);
+}
+
 /** Smallest: one short generated session. */
 export async function runRehydrationCost(size: BenchSize = 'full'): Promise<RehydrationRow[]> {
   if (size === 'smallest') {
     const messages = await generated(1, undefined, 8);
     const without = (await compactionsOf(messages, 9_000, false)).length;
-    return [rowFor('seed 1 (8 requests)', await compactionsOf(messages, 9_000), without, 9_000)];
+    return [
+      rowFor('seed 1 (8 requests)', await compactionsOf(messages, 9_000), without, 9_000),
+      await opencodeRow('seed 1 (8 requests)', [messages], 9_000),
+    ];
   }
   const rows: RehydrationRow[] = [];
   for (const [label, sessions] of [
@@ -107,6 +124,7 @@ export async function runRehydrationCost(size: BenchSize = 'full'): Promise<Rehy
       without += (await compactionsOf(messages, WINDOW, false)).length;
     }
     rows.push(rowFor(`${label}, ${WINDOW / 1000}k window`, reports, without, WINDOW));
+    rows.push(await opencodeRow(`${label}, ${WINDOW / 1000}k window`, sessions, WINDOW));
   }
   return rows;
 }

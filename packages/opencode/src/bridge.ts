@@ -45,3 +45,19 @@ export {
   OPENCODE_SECTION,
   type OpencodeConfig,
 } from './opencode-config.js';
+export {
+  createOpencodeCompactionReviewer,
+  OPENCODE_COMPACTION_ENGINE,
+  type OpencodeCompactionReviewer,
+  type ReviewedOpencodeCompaction,
+} from './opencode-compaction-review.js';
+export {
+  compactionSpanOf,
+  newestSummary,
+  viewOf,
+  isCompletedSummary,
+  type OpencodeCompactionSpan,
+  type OpencodeEntry,
+} from './opencode-compaction-span.js';
+export { createCompactionAddendumTransform } from './compaction-addendum-transform.js';
+export { readProjectFiles } from './project-files.js';

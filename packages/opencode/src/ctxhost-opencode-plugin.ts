@@ -137,7 +137,7 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
     ),
     tool: { [ORIGINAL_OUTPUT_TOOL]: createOriginalOutputTool(host) },
     dispose: async () => {
-      await bridge.idle();
+      await bridge.settled();
       await reviewer.settled();
       await host.dispose();
     },

@@ -21,6 +21,9 @@ import {
 } from './opencode-compaction-span.js';
 import { opencodeMessageId, toCtxhostMessages } from './to-ctxhost-messages.js';
 
+/** Checks kept per session: the newest summary's, and the one before it while a request may still carry it. */
+const KEPT_REVIEWS = 2;
+
 /** The engine name of a compaction opencode made (its summary), as ctxhost records it. */
 export const OPENCODE_COMPACTION_ENGINE = 'opencode';
 
@@ -89,6 +92,8 @@ export function createOpencodeCompactionReviewer(
         }),
       );
       bySummary.set(summaryId, review);
+      // Only the newest summary's check is read again (its ledger carries on into the next one).
+      for (const older of [...bySummary.keys()].slice(0, -KEPT_REVIEWS)) bySummary.delete(older);
     }
     return review;
   };
