@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { SimulatorError } from './errors.js';
 import { startSimulator } from './handler/server.js';
+import { LONG_RUNNING_RECORDING } from './handler/long-running-recording.js';
 
 const USAGE = `ctxhost-simulator [--port N] [--host H] [--context-limit TOKENS] [--overflow-style prompt_too_long|input_plus_max_tokens|stop_reason|openai_text]
 A local server that speaks the Anthropic Messages API. Point ANTHROPIC_BASE_URL at the printed URL.`;
@@ -43,10 +44,7 @@ if (parsed.help) {
 const port = wholeNumber('port', parsed.port);
 const contextLimit = wholeNumber('context-limit', parsed['context-limit']);
 const options = {
-  // A simulator left running keeps only its newest requests: every body forever would grow without end.
-  maxRecordedRequests: 1_000,
-  // …and at most 64 MB of their bodies: 1,000 requests of 7.6 MB each ran it out of memory.
-  maxRecordedBytes: 64 * 1024 * 1024,
+  ...LONG_RUNNING_RECORDING,
   ...(port === undefined ? {} : { port }),
   ...(parsed.host === undefined ? {} : { host: parsed.host }),
   ...(contextLimit === undefined ? {} : { contextLimit }),

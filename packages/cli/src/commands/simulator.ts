@@ -1,12 +1,19 @@
 import { Option, type Command } from 'commander';
-import { SimulatorError, startSimulator, type OverflowStyle, type Simulator } from '@ctxhost/simulator';
+import {
+  LONG_RUNNING_RECORDING,
+  SimulatorError,
+  startSimulator,
+  type OverflowStyle,
+  type Simulator,
+  type SimulatorOptions,
+} from '@ctxhost/simulator';
 import { CLI_ERROR_CODES, CliError } from '../errors.js';
 import { formatCount } from '../format-table.js';
 import type { CliIo } from '../output/index.js';
 import { wholeNumberFlag } from '../parse-flags.js';
 import { untilStopSignal } from '../until-stop-signal.js';
 
-interface SimulatorCommandOptions {
+export interface SimulatorCommandOptions {
   port: number;
   host: string;
   contextLimit?: number;
@@ -18,9 +25,6 @@ interface SimulatorCommandOptions {
 
 /** The limit when none is given: Claude's 200k window. */
 const DEFAULT_CONTEXT_LIMIT = 200_000;
-
-/** The recorded requests are dropped this often, so a long-running agent does not grow the process (the totals stay). */
-const DRAIN_INTERVAL_MS = 10_000;
 
 /** `ctxhost simulator`: a local Anthropic Messages API for a person's own agent, until Ctrl+C or SIGTERM. */
 export function registerSimulatorCommand(program: Command, io: CliIo): void {
@@ -57,13 +61,10 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
         );
       const contextLimit = options.contextLimit ?? options.window ?? DEFAULT_CONTEXT_LIMIT;
       const simulator = await start(options, contextLimit);
-      const drain = setInterval(() => simulator.requests.splice(0), DRAIN_INTERVAL_MS);
-      drain.unref();
       // Listen for the signals before saying how to stop: until a listener exists, SIGINT kills the process outright.
       const stopped = untilStopSignal();
       io.out.write(startedText(simulator, options, contextLimit, io));
       const signal = await stopped;
-      clearInterval(drain);
       await simulator.close();
       const { stats } = simulator;
       const statuses = Object.entries(stats.byStatus)
@@ -75,15 +76,21 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     });
 }
 
+/** What `ctxhost simulator` starts the simulator with: a long-running one's recording bounds, as the bin has. */
+export function simulatorCommandOptions(options: SimulatorCommandOptions, contextLimit: number): SimulatorOptions {
+  return {
+    ...LONG_RUNNING_RECORDING,
+    port: options.port,
+    host: options.host,
+    contextLimit,
+    overflowStyle: options.overflowStyle,
+    acceptAnyModel: options.acceptAnyModel === true,
+  };
+}
+
 async function start(options: SimulatorCommandOptions, contextLimit: number): Promise<Simulator> {
   try {
-    return await startSimulator({
-      port: options.port,
-      host: options.host,
-      contextLimit,
-      overflowStyle: options.overflowStyle,
-      acceptAnyModel: options.acceptAnyModel === true,
-    });
+    return await startSimulator(simulatorCommandOptions(options, contextLimit));
   } catch (error) {
     // The simulator wraps a listen error in a SimulatorError; its cause carries the system code.
     const code = errnoCode(error) ?? errnoCode((error as { cause?: unknown }).cause);
