@@ -225,7 +225,7 @@ function entry(
           ...(extra.summary === true ? { summary: true } : {}),
         };
   return {
-    info: info,
+    info,
     parts: parts.map((part, at) => ({ id: `${id}.${at}`, sessionID: SESSION, messageID: id, ...part }) as OpencodePart),
   };
 }
