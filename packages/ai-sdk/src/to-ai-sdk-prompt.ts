@@ -73,6 +73,8 @@ function holdsAnthropicCompaction(message: Message): number {
 }
 
 function toAiSdkMessages(message: Message, originals: AiOriginals, provider: string | undefined): AiMessage[] {
+  const same = originals.sameMessage(message);
+  if (same !== undefined && rendersAsSent(message)) return [same];
   const source = originals.message(message.id);
   const messageOptions = source?.providerOptions;
   // A provider's compaction is built for the provider the call goes to, never copied from the caller's part.
@@ -112,6 +114,16 @@ function toAiSdkMessages(message: Message, originals: AiOriginals, provider: str
       ];
     }
   }
+}
+
+/**
+ * Whether the caller's own message is what `message` renders to, when it is the very message mapped from
+ * it: unless a part carries a cache breakpoint or ctxhost's marks (a provider's compaction, a custom part).
+ */
+function rendersAsSent(message: Message): boolean {
+  for (const part of message.parts)
+    if (part.cacheControl !== undefined || (part.type === 'text' && part.extra !== undefined)) return false;
+  return true;
 }
 
 function fromPart(part: Part, source: AiMessage | undefined, provider: string | undefined): AiPart {

@@ -89,7 +89,9 @@ function render(
   const source = originals.message(message.id);
   const unchanged =
     source !== undefined &&
-    message.parts.every((part) => originals.unchangedPart(part) !== undefined && ownCompaction(part, provider));
+    (originals.sameMessage(message) !== undefined
+      ? message.parts.every((part) => ownCompaction(part, provider))
+      : message.parts.every((part) => originals.unchangedPart(part) !== undefined && ownCompaction(part, provider)));
   const marker = cache ? message.parts.find((part) => part.cacheControl !== undefined)?.cacheControl : undefined;
   const out = unchanged ? [source] : rebuild(message, source, provider);
   if (marker === undefined || out.length === 0) return out;

@@ -63,7 +63,10 @@ function isInstructions(source: MirrorItem | undefined): source is InstructionsI
 function render(message: Message, originals: PromptOriginals<MirrorItem, unknown>): AgentInputItem[] {
   const source = originals.message(message.id);
   if (isInstructions(source)) return [];
-  const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
+  const unchanged =
+    source !== undefined &&
+    (originals.sameMessage(message) !== undefined ||
+      message.parts.every((part) => originals.unchangedPart(part) !== undefined));
   return unchanged ? [source] : rebuild(message, source);
 }
 

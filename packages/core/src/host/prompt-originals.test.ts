@@ -27,4 +27,13 @@ describe('createPromptOriginals', () => {
     expect(originals.unchangedPart(first.parts[0]!)).toBeUndefined();
     expect(originals.unchangedPart(second.parts[0]!)).toBe('b0');
   });
+
+  it("answers the caller's message for the very message remembered, and nothing for a copy or an unknown one", () => {
+    const originals = createPromptOriginals<string, string>();
+    const remembered = message('m1', ['one']);
+    originals.remember(remembered, 'source', ['s0']);
+    expect(originals.sameMessage(remembered)).toBe('source');
+    expect(originals.sameMessage({ ...remembered })).toBeUndefined();
+    expect(originals.sameMessage(message('m2', ['one']))).toBeUndefined();
+  });
 });

@@ -9,6 +9,8 @@ import type { Message, Part } from '../model/message.js';
 export interface PromptOriginals<S, P> {
   remember(message: Message, source: S, sourceParts: readonly P[]): void;
   message(messageId: string): S | undefined;
+  /** The caller's message when `message` is the very message remembered for it (no hook changed or copied it). */
+  sameMessage(message: Message): S | undefined;
   /** The caller's part for `part`, when `part` still says what it said when mapped. */
   unchangedPart(part: Part): P | undefined;
   forget(messageId: string): void;
@@ -43,6 +45,12 @@ export function createPromptOriginals<S, P>(): PromptOriginals<S, P> {
       const known = messages.get(messageId);
       if (known !== undefined) last = known;
       return known?.source;
+    },
+    sameMessage(message) {
+      const known = messages.get(message.id);
+      if (known === undefined || known.message !== message) return undefined;
+      last = known;
+      return known.source;
     },
     unchangedPart(part) {
       const known = ownerOf(part.id);

@@ -42,10 +42,14 @@ describe('createPromptRenderer', () => {
     expect(next.tally).toBe(1);
     expect(rendered).toEqual(['c', 'd']);
     rendered.length = 0;
-    // The mark moves on: the unmarked original was rendered before, the marked copy is new.
-    const again = renderer.render([...history, text('d', 'four'), text('e', 'five')]);
+    // The mark moves on: the messages at places that hold other objects are rendered, the rest kept.
+    const d = text('d', 'four');
+    const again = renderer.render([...history, d, text('e', 'five')]);
     expect(again.tally).toBe(0);
-    expect(rendered).toEqual(['d', 'e']);
+    expect(rendered).toEqual(['c', 'd', 'e']);
+    rendered.length = 0;
+    renderer.render([...history, d, text('e', 'five'), text('f', 'six')]);
+    expect(rendered).toEqual(['e', 'f']);
   });
 
   it('hands a new array each call, so a caller that changes it changes nothing kept', () => {

@@ -1,7 +1,7 @@
 import type { Message } from '../model/message.js';
 
 export interface PromptRendererOptions<T> {
-  /** One message as the framework's items (depends on the message alone: it is memoised per message object). */
+  /** One message as the framework's items (depends on the message alone: a message kept at its place is not rendered again). */
   render(message: Message): readonly T[];
   /** A number kept summed over the messages (e.g. how many carry a provider's compaction), counted for changed messages only. */
   tally?(message: Message): number;
@@ -36,15 +36,8 @@ interface Rendered<T> {
  * originals) and rendering settings.
  */
 export function createPromptRenderer<T>(options: PromptRendererOptions<T>): PromptRenderer<T> {
-  const memo = new WeakMap<Message, readonly T[]>();
-  const renderOne = (message: Message): readonly T[] => {
-    let items = memo.get(message);
-    if (items === undefined) {
-      items = options.render(message);
-      memo.set(message, items);
-    }
-    return items;
-  };
+  // No memo per message object: a message the caller sent renders to its own object at the cost of a lookup, as a memo would.
+  const renderOne = (message: Message): readonly T[] => options.render(message);
   const tallyOf = (message: Message): number => options.tally?.(message) ?? 0;
   let kept: Rendered<T> = { messages: [], items: [], ends: [], tally: 0 };
   return {
