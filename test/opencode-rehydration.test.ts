@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { LEDGER_HEADING, REHYDRATED_HEADING, type CompactionReport, type StoreEvent } from '@ctxhost/core';
 import { countTextTokens, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
 import { describe, expect, it } from 'vitest';
-import { MODEL, waitFor, type OpencodeServer } from './opencode-server.js';
+import { MODEL, waitFor, type OpencodeProject, type OpencodeServer } from './opencode-server.js';
 import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
 
 // Issue 35 items 1 and 3 inside the real opencode (opencode serve against the simulator): after one of
@@ -22,8 +22,8 @@ useSimulatedOpencode(
   (running) => ({ sim, server } = running),
 );
 
-async function prompt(sessionId: string, text: string): Promise<void> {
-  const result = await server.client.session.prompt({
+async function prompt(sessionId: string, text: string, on: OpencodeProject = server): Promise<void> {
+  const result = await on.client.session.prompt({
     path: { id: sessionId },
     body: { model: MODEL, parts: [{ type: 'text', text }] },
   });
@@ -44,14 +44,14 @@ function textOf(tokens: number): string {
   return unit.repeat(Math.max(1, Math.round(tokens / countTextTokens(unit))));
 }
 
-async function newSession(): Promise<string> {
-  const created = await server.client.session.create({ body: {} });
+async function newSession(on: OpencodeProject = server): Promise<string> {
+  const created = await on.client.session.create({ body: {} });
   const id = created.data?.id;
   if (id === undefined) throw new Error(`session.create failed: ${JSON.stringify(created.error)}`);
-  await prompt(id, 'hello');
+  await prompt(id, 'hello', on);
   // The first prompt also asks the model for a title; wait for it so scripted turns go to the session.
   await waitFor('the session title', async () => {
-    const session = await server.client.session.get({ path: { id } });
+    const session = await on.client.session.get({ path: { id } });
     return session.data?.title.startsWith('New session') === false ? true : undefined;
   });
   return id;
@@ -70,8 +70,8 @@ function textsOf(message: MessagesRequest['messages'][number]): string[] {
 }
 
 /** The compactions of opencode's summaries in ctxhost's store (its session log; the plugin holds the session open). */
-async function opencodeCompactions(sessionId: string): Promise<CompactionReport[]> {
-  const log = await readFile(join(server.scratch, 'sessions', `${sessionId}.jsonl`), 'utf8').catch(() => '');
+async function opencodeCompactions(sessionId: string, on: OpencodeProject = server): Promise<CompactionReport[]> {
+  const log = await readFile(join(on.scratch, 'sessions', `${sessionId}.jsonl`), 'utf8').catch(() => '');
   const events = log
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -168,5 +168,51 @@ describe("ctxhost checks opencode's compactions and re-reads the files they repl
     expect(report?.reason).toBe('preemptive');
     expect(report?.fidelity?.probes).toBeGreaterThan(0);
     expect(report?.rehydrated?.files).toContain('src/server.ts');
+  }, 300_000);
+
+  it("opencode's own compaction after an overflow: the prompt it replays already carries the file as it is now", async () => {
+    const own = await server.openProject({
+      // ctxhost's preemptive compaction off, so the compaction is opencode's own.
+      ctxhostYaml: (scratch) =>
+        `store:\n  kind: file\n  path: ${join(scratch, 'sessions')}\ndisabled_hooks: [preemptive-compaction]\n`,
+      opencodeCompaction: true,
+    });
+    await writeFile(join(own.directory, 'notes.md'), 'deploy on friday\n');
+    const sessionId = await newSession(own);
+    sim.script({
+      content: [
+        { type: 'tool_use', id: 'toolu_notes', name: 'read', input: { filePath: join(own.directory, 'notes.md') } },
+      ],
+    });
+    await prompt(sessionId, 'read notes.md', own);
+    await writeFile(join(own.directory, 'notes.md'), 'deploy on monday, not friday\n');
+    // As in opencode-config.test.ts: a first turn under opencode's own threshold, then one that overflows the window.
+    await prompt(sessionId, `first ${textOf(WINDOW * 0.68)}`, own);
+    const second = `second ${textOf(WINDOW * 0.3)}`;
+    await prompt(sessionId, second, own);
+    await waitFor('opencode’s own recovery', async () => {
+      const last = ((await own.client.session.messages({ path: { id: sessionId } })).data ?? []).at(-1);
+      return last?.info.role === 'assistant' && last.info.time.completed !== undefined && last.info.summary !== true
+        ? true
+        : undefined;
+    });
+    // The agent's calls carrying the prompt (opencode's summary call has no tools): the one that overflowed, then the replay.
+    const calls = sim.requests.filter(
+      (request) =>
+        request.path === '/v1/messages' &&
+        (request.body as MessagesRequest).tools?.length &&
+        JSON.stringify(request.body).includes(second.slice(0, 40)),
+    );
+    expect(calls.map((request) => request.status)).toEqual([400, 200]);
+    const replayed = calls[1]!.body as MessagesRequest;
+    expect(own.events.filter((event) => event.type === 'session.compacted')).toHaveLength(1);
+    const block = replayed.messages.flatMap(textsOf).find((text) => text.includes(REHYDRATED_HEADING));
+    expect(block).toContain('### notes.md\n```\ndeploy on monday, not friday');
+    const [report] = await waitFor('the compaction recorded with its fidelity', async () => {
+      const reports = await opencodeCompactions(sessionId, own);
+      return reports.length > 0 ? reports : undefined;
+    });
+    expect(['recovery', 'threshold']).toContain(report?.reason);
+    expect(report?.fidelity?.probes).toBeGreaterThan(0);
   }, 300_000);
 });
