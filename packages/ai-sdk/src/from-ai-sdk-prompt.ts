@@ -37,8 +37,10 @@ export function fromAiSdkMessage(source: AiMessage, id: string): MappedMessage {
       message: { id, role: 'system', parts: [{ id: partId(id, 0), type: 'text', text: source.content }] },
       sourceParts: [],
     };
+  const content = source.content as readonly AiPart[];
   const parts: Part[] = [];
-  for (const [index, part] of (source.content as readonly AiPart[]).entries()) {
+  for (let index = 0; index < content.length; index++) {
+    const part = content[index]!;
     const mapped = fromAiSdkPart(part, partId(id, index), source.role);
     if (mapped === undefined) return { ok: false, unmappedType: describe(part) };
     parts.push(mapped);
@@ -108,23 +110,23 @@ function openAICompactionOf(part: Extract<AiPart, { type: 'custom' }>, id: strin
 }
 
 function fromToolResult(part: ToolResultLike, id: string): Part | undefined {
-  const base = { id, type: 'tool-result' as const, callId: part.toolCallId, name: part.toolName };
   const output = part.output;
   switch (output.type) {
     case 'text':
-      return { ...base, output: output.value };
+      return toolResult(part, id, output.value, false);
     case 'json':
-      return { ...base, output: JSON.stringify(output.value) };
+      return toolResult(part, id, JSON.stringify(output.value), false);
     case 'error-text':
-      return { ...base, output: output.value, isError: true };
+      return toolResult(part, id, output.value, true);
     case 'error-json':
-      return { ...base, output: JSON.stringify(output.value), isError: true };
+      return toolResult(part, id, JSON.stringify(output.value), true);
     case 'execution-denied':
-      return {
-        ...base,
-        output: `Tool execution denied${output.reason === undefined ? '' : `: ${output.reason}`}`,
-        isError: true,
-      };
+      return toolResult(
+        part,
+        id,
+        `Tool execution denied${output.reason === undefined ? '' : `: ${output.reason}`}`,
+        true,
+      );
     case 'content': {
       const content: ToolResultContent[] = [];
       for (const item of output.value) {
@@ -135,11 +137,18 @@ function fromToolResult(part: ToolResultLike, id: string): Part | undefined {
           content.push(item.mediaType.startsWith('image') ? { type: 'image', source } : { type: 'file', source });
         } else return undefined;
       }
-      return { ...base, output: content };
+      return toolResult(part, id, content, false);
     }
     default:
       return undefined;
   }
+}
+
+/** A tool result part built as one literal (a prompt handed over whole maps one per tool message). */
+function toolResult(part: ToolResultLike, id: string, output: string | ToolResultContent[], isError: boolean): Part {
+  return isError
+    ? { id, type: 'tool-result', callId: part.toolCallId, name: part.toolName, output, isError: true }
+    : { id, type: 'tool-result', callId: part.toolCallId, name: part.toolName, output };
 }
 
 function mediaSource(data: FilePartLike['data'], mediaType: string): MediaSource | undefined {
