@@ -104,6 +104,19 @@ describe('createPromptChainer on a caller that hands its list again', () => {
     expect(hashesOf(chainer.chain(prompt))).toEqual(before);
   });
 
+  it('chains what a caller’s own list holds on each call, when the caller appends to it or edits it in place', () => {
+    const { chainer } = chainerCountingMaps();
+    // An SDK loop: the same array, pushed to after each call.
+    const prompt = itemsOf(4);
+    chainer.chain(prompt);
+    prompt.push(...itemsOf(6).slice(4));
+    expect(hashesOf(chainer.chain(prompt))).toEqual(hashesOf(createPromptChainer(mapAll).chain(itemsOf(6))));
+    // An earlier message replaced in place: its hash and every one after it are the edited prompt's.
+    prompt[3] = { role: 'user', content: [{ type: 'text', text: 'an edited ask' }] };
+    const edited = hashesOf(createPromptChainer(mapAll).chain([...prompt]));
+    expect(hashesOf(chainer.chain(prompt))).toEqual(edited);
+  });
+
   it('gives a message whose source changed outside what is hashed (a moved cache marker) its own source parts', () => {
     const { chainer } = chainerCountingMaps();
     const prompt = itemsOf(6);

@@ -36,6 +36,11 @@ export interface PromptChain<S, P> {
 export type ChainResult<S, P> = { ok: true; chain: PromptChain<S, P> } | { ok: false; unmappedType: string };
 
 export interface PromptChainer<S, P> {
+  /**
+   * The chain keeps `prompt` and compares the next prompts against it by position: hand a list the caller
+   * will not change (an integration given the caller's own array passes a copy). The very list passed
+   * again is chained through the per-object memo, not against itself.
+   */
   chain(prompt: readonly S[]): ChainResult<S, P>;
 }
 
@@ -92,7 +97,9 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   /** The recent chain with this opening whose message at the prompt's last shared position equals the prompt's. */
   const guideFor = (prompt: readonly S[], opening: string): TrunkChain<S, P> | undefined => {
     const candidates = [...(recent.get(opening) ?? [])].sort((left, right) => right.length - left.length);
+    // The very list chained before, pushed to or edited since (an SDK loop's own array): it cannot guide itself.
     return candidates.find((candidate) => {
+      if (candidate.sources === prompt) return false;
       const last = Math.min(candidate.length, prompt.length) - 1;
       return sameValue(candidate.sources[last], prompt[last], 0);
     });
