@@ -55,8 +55,9 @@ export function withContextManagement(client: OpenAI, options: OpenAIContextMana
     const send = (sent: ChatParams) => client.chat.completions.create(sent, requestOptions);
     if (!Array.isArray(params.messages)) return send(params);
     resolved.sawModel(params.model);
+    // A copy: the caller's loop appends to its own array after the call, and the chain keeps what it was given.
     const turn = await chat.prepare(
-      params.messages,
+      [...params.messages],
       chat.request({
         model: params.model,
         ...outputBudget(params.max_completion_tokens ?? params.max_tokens),
