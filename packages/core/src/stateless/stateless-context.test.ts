@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../host/create-host.js';
@@ -232,4 +234,32 @@ describe('createStatelessContext', () => {
     expect((await turn.readOriginal({ handle: 'no-such-handle' })).isError).toBe(true);
     expect((await turn.readOriginal('not an object')).isError).toBe(true);
   });
+
+  it('takes back the view of a turn prepared and dropped without being sent, so the pool stays bounded and the prompt reuses it', async () => {
+    const host = createHost({ store: createMemoryStore(), engine: summarizingEngine(), config: {} });
+    const opened = vi.spyOn(host, 'ephemeralSession');
+    const context = createStatelessContext<Item, string>({ host: () => host, name: 'test', map, maxViews: 4 });
+    // A framework that prepares and never sends (the caller aborted, it threw before the call) drops the turn.
+    const prepareAndDrop = async (prompt: Item[]) => void (await context.prepare(prompt, request));
+    for (let index = 0; index < 40; index++) await prepareAndDrop(conversation(`DROPPED-${index}`, 1));
+    for (let index = 0; index < 10; index++) await prepareAndDrop(conversation('SAME', 1));
+    await collectGarbage();
+    expect(context.stats().views).toBeLessThanOrEqual(4);
+    const before = opened.mock.calls.length;
+    const turn = await context.prepare(conversation('SAME', 2), request);
+    expect(await turn.run(async () => 'ok')).toBe('ok');
+    expect(opened.mock.calls.length).toBe(before);
+    expect(context.stats().views).toBeLessThanOrEqual(4);
+  });
 });
+
+/** A full collection, then the turns' finalizers (they run in a task of their own after it). */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let round = 0; round < 3; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+

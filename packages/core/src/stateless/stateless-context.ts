@@ -124,6 +124,10 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     report('evict', 'an idle view could not be closed', error),
   );
   const inFlight = new Map<string, Promise<unknown>>();
+  // A turn the framework dropped without ending it (the caller aborted, it threw before the call): its view goes back idle.
+  const dropped = new FinalizationRegistry<StatelessView<S, P>>((view) => {
+    if (!view.deleted) pool.release(view, { used: false });
+  });
 
   const ready = () =>
     (hostPromise ??= Promise.resolve(options.host()).then((host) => {
@@ -207,6 +211,8 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       const end = (drop: boolean): void => {
         if (ended) return;
         ended = true;
+        // Referencing the turn here keeps it alive while `run` or `recover` is under way, whoever else holds it.
+        dropped.unregister(turn);
         if (drop) void pool.drop(taken).catch(() => undefined);
         else pool.release(taken);
       };
@@ -220,7 +226,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
           await reopened.session.delete().catch(() => undefined);
         }
       };
-      return {
+      const turn: StatelessTurn<S, P> = {
         messages: built.messages,
         originals: taken.originals,
         readOriginal: (input) =>
@@ -259,6 +265,8 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
             },
           ),
       };
+      dropped.register(turn, taken, turn);
+      return turn;
     } catch (error) {
       if (view !== undefined) await pool.drop(view).catch(() => undefined);
       const last = await fallback?.();

@@ -33,7 +33,11 @@ export interface ViewPool<S, P> {
   take(hashes: ChainList<string>): StatelessView<S, P> | undefined;
   /** Adds a new view (busy); evicts the least recently used idle views beyond the limit. */
   add(view: StatelessView<S, P>): void;
-  release(view: StatelessView<S, P>): void;
+  /**
+   * Files a view again as idle. `used: false` for a view its turn never used (the framework dropped the turn): it
+   * keeps its place in the eviction order, and the least recently used idle views beyond the limit go.
+   */
+  release(view: StatelessView<S, P>, options?: { used: boolean }): void;
   /** Forgets a view and deletes its session (its hooks' state goes with it). */
   drop(view: StatelessView<S, P>): Promise<void>;
   readonly size: number;
@@ -48,6 +52,7 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
   const byOpening = new Map<string, Set<StatelessView<S, P>>>();
   const all = new Set<StatelessView<S, P>>();
   let clock = 0;
+  let evictionDue = false;
 
   const openingOf = (hashes: readonly string[]): string => hashes[Math.min(hashes.length, CACHE_INDEX_DEPTH) - 1] ?? '';
   const unfile = (view: StatelessView<S, P>): void => {
@@ -80,13 +85,21 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
       all.add(view);
       if (all.size > maxViews) evict();
     },
-    release(view) {
+    release(view, options) {
       view.busy = false;
-      view.lastUsed = ++clock;
+      if (options?.used !== false) view.lastUsed = ++clock;
       const opening = openingOf(view.hashes);
       const filed = byOpening.get(opening) ?? new Set();
       filed.add(view);
       byOpening.set(opening, filed);
+      // Unused views come back in a batch (after a collection): evicting once they all have keeps the most recent ones.
+      if (options?.used === false && all.size > maxViews && !evictionDue) {
+        evictionDue = true;
+        setImmediate(() => {
+          evictionDue = false;
+          evict();
+        }).unref();
+      }
     },
     async drop(view) {
       unfile(view);
