@@ -262,4 +262,3 @@ async function collectGarbage(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
-
