@@ -34,9 +34,16 @@ export interface StatelessIntegrationRow {
   nextSameObjectsMs: number;
   /** The same prompt again, every message a fresh copy (a framework that rebuilds its prompt each call), ms. */
   nextFreshCopiesMs: number;
+  /**
+   * The median of 5 more next calls, 2 messages appended each (same objects): the steady cost, without the
+   * garbage collection of the first call's heap that lands in the calls right after it.
+   */
+  nextSteadyMs: number;
 }
 
 const WINDOW = 1_000_000_000;
+/** Next calls after those three, for the steady figure. */
+const STEADY_CALLS = 5;
 
 interface Subject<S> {
   name: string;
@@ -136,17 +143,23 @@ export async function runStatelessIntegrations(
   const corpus = await corpusMessages();
   const rows: StatelessIntegrationRow[] = [];
   for (const messages of sizes) {
-    const history = buildHistory(corpus, messages + 2);
+    const history = buildHistory(corpus, messages + 2 + 2 * STEADY_CALLS);
     for (const made of subjects()) {
       const subject = await made;
       if (only.integration !== undefined && !subject.name.includes(only.integration)) continue;
       const prompt = subject.promptOf(history.slice(0, messages));
-      const appended = subject.promptOf(history).slice(prompt.length);
+      const whole = subject.promptOf(history);
+      const appended = whole.slice(prompt.length, prompt.length + 2);
       const stringifyMs = Math.min(...[0, 1, 2].map(() => time(() => JSON.stringify(prompt))));
       const firstMs = await timeAsync(() => subject.call(prompt));
       const nextSameObjectsMs = await timeAsync(() => subject.call([...prompt, ...appended]));
-      const copies = subject.promptOf(history);
+      const copies = subject.promptOf(history.slice(0, messages + 2));
       const nextFreshCopiesMs = await timeAsync(() => subject.call(copies));
+      const steady: number[] = [];
+      for (let call = 1; call <= STEADY_CALLS; call++) {
+        const next = [...copies, ...whole.slice(messages + 2, messages + 2 + 2 * call)];
+        steady.push(await timeAsync(() => subject.call(next)));
+      }
       rows.push({
         integration: subject.name,
         messages,
@@ -155,6 +168,7 @@ export async function runStatelessIntegrations(
         firstRatio: round(firstMs / stringifyMs),
         nextSameObjectsMs: round(nextSameObjectsMs),
         nextFreshCopiesMs: round(nextFreshCopiesMs),
+        nextSteadyMs: round(steady.sort((left, right) => left - right)[Math.floor(STEADY_CALLS / 2)]!),
       });
     }
   }
