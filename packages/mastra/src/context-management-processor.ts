@@ -9,6 +9,8 @@ import {
 import type {
   ProcessAPIErrorArgs,
   ProcessAPIErrorResult,
+  ProcessInputStepArgs,
+  ProcessInputStepResult,
   Processor,
   ProcessLLMRequestArgs,
   ProcessLLMRequestResult,
@@ -18,6 +20,7 @@ import { createDefaultHost } from 'ctxhost';
 import { MASTRA_ERROR_CODES, MastraIntegrationError } from './errors.js';
 import { withUnsignedCompactionAsText } from './compaction-as-text.js';
 import { fromMastraMessage } from './from-mastra-prompt.js';
+import { carriesThresholdCompaction, nativeStepOptions } from './native-step-options.js';
 import { createRecoveryHandshake, RETRY_GRACE_MS } from './recovery-handshake.js';
 
 /** The processor's id, and the name of its taps on the host. */
@@ -26,8 +29,9 @@ export const MASTRA_PROCESSOR = 'ctxhost-context-management';
 /** The options every integration takes (`IntegrationOptions`). */
 export type ContextManagementProcessorOptions = IntegrationOptions;
 
-/** A Mastra processor for `inputProcessors` (it implements `processLLMRequest`, `processLLMResponse` and `processAPIError`). */
+/** A Mastra processor for `inputProcessors` (it implements `processInputStep`, `processLLMRequest`, `processLLMResponse` and `processAPIError`). */
 export interface ContextManagementProcessor extends Processor<typeof MASTRA_PROCESSOR> {
+  processInputStep(args: ProcessInputStepArgs): Promise<ProcessInputStepResult | undefined>;
   processLLMRequest(args: ProcessLLMRequestArgs): Promise<ProcessLLMRequestResult>;
   processLLMResponse(args: ProcessLLMResponseArgs): Promise<void>;
   processAPIError(args: ProcessAPIErrorArgs): Promise<ProcessAPIErrorResult | undefined>;
@@ -37,6 +41,8 @@ type AiPart = Exclude<LanguageModelV4Message['content'], string>[number];
 type Turn = StatelessTurn<LanguageModelV4Message, AiPart>;
 
 const CALL = 'ctxhostCall';
+/** The step asks for threshold compaction: Anthropic's blocks may go back as blocks. */
+const BLOCKS_ACCEPTED = 'ctxhostCompactionBlocksAccepted';
 
 /**
  * ctxhost in Mastra, as one processor, on core's stateless path:
@@ -44,6 +50,7 @@ const CALL = 'ctxhostCall';
  *   const ctxhost = createContextManagementProcessor({ contextWindow: 200_000 });
  *   const agent = new Agent({ name, instructions, model, inputProcessors: [ctxhost], maxProcessorRetries: 3 });
  *
+ * `processInputStep` puts native compaction (`hooks.native-compaction`) in the step's provider options.
  * `processLLMRequest` hands the step's whole prompt to ctxhost and sends what the host's request
  * waterfall makes of it (engine, hygiene, cache breakpoints); Mastra keeps its own messages as they
  * are, so nothing is lost. `processAPIError` runs the host's recovery cascade on an overflow, stores
@@ -94,6 +101,29 @@ export function createContextManagementProcessor(
     name: 'ctxhost context management',
     description: 'Compacts the prompt before each model call and recovers from context overflows (ctxhost)',
 
+    // Native compaction's provider options: Mastra takes them only here, before the prompt exists.
+    async processInputStep({ model, providerOptions, state }) {
+      state[BLOCKS_ACCEPTED] = carriesThresholdCompaction(providerOptions);
+      const { modelId, provider } = model as { modelId?: unknown; provider?: unknown };
+      if (typeof modelId !== 'string' || typeof provider !== 'string') return undefined;
+      try {
+        const carried = nativeStepOptions(await integration.host(), { modelId, provider }, providerOptions);
+        if (carried === undefined) return undefined;
+        if ('off' in carried) {
+          integration.report(
+            `native:${provider}`,
+            `native compaction not sent (${carried.off}); the client engine keeps the context`,
+          );
+          return undefined;
+        }
+        state[BLOCKS_ACCEPTED] = carriesThresholdCompaction(carried.providerOptions);
+        return { providerOptions: carried.providerOptions as ProcessInputStepResult['providerOptions'] };
+      } catch (error) {
+        integration.report('native', 'native compaction could not be added to the step', error);
+        return undefined;
+      }
+    },
+
     async processLLMRequest({ prompt: stepPrompt, model, state }) {
       // Mastra hands over the prompt of the model's specification (v4 for AI SDK 7 providers; v2 and v3 differ from it
       // only in parts ctxhost reads as unmapped, which make the step pass untouched).
@@ -107,7 +137,10 @@ export function createContextManagementProcessor(
       handshake.retrying(turn.key);
       // A provider's compaction goes as its own part to the provider that made it, as its readable copy elsewhere.
       const rendered = toAiSdkPrompt(turn.messages, turn.originals, model.provider);
-      const sendable = model.provider.startsWith('anthropic') ? withUnsignedCompactionAsText(rendered) : rendered;
+      const sendable =
+        model.provider.startsWith('anthropic') && state[BLOCKS_ACCEPTED] !== true
+          ? withUnsignedCompactionAsText(rendered)
+          : rendered;
       return { prompt: sendable as unknown as ProcessLLMRequestArgs['prompt'] };
     },
 

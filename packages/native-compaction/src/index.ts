@@ -52,6 +52,7 @@ export {
   type NativeCompactionPlugin,
   type NativeCompactionPluginOptions,
 } from './native-compaction-plugin.js';
+export { nativeRequestFieldsOf, type NativeRequestFields } from './native-request-fields.js';
 export {
   NATIVE_COMPACTION_ERROR_CODES,
   NativeCompactionError,

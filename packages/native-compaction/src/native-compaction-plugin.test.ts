@@ -11,6 +11,7 @@ import { createNativeCompactionPlugin, withAnthropicContextManagement } from './
 import { compactionUsages, readNativeReport, isCompactionPart } from './native-report.js';
 import { COMPACTION_BETA, CONTEXT_MANAGEMENT_BETA } from './anthropic-context-management.js';
 import { serverFirstThreshold, withServerFirst } from './server-first-engine.js';
+import { nativeRequestFieldsOf } from './native-request-fields.js';
 
 const user: Message = { id: 'u1', role: 'user', parts: [{ id: 'u1:0', type: 'text', text: 'hi' }] };
 const request = (model: string, providerOptions?: ModelRequest['providerOptions']): ModelRequest => ({
@@ -109,6 +110,31 @@ describe('the native-compaction plugin', () => {
       'info native compaction on (claude-sonnet-4-5: compaction over 50000 tokens); client compaction from 57600 tokens (fallback)',
     ]);
     await serverFirst.dispose();
+  });
+
+  it('tells, before any prompt, the fields its request hook adds for a model (nativeRequestFieldsOf)', async () => {
+    const host = createHost({
+      plugins: [
+        createNativeCompactionPlugin({
+          config: {
+            anthropic: { clear_tool_uses: { enabled: true, trigger_tokens: 30_000 } },
+            openai: { inline: { enabled: true, compact_threshold: 90_000 } },
+          },
+        }),
+      ],
+    });
+    for (const model of ['claude-sonnet-4-6', 'gpt-5.5']) {
+      const sent = await host.hooks.beforeRequest.promise(request(model), { sessionId: 's', contextWindow: 200_000 });
+      expect(nativeRequestFieldsOf(host, model)).toEqual({
+        vendor: model.startsWith('claude') ? 'anthropic' : 'openai',
+        providerOptions: sent.providerOptions,
+      });
+    }
+    expect(nativeRequestFieldsOf(host, 'anthropic/claude-sonnet-4-6')).toMatchObject({
+      vendor: undefined,
+      off: expect.stringContaining("a gateway's model name"),
+    });
+    expect(nativeRequestFieldsOf(createHost({ plugins: [createNativeCompactionPlugin()] }), 'gpt-5.5')).toBeUndefined();
   });
 
   it('is a no-op with everything off (the default)', async () => {

@@ -16,6 +16,7 @@ import { createNativeTotals, type NativeTotals } from './native-totals.js';
 import { buildResponsesContextManagement } from './responses-context-management.js';
 import { serverFirstThreshold } from './server-first-engine.js';
 import { nativeTarget } from './native-support.js';
+import { registerNativeRequestFields, type NativeRequestFields } from './native-request-fields.js';
 
 /** After the caching breakpoints: it only adds provider options, which no earlier stage reads. */
 export const NATIVE_COMPACTION_STAGE = REQUEST_STAGE.caching + 10;
@@ -57,29 +58,38 @@ export function createNativeCompactionPlugin(options: NativeCompactionPluginOpti
       const anthropic = buildAnthropicContextManagement(config.anthropic);
       const responses = buildResponsesContextManagement(config.openai);
       if (anthropic === undefined && responses === undefined) return;
+      const fieldsFor = (model: string): NativeRequestFields => {
+        const target = nativeTarget(model, options.provider);
+        if (target.vendor === undefined) return { vendor: undefined, off: target.reason };
+        if (target.vendor === 'anthropic')
+          return anthropic === undefined
+            ? { vendor: 'anthropic', off: 'nothing configured for anthropic' }
+            : {
+                vendor: 'anthropic',
+                providerOptions: { betas: anthropic.betas, context_management: anthropic.contextManagement },
+              };
+        return responses === undefined
+          ? { vendor: 'openai', off: 'nothing configured for openai' }
+          : { vendor: 'openai', providerOptions: { context_management: responses } };
+      };
+      registerNativeRequestFields(host, fieldsFor);
       const announced = new Set<string>();
       host.hooks.beforeRequest.tapPromise(
         { name: NATIVE_COMPACTION, stage: NATIVE_COMPACTION_STAGE },
         async (request, context) => {
-          const target = nativeTarget(request.model, options.provider);
-          const fields = target.vendor === 'anthropic' ? anthropic : target.vendor === 'openai' ? responses : undefined;
+          const native = fieldsFor(request.model);
+          const off = 'off' in native ? native.off : undefined;
           if (!announced.has(request.model)) {
             announced.add(request.model);
-            const off =
-              target.vendor === undefined
-                ? target.reason
-                : fields === undefined
-                  ? `nothing configured for ${target.vendor}`
-                  : undefined;
-            announce(host, config, { model: request.model, vendor: target.vendor, off }, context.contextWindow);
+            announce(host, config, { model: request.model, vendor: native.vendor, off }, context.contextWindow);
           }
-          if (fields === undefined) {
-            if (target.vendor === undefined) totals.fallback(request.sessionId, target.reason);
+          if (off !== undefined) {
+            if (native.vendor === undefined) totals.fallback(request.sessionId, off);
             return request;
           }
-          return Array.isArray(fields)
-            ? withResponsesContextManagement(request, fields)
-            : withAnthropicContextManagement(request, fields);
+          if (native.vendor === 'anthropic' && anthropic !== undefined)
+            return withAnthropicContextManagement(request, anthropic);
+          return responses === undefined ? request : withResponsesContextManagement(request, responses);
         },
       );
       host.hooks.messageUpdated.tapPromise(NATIVE_COMPACTION, async ({ sessionId, message }) => {
