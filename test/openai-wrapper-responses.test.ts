@@ -1,8 +1,10 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PartialConfig } from '@ctxhost/core';
-import { withContextManagement } from '@ctxhost/openai';
-import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { compressorEngineFactory } from '@ctxhost/compressor';
+import { createHost, withDefaults, type PartialConfig } from '@ctxhost/core';
+import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
+import { createOpenAICompactor, withContextManagement } from '@ctxhost/openai';
+import { openSummary, startSimulator, type Simulator } from '@ctxhost/simulator';
 
 // The OpenAI SDK wrapper on responses.create, through the real openai SDK against the simulator: inline
 // compaction as the turn's context_management, the encrypted item sent back as it came, streaming, the
@@ -138,5 +140,44 @@ describe('withContextManagement on responses.create', () => {
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((sim.requests[0]!.body as Record<string, unknown>)['previous_response_id']).toBe('resp_1');
     expect((sim.requests[0]!.body as Record<string, unknown>)['context_management']).toBeUndefined();
+  });
+
+  it('carries standalone responses/compact (the item the host engine made) to responses.create exactly', async () => {
+    const sim = await startSimulator();
+    sims.push(sim);
+    const raw = new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 });
+    const window = 12_000;
+    const host = createHost({
+      config: { model: { contextLength: window } },
+      engine: createNativeCompactionEngine({
+        compactor: () => createOpenAICompactor(raw, { model: 'gpt-5.2' }),
+        fallback: compressorEngineFactory({ config: withDefaults({ model: { contextLength: window } }) }),
+        trigger: 0.5,
+        keepTailTokens: 1_500,
+      }),
+    });
+    const client = withContextManagement(raw, { host, contextWindow: window });
+    const work = (step: number) =>
+      `step ${step}: edit src/billing/invoice-${step}.ts; ${'the invoice totals must round half-even; '.repeat(60)}`;
+    let input: OpenAI.Responses.ResponseInputItem[] = [];
+    const compactions = () => sim.requests.filter((request) => request.path === '/v1/responses/compact').length;
+    for (let step = 0; step < 12 && compactions() === 0; step++) {
+      input = [...input, { role: 'user', content: work(step) }];
+      const response = await client.responses.create({ model: 'gpt-5.2', input, max_output_tokens: 64, store: false });
+      input = [...input, ...(response.output as OpenAI.Responses.ResponseInputItem[])];
+    }
+    expect(compactions()).toBe(1);
+    await client.responses.create({
+      model: 'gpt-5.2',
+      input: [...input, { role: 'user', content: 'go on' }],
+      store: false,
+    });
+    const sent = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+    const items = sent.filter((item) => item['type'] === 'compaction');
+    // The item responses/compact returned, sealed by the simulator: it opens to the summary of the span.
+    expect(items).toHaveLength(1);
+    expect(openSummary(items[0]!['encrypted_content'])).toContain('invoice');
+    expect(JSON.stringify(sent)).not.toContain(work(0));
+    expect(sim.requests.at(-1)!.status).toBe(200);
   });
 });
