@@ -1,7 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { nativeCompactionOf, nativeFieldsOf, toAnthropic, type JsonValue, type Message } from '@ctxhost/core';
+import { nativeFieldsOf, toAnthropic, type Message, type StatelessTurn } from '@ctxhost/core';
 import { COMPACTION_BETA, ON_DEMAND_COMPACTION_BETA } from '@ctxhost/native-compaction';
+import type { AnthropicPromptItem } from './anthropic-prompt.js';
 import { capBreakpoints } from './cap-breakpoints.js';
+import { renderMessages } from './render-messages.js';
 
 type Params = Anthropic.MessageCreateParams;
 
@@ -12,8 +14,9 @@ export interface ProjectedCall<T extends Params> {
 }
 
 /**
- * The caller's params with the projection in place of `system` and `messages` (core's Anthropic adapter:
- * every block as it came, cache breakpoints where the prompt-caching hook put them, at most four in all),
+ * The caller's params with the projection in place of `system` and `messages` (the caller's own params
+ * where the hooks left them, core's Anthropic adapter for the rest; cache breakpoints where the
+ * prompt-caching hook put them, at most four in all),
  * and Anthropic's context management where the request hooks asked for it: `context_management` in the
  * body and its betas in the `anthropic-beta` header (the caller's own `context_management` wins). A
  * projection that sends a compaction block carries on-demand compaction's beta when no compaction beta is named.
@@ -22,35 +25,31 @@ export interface ProjectedCall<T extends Params> {
 export function projectedCall<T extends Params>(
   params: T,
   requestOptions: Anthropic.RequestOptions | undefined,
+  turn: Pick<StatelessTurn<AnthropicPromptItem, unknown>, 'originals' | 'providerOptions'>,
   messages: readonly Message[] | undefined,
-  providerOptions: Readonly<Record<string, JsonValue>> | undefined,
 ): ProjectedCall<T> {
   if (messages === undefined) return { params, requestOptions };
-  const wire = toAnthropic(messages);
+  let head = 0;
+  while (messages[head]?.role === 'system') head++;
+  const system = head === 0 ? undefined : toAnthropic(messages.slice(0, head)).system;
+  const rendered = renderMessages(messages, head, turn.originals);
   const { system: _system, ...rest } = params;
   let next = {
     ...rest,
-    messages: wire.messages as Anthropic.MessageParam[],
-    ...(wire.system === undefined ? {} : { system: wire.system }),
+    messages: rendered.params,
+    ...(system === undefined ? {} : { system }),
   } as T;
   const betas: string[] = [];
-  const fields = nativeFieldsOf(providerOptions);
+  const fields = nativeFieldsOf(turn.providerOptions);
   const own = (params as { context_management?: unknown }).context_management;
   if (fields?.vendor === 'anthropic' && own === undefined) {
     next = { ...next, context_management: fields.contextManagement };
     betas.push(...fields.betas);
   }
   const named = [...betasOf(requestOptions), ...betas];
-  if (
-    !named.some((beta) => beta === COMPACTION_BETA || beta === ON_DEMAND_COMPACTION_BETA) &&
-    sendsCompaction(messages)
-  )
+  if (!named.some((beta) => beta === COMPACTION_BETA || beta === ON_DEMAND_COMPACTION_BETA) && rendered.sendsCompaction)
     betas.push(ON_DEMAND_COMPACTION_BETA);
   return { params: capBreakpoints(next), requestOptions: withBetas(requestOptions, betas) };
-}
-
-function sendsCompaction(messages: readonly Message[]): boolean {
-  return messages.some((message) => message.parts.some((part) => nativeCompactionOf(part)?.vendor === 'anthropic'));
 }
 
 /** The betas the caller's own `anthropic-beta` header names. */

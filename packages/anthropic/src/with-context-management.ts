@@ -67,7 +67,7 @@ export function withContextManagement(client: Anthropic, options: ContextManagem
   ): Promise<WithResponse> => {
     let call = { params, requestOptions };
     try {
-      call = projectedCall(params, requestOptions, messages, turn.providerOptions);
+      call = projectedCall(params, requestOptions, turn, messages);
     } catch (error) {
       integration.report('write', 'the projection could not be written as Messages params; sent as it came', error);
     }
