@@ -51,6 +51,15 @@ describe('createTokenCounter', () => {
     expect(counter.stats).toEqual({ hits: 1, misses: 1 });
   });
 
+  it('keeps both versions of an id counted when they are counted in turn (a message and its shortened copy)', () => {
+    const counter = createTokenCounter({ estimate: codeSum });
+    const original = textMessage('a', 'the whole tool output, long');
+    const shortened = textMessage('a', 'shortened');
+    const first = [counter.count(original), counter.count(shortened)];
+    expect([counter.count(original), counter.count(shortened)]).toEqual(first);
+    expect(counter.stats).toEqual({ hits: 2, misses: 2 });
+  });
+
   const changes: { name: string; change: (message: Message) => Message }[] = [
     {
       name: 'a new message object with other text',

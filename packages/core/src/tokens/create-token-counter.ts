@@ -41,13 +41,15 @@ function sameContent(entry: CountEntry, message: Message): boolean {
 
 /**
  * A token counter that caches per message, in two levels:
- * 1. by object identity (a WeakMap), checked against a cheap shape of the message
- *    (its id, its parts array, each part's type and size), so counting an unchanged
- *    history costs one lookup per message and no hashing;
- * 2. by id plus a content hash, so a copy of a known message is not re-counted and a
- *    changed message (new content under the same id) is. Hashes are computed only
- *    when a new object arrives under a known id, so a first count does not hash.
- * The id level keeps only the latest version per id (a reference to it, not a copy).
+ * 1. by id: the latest version counted under it, reused for the very object when a cheap
+ *    shape of it (its parts array, each part's type and size) is unchanged, so counting an
+ *    unchanged history costs one lookup per message and no hashing; a copy of it (another
+ *    object, equal content hash) is not re-counted, a changed message (new content under
+ *    the same id) is. Hashes are computed only when a new object arrives under a known id,
+ *    so a first count does not hash.
+ * 2. by object identity (a WeakMap) for the versions an id no longer points at (a message and
+ *    its shortened copy counted in turn) and for copies: a first count writes no WeakMap entry.
+ * The id level keeps a reference to each message, not a copy.
  * Treat messages as immutable: an in-place edit that keeps the same parts array and every
  * part's size is not seen; replace the message (or part) instead, as the store does.
  */
@@ -59,16 +61,24 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
 
   function count(message: Message): number {
     const shape = messageShape(message);
-    const known = byObject.get(message);
-    if (known !== undefined && known.id === message.id && known.parts === message.parts && known.shape === shape) {
-      stats.hits++;
-      return known.tokens;
-    }
     const sameId = byId.get(message.id);
-    if (sameId !== undefined && sameContent(sameId, message)) {
-      stats.hits++;
-      byObject.set(message, { ...sameId, message, parts: message.parts, shape });
-      return sameId.tokens;
+    const unchanged = (entry: CountEntry): boolean => entry.parts === message.parts && entry.shape === shape;
+    if (sameId?.message === message) {
+      if (unchanged(sameId)) {
+        stats.hits++;
+        return sameId.tokens;
+      }
+    } else {
+      const known = byObject.get(message);
+      if (known !== undefined && known.id === message.id && unchanged(known)) {
+        stats.hits++;
+        return known.tokens;
+      }
+      if (sameId !== undefined && sameContent(sameId, message)) {
+        stats.hits++;
+        byObject.set(message, { ...sameId, message, parts: message.parts, shape });
+        return sameId.tokens;
+      }
     }
     stats.misses++;
     const entry: CountEntry = {
@@ -79,8 +89,9 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
       hash: undefined,
       tokens: estimate(message),
     };
+    // The version this one replaces under the id stays counted by its object.
+    if (sameId !== undefined && sameId.message !== message) byObject.set(sameId.message, sameId);
     byId.set(message.id, entry);
-    byObject.set(message, entry);
     return entry.tokens;
   }
 
