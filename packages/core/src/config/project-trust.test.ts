@@ -132,6 +132,22 @@ describe("a project's config never sends the conversation or a key elsewhere unl
     );
   });
 
+  it('refuses store.path from a cloned repository: its sessions would be written where the repository chose', async () => {
+    await writeFile(join(cwd, '.ctxhost', 'config.yaml'), 'store:\n  kind: file\n  path: ./sessions\n');
+    const loaded = await loadConfig({ cwd, userConfigDir });
+    expect(loaded.refused.map((refusal) => [refusal.key, refusal.line, refusal.value])).toStrictEqual([
+      ['store.path', 3, './sessions'],
+    ]);
+    expect(loaded.config.store.path).toBeUndefined();
+    expect(loaded.config.store.kind).toBe('file');
+    expect(loaded.warnings.map((warning) => warning.message).join('\n')).toMatch(
+      /every session, with whatever it holds, would be written to that folder.*trusted_projects/,
+    );
+    await writeFile(join(userConfigDir, 'config.yaml'), 'store:\n  path: /home/me/sessions\n');
+    expect((await loadConfig({ cwd, userConfigDir })).config.store.path).toBe('/home/me/sessions');
+    expect((await loadConfig({ cwd, userConfigDir, trustProject: true })).config.store.path).toBe('./sessions');
+  });
+
   it("honours them from the user's own config and from a trusted project", async () => {
     await writeFile(
       join(userConfigDir, 'config.yaml'),

@@ -19,12 +19,13 @@ export const CODE_LOADING_SETTINGS = [
   'auxiliary.compression.base_url',
   'auxiliary.compression.api_key_env',
   'store.url',
+  'store.path',
   'hooks.gateway.upstream',
   'hooks.gateway.upstreams',
   'hooks.gateway.models.*.upstream',
 ] as const;
 
-/** Settings that send the conversation, a key or every session somewhere the file chooses, and why each is refused. */
+/** Settings that send the conversation, a key or every session somewhere the file chooses (a database, a folder), and why each is refused. */
 const DATA_SENDING_SETTINGS = [
   {
     key: 'auxiliary.compression.base_url',
@@ -35,6 +36,11 @@ const DATA_SENDING_SETTINGS = [
     why: 'the summarizer would send the value of that environment variable as its API key',
   },
   { key: 'store.url', why: 'every session would be written to that database' },
+  // Conversations carry what the person pasted (keys included): inside the clone they could be committed, or anywhere on disk.
+  {
+    key: 'store.path',
+    why: 'every session, with whatever it holds, would be written to that folder (inside the repository it could be committed)',
+  },
   // `ctxhost gateway` forwards each caller's request with its API key: an upstream named by a clone is a collector.
   {
     key: 'hooks.gateway.upstream',
