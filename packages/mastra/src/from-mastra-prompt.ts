@@ -12,10 +12,16 @@ type MastraPart = Exclude<LanguageModelV4Message['content'], string>[number];
  * them. Anything else ctxhost has no place for leaves the message unmapped.
  */
 export function fromMastraMessage(source: LanguageModelV4Message, id: string): MappedMessage {
-  if (typeof source.content === 'string') return fromAiSdkMessage(source, id);
+  // Without a file part there is nothing to tag: no copy of the message (a prompt handed over whole maps each once).
+  if (typeof source.content === 'string' || !(source.content as readonly MastraPart[]).some(isFile))
+    return fromAiSdkMessage(source, id);
   const content = (source.content as readonly MastraPart[]).map(tagFileData);
   const mapped = fromAiSdkMessage({ ...source, content } as LanguageModelV4Message, id);
   return mapped.ok ? { ...mapped, sourceParts: source.content } : mapped;
+}
+
+function isFile(part: MastraPart): boolean {
+  return part.type === 'file';
 }
 
 function tagFileData(part: MastraPart): MastraPart {
