@@ -144,7 +144,7 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
       let trunk = opening;
       let index = opening.items.length;
       if (guide !== undefined) {
-        index = sharedLength(guide.sources, prompt, OPENING_DEPTH);
+        index = sharedLength(guide.sources, prompt, OPENING_DEPTH, guide.length);
         for (; index < guide.length && index < prompt.length; index++) {
           const source = prompt[index]!;
           if (!sameValue(guide.sources[index], source, 0)) break;
@@ -239,9 +239,9 @@ export function listOf<T>(list: ChainList<T>): T[] {
   return copied;
 }
 
-/** The end of the run of positions from `from` at which both lists hold the very same object. */
-function sharedLength(left: readonly unknown[], right: readonly unknown[], from: number): number {
-  const end = Math.min(left.length, right.length);
+/** The end of the run of positions from `from` (before `limit`) at which both lists hold the very same object. */
+function sharedLength(left: readonly unknown[], right: readonly unknown[], from: number, limit: number): number {
+  const end = Math.min(left.length, right.length, limit);
   let index = from;
   while (index < end && left[index] === right[index]) index++;
   return index;
