@@ -251,6 +251,36 @@ describe('createStatelessContext', () => {
     expect(opened.mock.calls.length).toBe(before);
     expect(context.stats().views).toBeLessThanOrEqual(4);
   });
+  it('never hands a view made under one window to a request under another: each window gets its own projection', async () => {
+    const engine: ContextEngine = {
+      ...summarizingEngine(),
+      shouldCompress: (state) => state.contextWindow !== undefined && state.promptTokens > state.contextWindow / 2,
+    };
+    const store = createMemoryStore();
+    const host = createHost({ store, engine, config: {} });
+    const context = createStatelessContext<Item, string>({ host: () => host, name: 'test', map });
+    const large = { model: 'large-window', contextWindow: 1_000_000, maxOutputTokens: 1000 };
+    const small = { model: 'small-window', contextWindow: 2_000, maxOutputTokens: 1000 };
+    const long = (turns: number): Item[] =>
+      conversation('W', turns).map((item) => ({ ...item, text: `${item.text} ${'filler '.repeat(60)}` }));
+    const sent = async (prompt: Item[], settings: typeof large) => {
+      const turn = await context.prepare(prompt, settings);
+      await turn.run(async () => 'ok');
+      return texts(turn.messages);
+    };
+    expect(await sent(long(8), large)).not.toContain('summary:');
+    expect(await sent(long(9), small)).toContain('summary:');
+    expect(await sent(long(10), large)).not.toContain('summary:');
+    expect(await sent(long(11), small)).toContain('summary:');
+    // Another worker on the same store, under the large window: the small window's stored compaction is not its.
+    const other = createStatelessContext<Item, string>({
+      host: () => createHost({ store, engine, config: {} }),
+      name: 'test',
+      map,
+    });
+    expect(texts((await other.prepare(long(11), large)).messages)).not.toContain('summary:');
+    expect(texts((await other.prepare(long(11), small)).messages)).toContain('summary:');
+  });
 });
 
 /** A full collection, then the turns' finalizers (they run in a task of their own after it). */

@@ -160,9 +160,9 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     window: number | undefined,
   ) {
     const cached = await cache.best(chain.hashes, settings);
-    const live = pool.take(chain.hashes);
+    const live = pool.take(chain.hashes, settings);
     if (live === undefined) {
-      const view = await openView(host, chain, cached, window);
+      const view = await openView(host, chain, cached, window, settings);
       pool.add(view);
       return view;
     }
@@ -219,7 +219,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       const readBack = async (input: JsonValue): Promise<EngineToolResult> => {
         if (!taken.deleted) return readOriginal(taken.session, input);
         // The view was evicted: the prompt and the cached compaction it was built from give the same history and summaries.
-        const reopened = await openView(host, chain, await cache.best(chain.hashes, settings), window);
+        const reopened = await openView(host, chain, await cache.best(chain.hashes, settings), window, settings);
         try {
           return await readOriginal(reopened.session, input);
         } finally {

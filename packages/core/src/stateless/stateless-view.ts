@@ -17,6 +17,7 @@ export async function openView<S, P>(
   chain: PromptChain<S, P>,
   cached: CachedProjection | undefined,
   contextWindow: number | undefined,
+  settings: string,
 ): Promise<StatelessView<S, P>> {
   const history = listOf(chain.messages);
   const projection = cached === undefined ? undefined : [...cached.projection, ...history.slice(cached.coveredLength)];
@@ -30,6 +31,7 @@ export async function openView<S, P>(
   );
   return {
     id,
+    settings,
     session,
     hashes: listOf(chain.hashes),
     originals,

@@ -10,6 +10,8 @@ import type { ChainList } from './prompt-chain.js';
  */
 export interface StatelessView<S, P> {
   readonly id: string;
+  /** The settings hash it was made under (engine, hooks, window): it serves only requests under the same. */
+  readonly settings: string;
   readonly session: Session;
   readonly hashes: string[];
   readonly originals: PromptOriginals<S, P>;
@@ -29,8 +31,8 @@ export interface StatelessView<S, P> {
 }
 
 export interface ViewPool<S, P> {
-  /** The longest idle view whose messages the prompt starts with exactly, marked busy; undefined when none. */
-  take(hashes: ChainList<string>): StatelessView<S, P> | undefined;
+  /** The longest idle view made under `settings` whose messages the prompt starts with exactly, marked busy; undefined when none. */
+  take(hashes: ChainList<string>, settings: string): StatelessView<S, P> | undefined;
   /** Adds a new view (busy); evicts the least recently used idle views beyond the limit. */
   add(view: StatelessView<S, P>): void;
   /**
@@ -44,8 +46,8 @@ export interface ViewPool<S, P> {
 }
 
 /**
- * The live views of this process, filed by their opening (the prefix hash at `CACHE_INDEX_DEPTH`
- * messages, or the whole view when shorter). A view in use by one request is never handed to
+ * The live views of this process, filed by their settings and opening (the prefix hash at `CACHE_INDEX_DEPTH`
+ * messages, or the whole view when shorter): a view made for one window is never handed to a request under another. A view in use by one request is never handed to
  * another: a concurrent request on the same conversation gets a view of its own, so neither waits.
  */
 export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unknown) => void): ViewPool<S, P> {
@@ -54,19 +56,20 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
   let clock = 0;
   let evictionDue = false;
 
-  const openingOf = (hashes: readonly string[]): string => hashes[Math.min(hashes.length, CACHE_INDEX_DEPTH) - 1] ?? '';
+  const openingOf = (view: StatelessView<S, P>): string =>
+    `${view.settings}:${view.hashes[Math.min(view.hashes.length, CACHE_INDEX_DEPTH) - 1] ?? ''}`;
   const unfile = (view: StatelessView<S, P>): void => {
-    const filed = byOpening.get(openingOf(view.hashes));
+    const filed = byOpening.get(openingOf(view));
     filed?.delete(view);
-    if (filed?.size === 0) byOpening.delete(openingOf(view.hashes));
+    if (filed?.size === 0) byOpening.delete(openingOf(view));
   };
 
   const pool: ViewPool<S, P> = {
-    take(hashes) {
+    take(hashes, settings) {
       let best: StatelessView<S, P> | undefined;
       const candidates = new Set<StatelessView<S, P>>();
       for (let depth = 1; depth <= Math.min(hashes.length, CACHE_INDEX_DEPTH); depth++)
-        for (const view of byOpening.get(hashes.at(depth - 1)!) ?? []) candidates.add(view);
+        for (const view of byOpening.get(`${settings}:${hashes.at(depth - 1)!}`) ?? []) candidates.add(view);
       for (const view of candidates) {
         const length = view.hashes.length;
         if (view.busy || length > hashes.length || view.hashes[length - 1] !== hashes.at(length - 1)) continue;
@@ -88,7 +91,7 @@ export function createViewPool<S, P>(maxViews: number, onEvictError: (error: unk
     release(view, options) {
       view.busy = false;
       if (options?.used !== false) view.lastUsed = ++clock;
-      const opening = openingOf(view.hashes);
+      const opening = openingOf(view);
       const filed = byOpening.get(opening) ?? new Set();
       filed.add(view);
       byOpening.set(opening, filed);
