@@ -67,10 +67,9 @@ function update<T>(
   const limit = Math.min(kept.messages.length, count);
   // Messages at the same place that are other objects: patched in place while they render to as many items.
   let from = limit;
-  for (let index = 0; index < limit; index++) {
+  for (let index = nextChanged(messages, start, kept.messages, 0, limit); index < limit;) {
     const message = messages[start + index]!;
     const old = kept.messages[index]!;
-    if (message === old) continue;
     const rendered = renderOne(message);
     const at = index === 0 ? 0 : ends[index - 1]!;
     if (rendered.length !== ends[index]! - at) {
@@ -80,6 +79,7 @@ function update<T>(
     for (let offset = 0; offset < rendered.length; offset++) items[at + offset] = rendered[offset]!;
     kept.tally += tallyOf(message) - tallyOf(old);
     kept.messages[index] = message;
+    index = nextChanged(messages, start, kept.messages, index + 1, limit);
   }
   for (let index = from; index < kept.messages.length; index++) kept.tally -= tallyOf(kept.messages[index]!);
   kept.messages.length = from;
@@ -92,4 +92,17 @@ function update<T>(
     kept.messages.push(message);
     kept.tally += tallyOf(message);
   }
+}
+
+/** The first index from `from` below `limit` where `messages` (from `start`) holds another object than `kept`, else `limit`. */
+function nextChanged(
+  messages: readonly Message[],
+  start: number,
+  kept: readonly Message[],
+  from: number,
+  limit: number,
+): number {
+  let index = from;
+  while (index < limit && messages[start + index] === kept[index]) index++;
+  return index;
 }
