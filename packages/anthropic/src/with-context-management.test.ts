@@ -123,6 +123,29 @@ describe('withContextManagement on the stateless path', () => {
     ).rejects.toBeInstanceOf(Anthropic.BadRequestError);
   });
 
+  it('sends the caller’s own params where the hooks left them, and never changes the caller’s list', async () => {
+    const { sim, client } = await simulator({ contextLimit: 4_000 });
+    const wrapped = withContextManagement(client, { config: FAST_RECOVERY, contextWindow: 1_000_000 });
+    const messages = toolConversation();
+    messages.splice(
+      1,
+      0,
+      { role: 'assistant', content: [{ type: 'text', text: 'On it.', citations: null }] },
+      {
+        role: 'user',
+        content: 'Go.',
+      },
+    );
+    const before = JSON.stringify(messages);
+    await wrapped.messages.create({ model: MODEL, max_tokens: 100, system: 'be brief', messages });
+    expect(JSON.stringify(messages)).toBe(before);
+    const sent = (messagesCalls(sim).at(-1)!.body as MessagesRequest).messages;
+    // Compacted (the last request answered), the opening kept as the caller wrote it, unknown fields and all.
+    expect(messagesCalls(sim).map((call) => call.status)).toEqual([400, 200]);
+    expect(sent[0]).toEqual(messages[0]);
+    expect(JSON.stringify(sent)).toContain('"citations":null');
+  });
+
   it('keeps withResponse() and the request id', async () => {
     const { client } = await simulator();
     const wrapped = withContextManagement(client, { config: FAST_RECOVERY });
