@@ -5,7 +5,7 @@ import { generateText, wrapLanguageModel, type ModelMessage } from 'ai';
 import { contextManagementMiddleware } from './index.js';
 import { NO_READABLE_COPY, type PartialConfig } from '@ctxhost/core';
 import { startSimulator, type MessagesRequest, type Simulator } from '@ctxhost/simulator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Native compaction through the AI SDK's real providers against the simulator: the provider's own
 // options carry what `hooks.native-compaction` asks for, and the compaction the provider returns goes
@@ -103,8 +103,8 @@ describe('AI SDK middleware + @ai-sdk/anthropic', () => {
   it('says once, and sends nothing native, where the provider cannot carry it (Chat Completions)', async () => {
     const sim = await simulator();
     const warnings: string[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning.message);
-    process.on('warning', onWarning);
+    // Collected, not printed: this warning is what the test expects (a clean test log).
+    const said = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => void warnings.push(String(warning)));
     try {
       const model = wrapLanguageModel({
         model: createOpenAICompatible({ name: 'openai', baseURL: `${sim.url}/v1`, apiKey: 'test' })('gpt-5'),
@@ -116,7 +116,7 @@ describe('AI SDK middleware + @ai-sdk/anthropic', () => {
       await generateText({ model, messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 32 });
       await generateText({ model, messages: [{ role: 'user', content: 'hello again' }], maxOutputTokens: 32 });
     } finally {
-      process.off('warning', onWarning);
+      said.mockRestore();
     }
     const body = sim.requests.at(-1)!.body as Record<string, unknown>;
     expect(body['context_management']).toBeUndefined();
@@ -185,8 +185,8 @@ describe('AI SDK middleware + @ai-sdk/openai (the Responses model)', () => {
   it('says once, and sends nothing native, through the Chat Completions model', async () => {
     const sim = await simulator();
     const warnings: string[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning.message);
-    process.on('warning', onWarning);
+    // Collected, not printed: this warning is what the test expects (a clean test log).
+    const said = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => void warnings.push(String(warning)));
     try {
       const model = wrapLanguageModel({
         model: createOpenAI({ baseURL: `${sim.url}/v1`, apiKey: 'test' }).chat('gpt-5.5'),
@@ -195,7 +195,7 @@ describe('AI SDK middleware + @ai-sdk/openai (the Responses model)', () => {
       await generateText({ model, messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 32 });
       await generateText({ model, messages: [{ role: 'user', content: 'hello again' }], maxOutputTokens: 32 });
     } finally {
-      process.off('warning', onWarning);
+      said.mockRestore();
     }
     expect(sim.requests.at(-1)!.path).toBe('/v1/chat/completions');
     expect((sim.requests.at(-1)!.body as Record<string, unknown>)['context_management']).toBeUndefined();

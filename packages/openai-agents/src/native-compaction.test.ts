@@ -9,7 +9,7 @@ import {
 import type { PartialConfig } from '@ctxhost/core';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import OpenAI from 'openai';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContextManagement } from './index.js';
 
 // OpenAI's inline compaction through the Agents SDK's Responses model against the simulator: the
@@ -71,8 +71,8 @@ describe('OpenAI inline compaction through the Agents SDK (OpenAIResponsesModel)
   it('sends nothing native through the Chat Completions model, and says so once', async () => {
     const { sim, client, ctx } = await rig();
     const warnings: string[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning.message);
-    process.on('warning', onWarning);
+    // Collected, not printed: this warning is what the test expects (a clean test log).
+    const said = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => void warnings.push(String(warning)));
     try {
       const agent = new Agent({
         name: 'engineer',
@@ -82,7 +82,7 @@ describe('OpenAI inline compaction through the Agents SDK (OpenAIResponsesModel)
       await run(agent, 'hello', { callModelInputFilter: ctx.callModelInputFilter });
       await run(agent, 'hello again', { callModelInputFilter: ctx.callModelInputFilter });
     } finally {
-      process.off('warning', onWarning);
+      said.mockRestore();
     }
     expect((sim.requests.at(-1)!.body as Record<string, unknown>)['context_management']).toBeUndefined();
     expect(warnings.filter((text) => text.includes('inline compaction needs OpenAIResponsesModel'))).toHaveLength(1);
@@ -91,8 +91,8 @@ describe('OpenAI inline compaction through the Agents SDK (OpenAIResponsesModel)
   it('on invalid_encrypted_content (an item another key made), sends the readable copy in its place and says so', async () => {
     const { sim, client, ctx } = await rig();
     const warnings: string[] = [];
-    const onWarning = (warning: Error) => void warnings.push(warning.message);
-    process.on('warning', onWarning);
+    // Collected, not printed: this warning is what the test expects (a clean test log).
+    const said = vi.spyOn(process, 'emitWarning').mockImplementation((warning) => void warnings.push(String(warning)));
     const foreign = {
       type: 'compaction',
       id: 'cmp_other',
@@ -109,7 +109,7 @@ describe('OpenAI inline compaction through the Agents SDK (OpenAIResponsesModel)
       });
       expect(result.finalOutput).toEqual(expect.any(String));
     } finally {
-      process.off('warning', onWarning);
+      said.mockRestore();
     }
     expect(sim.requests.map((request) => request.status)).toEqual([400, 200]);
     expect(sim.requests[0]!.error).toMatch(/could not be verified/);
