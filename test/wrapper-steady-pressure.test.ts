@@ -68,7 +68,11 @@ describe('withContextManagement under steady pressure', () => {
     const withCaching = await steadyPressure(cached.client, { contextWindow: 20_000 }, 25);
     await cached.sim.close();
     const plain = await simulator({ contextLimit: 20_000 });
-    const withoutCaching = await steadyPressure(plain.client, { contextWindow: 20_000, caching: false }, 25);
+    const withoutCaching = await steadyPressure(
+      plain.client,
+      { contextWindow: 20_000, config: { disabledHooks: ['prompt-caching'] } },
+      25,
+    );
     expect(withCaching.requests.every((request) => request.status === 200)).toBe(true);
     expect(withCaching.compactions.length).toBeGreaterThan(0);
     expect(withCaching.compactions.length).toBeLessThanOrEqual(3);
