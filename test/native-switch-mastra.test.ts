@@ -1,18 +1,18 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { Agent } from '@mastra/core/agent';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import { noopLogger } from '@mastra/core/logger';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnthropicCompactor } from '@ctxhost/anthropic';
-import { compressorEngineFactory } from '@ctxhost/compressor';
-import { createHost, nativeCompactionOf, readOriginal, withDefaults, type Message } from '@ctxhost/core';
 import { createContextManagementProcessor } from '@ctxhost/mastra';
-import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
-import { createOpenAICompactor } from '@ctxhost/openai';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import {
+  SWITCH_WINDOW as WINDOW,
+  createSwitchRig,
+  expectSummariesResolve,
+  nativeParts,
+  switchWork as work,
+} from './support/native-switch-rig.js';
 
 // One conversation through the Mastra processor, three providers' turns: a Mastra agent on
 // @ai-sdk/anthropic (Anthropic compacts natively, on-demand; its summary goes as text, the block's beta
@@ -29,36 +29,9 @@ afterAll(async () => {
   await sim.close();
 });
 
-const WINDOW = 12_000;
-const work = (step: number) =>
-  `step ${step}: edit src/billing/invoice-${step}.ts, run npm test -- invoice-${step}; ${'the invoice totals must round half-even; '.repeat(60)}`;
-const nativeParts = (messages: readonly Message[]) =>
-  messages.flatMap((message) => message.parts.flatMap((part) => nativeCompactionOf(part) ?? []));
-
 describe('switching provider mid-conversation through the Mastra processor', () => {
   it('goes Anthropic → OpenAI → Anthropic, each provider reading the other’s readable copy, originals resolving', async () => {
-    let vendor: 'anthropic' | 'openai' = 'anthropic';
-    const compactors = {
-      anthropic: createAnthropicCompactor(new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 }), {
-        model: 'claude-sonnet-4-6',
-      }),
-      openai: createOpenAICompactor(new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 }), {
-        model: 'gpt-5.2',
-      }),
-    };
-    const fallbacks: string[] = [];
-    const sessions = new Set<string>();
-    const host = createHost({
-      config: { model: { contextLength: WINDOW } },
-      engine: createNativeCompactionEngine({
-        compactor: () => compactors[vendor],
-        fallback: compressorEngineFactory({ config: withDefaults({ model: { contextLength: WINDOW } }) }),
-        trigger: 0.5,
-        keepTailTokens: 1_500,
-        onFallback: (reason) => fallbacks.push(reason),
-      }),
-    });
-    host.hooks.compactionCompleted.tap('test', (event) => void sessions.add(event.sessionId));
+    const { host, use, fallbacks, sessions, requestsTo: compactedBy, anthropicCompactions } = createSwitchRig(sim);
     const processor = createContextManagementProcessor({ host, contextWindow: WINDOW });
     // (The AI SDK models' LanguageModelV4 type is a newer patch than the one Mastra's types bundle; the objects are the same at run time.)
     const agentOn = (model: unknown) => {
@@ -88,12 +61,6 @@ describe('switching provider mid-conversation through the Mastra processor', () 
       });
       messages.push({ role: 'assistant', content: result.text });
     };
-    const compactedBy = (path: string) => sim.requests.filter((request) => request.path === path).length;
-    const anthropicCompactions = () =>
-      sim.requests.filter(
-        (request) =>
-          request.path === '/v1/messages' && (request.body as Record<string, unknown>)['compaction'] !== undefined,
-      ).length;
     const until = async (agent: Agent, done: () => boolean) => {
       for (let turn = 0; turn < 12 && !done(); turn++) await send(agent, work(step++));
       expect(done()).toBe(true);
@@ -114,7 +81,7 @@ describe('switching provider mid-conversation through the Mastra processor', () 
     expect(JSON.stringify(opening.content)).toContain(JSON.stringify(anthropicCopy.readable.slice(0, 60)).slice(1, -1));
 
     // OpenAI's Responses model: Anthropic's block goes as its readable summary, never as a compaction block.
-    vendor = 'openai';
+    use('openai');
     await send(gpt, work(step++));
     const firstToOpenAI = sim.requests.at(-1)!;
     expect(firstToOpenAI.path).toBe('/v1/responses');
@@ -134,7 +101,7 @@ describe('switching provider mid-conversation through the Mastra processor', () 
     ]);
 
     // Back to Anthropic: OpenAI's encrypted item goes as ctxhost's readable copy.
-    vendor = 'anthropic';
+    use('anthropic');
     await send(claude, 'what is left to do on the invoices?');
     const last = sim.requests.at(-1)!;
     expect(last.path).toBe('/v1/messages');
@@ -146,13 +113,7 @@ describe('switching provider mid-conversation through the Mastra processor', () 
 
     // One view held the whole conversation, and the summaries' handles read back what they cover.
     expect(sessions.size).toBe(1);
-    const summaries = session.messages().filter((message) => message.meta?.['nativeCompaction'] !== undefined);
-    expect(summaries.length).toBeGreaterThan(0);
-    for (const summary of summaries) {
-      const original = await readOriginal(session, { handle: `${summary.id}#1` });
-      expect(original.isError, JSON.stringify(original)).toBeUndefined();
-      expect(original.output).toMatch(/step \d+:|billing engineer/);
-    }
+    await expectSummariesResolve(session, /step \d+:|billing engineer/);
     await host.dispose();
   });
 });

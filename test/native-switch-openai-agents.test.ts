@@ -1,16 +1,17 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import OpenAI from 'openai';
 import { Agent, OpenAIResponsesModel, run, setTracingDisabled, type AgentInputItem } from '@openai/agents';
 import { aisdk } from '@openai/agents-extensions/ai-sdk';
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnthropicCompactor } from '@ctxhost/anthropic';
-import { compressorEngineFactory } from '@ctxhost/compressor';
-import { createHost, nativeCompactionOf, readOriginal, withDefaults, type Message } from '@ctxhost/core';
-import { createNativeCompactionEngine } from '@ctxhost/native-compaction';
-import { createOpenAICompactor } from '@ctxhost/openai';
 import { createContextManagement } from '@ctxhost/openai-agents';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import {
+  SWITCH_WINDOW as WINDOW,
+  createSwitchRig,
+  expectSummariesResolve,
+  nativeParts,
+  switchWork as work,
+} from './support/native-switch-rig.js';
 
 // One conversation through the Agents SDK integration, three providers' turns: Claude through the SDK's
 // AI SDK adapter (@openai/agents-extensions aisdk() over @ai-sdk/anthropic; Anthropic compacts natively,
@@ -27,36 +28,9 @@ afterAll(async () => {
   await sim.close();
 });
 
-const WINDOW = 12_000;
-const work = (step: number) =>
-  `step ${step}: edit src/billing/invoice-${step}.ts, run npm test -- invoice-${step}; ${'the invoice totals must round half-even; '.repeat(60)}`;
-const nativeParts = (messages: readonly Message[]) =>
-  messages.flatMap((message) => message.parts.flatMap((part) => nativeCompactionOf(part) ?? []));
-
 describe('switching provider mid-conversation through the OpenAI Agents SDK integration', () => {
   it('goes Claude (aisdk adapter) → OpenAIResponsesModel → Claude, each reading the other’s readable copy, originals resolving', async () => {
-    let vendor: 'anthropic' | 'openai' = 'anthropic';
-    const compactors = {
-      anthropic: createAnthropicCompactor(new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 }), {
-        model: 'claude-sonnet-4-6',
-      }),
-      openai: createOpenAICompactor(new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 }), {
-        model: 'gpt-5.2',
-      }),
-    };
-    const fallbacks: string[] = [];
-    const sessions = new Set<string>();
-    const host = createHost({
-      config: { model: { contextLength: WINDOW } },
-      engine: createNativeCompactionEngine({
-        compactor: () => compactors[vendor],
-        fallback: compressorEngineFactory({ config: withDefaults({ model: { contextLength: WINDOW } }) }),
-        trigger: 0.5,
-        keepTailTokens: 1_500,
-        onFallback: (reason) => fallbacks.push(reason),
-      }),
-    });
-    host.hooks.compactionCompleted.tap('test', (event) => void sessions.add(event.sessionId));
+    const { host, use, fallbacks, sessions, requestsTo: compactedBy, anthropicCompactions } = createSwitchRig(sim);
     const ctx = createContextManagement({ host, contextWindow: WINDOW });
     const agentOn = (model: Parameters<typeof ctx.wrapModel>[0]) =>
       new Agent({
@@ -78,12 +52,6 @@ describe('switching provider mid-conversation through the OpenAI Agents SDK inte
       });
       history = result.history;
     };
-    const compactedBy = (path: string) => sim.requests.filter((request) => request.path === path).length;
-    const anthropicCompactions = () =>
-      sim.requests.filter(
-        (request) =>
-          request.path === '/v1/messages' && (request.body as Record<string, unknown>)['compaction'] !== undefined,
-      ).length;
     const until = async (agent: Agent, done: () => boolean) => {
       for (let turn = 0; turn < 12 && !done(); turn++) await send(agent, work(step++));
       expect(done()).toBe(true);
@@ -104,7 +72,7 @@ describe('switching provider mid-conversation through the OpenAI Agents SDK inte
     );
 
     // OpenAIResponsesModel: Anthropic's block goes as its readable summary, never as a compaction block.
-    vendor = 'openai';
+    use('openai');
     await send(gpt, work(step++));
     const firstToOpenAI = sim.requests.at(-1)!;
     expect(firstToOpenAI.path).toBe('/v1/responses');
@@ -124,7 +92,7 @@ describe('switching provider mid-conversation through the OpenAI Agents SDK inte
     ]);
 
     // Back to Claude: OpenAI's encrypted item goes as ctxhost's readable copy.
-    vendor = 'anthropic';
+    use('anthropic');
     await send(claude, 'what is left to do on the invoices?');
     const last = sim.requests.at(-1)!;
     expect(last.path).toBe('/v1/messages');
@@ -136,13 +104,7 @@ describe('switching provider mid-conversation through the OpenAI Agents SDK inte
 
     // One view held the whole conversation, and the summaries' handles read back what they cover.
     expect(sessions.size).toBe(1);
-    const summaries = session.messages().filter((message) => message.meta?.['nativeCompaction'] !== undefined);
-    expect(summaries.length).toBeGreaterThan(0);
-    for (const summary of summaries) {
-      const original = await readOriginal(session, { handle: `${summary.id}#1` });
-      expect(original.isError, JSON.stringify(original)).toBeUndefined();
-      expect(original.output).toMatch(/step \d+:|billing engineer/);
-    }
+    await expectSummariesResolve(session, /step \d+:|billing engineer/);
     await host.dispose();
   });
 });
