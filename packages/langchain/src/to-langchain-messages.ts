@@ -86,10 +86,11 @@ function render(
   cache: boolean,
   provider: LangChainProvider,
 ): BaseMessage[] {
-  const source = originals.message(message.id);
+  const same = originals.sameMessage(message);
+  const source = same ?? originals.message(message.id);
   const unchanged =
     source !== undefined &&
-    (originals.sameMessage(message) !== undefined
+    (same !== undefined
       ? message.parts.every((part) => ownCompaction(part, provider))
       : message.parts.every((part) => originals.unchangedPart(part) !== undefined && ownCompaction(part, provider)));
   const marker = cache ? message.parts.find((part) => part.cacheControl !== undefined)?.cacheControl : undefined;

@@ -48,7 +48,7 @@ function rendererFor(originals: PromptOriginals<MirrorItem, unknown>): PromptRen
   if (renderer === undefined) {
     renderer = createPromptRenderer({
       render: (message) => render(message, originals),
-      tally: (message) => (isInstructions(originals.message(message.id)) ? 1 : 0),
+      tally: (message) => (message.role === 'system' && isInstructions(originals.message(message.id)) ? 1 : 0),
     });
     renderers.set(originals, renderer);
   }
@@ -61,12 +61,11 @@ function isInstructions(source: MirrorItem | undefined): source is InstructionsI
 
 /** One message as input items: the caller's item when no hook changed it, none for the instructions (sent apart). */
 function render(message: Message, originals: PromptOriginals<MirrorItem, unknown>): AgentInputItem[] {
+  const same = originals.sameMessage(message);
+  if (same !== undefined) return isInstructions(same) ? [] : [same];
   const source = originals.message(message.id);
   if (isInstructions(source)) return [];
-  const unchanged =
-    source !== undefined &&
-    (originals.sameMessage(message) !== undefined ||
-      message.parts.every((part) => originals.unchangedPart(part) !== undefined));
+  const unchanged = source !== undefined && message.parts.every((part) => originals.unchangedPart(part) !== undefined);
   return unchanged ? [source] : rebuild(message, source);
 }
 
