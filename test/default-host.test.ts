@@ -75,14 +75,15 @@ describe('createDefaultHost', () => {
     expect(host.plugins.filter((name) => name === 'session-hygiene')).toHaveLength(1);
   });
 
-  it('honours disabled_hooks from the project config and stores sessions in the configured folder', async () => {
+  it('honours disabled_hooks from the project config, and its store folder once the project is trusted', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ctxhost-default-'));
     mkdirSync(join(cwd, '.ctxhost'));
     writeFileSync(
       join(cwd, '.ctxhost', 'config.yaml'),
       `disabled_hooks: [session-hygiene, preemptive-compaction]\nstore:\n  kind: file\n  path: ${join(cwd, 'sessions')}\n`,
     );
-    const host = await loadDefaultHost({ cwd });
+    // An untrusted project's store.path is refused (core README): projectPlugins is the person's word for this one.
+    const host = await loadDefaultHost({ cwd, projectPlugins: true });
     expect(host.plugins).not.toContain('session-hygiene');
     expect(host.plugins).not.toContain('preemptive-compaction');
     const session = await host.session('s1');
