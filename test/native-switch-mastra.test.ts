@@ -9,6 +9,7 @@ import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import {
   SWITCH_WINDOW as WINDOW,
   createSwitchRig,
+  expectOpenAILegAndBack,
   expectSummariesResolve,
   nativeParts,
   switchWork as work,
@@ -31,7 +32,8 @@ afterAll(async () => {
 
 describe('switching provider mid-conversation through the Mastra processor', () => {
   it('goes Anthropic → OpenAI → Anthropic, each provider reading the other’s readable copy, originals resolving', async () => {
-    const { host, use, fallbacks, sessions, requestsTo: compactedBy, anthropicCompactions } = createSwitchRig(sim);
+    const rig = createSwitchRig(sim);
+    const { host, sessions, anthropicCompactions } = rig;
     const processor = createContextManagementProcessor({ host, contextWindow: WINDOW });
     // (The AI SDK models' LanguageModelV4 type is a newer patch than the one Mastra's types bundle; the objects are the same at run time.)
     const agentOn = (model: unknown) => {
@@ -80,36 +82,14 @@ describe('switching provider mid-conversation through the Mastra processor', () 
     expect(opening.role).toBe('user');
     expect(JSON.stringify(opening.content)).toContain(JSON.stringify(anthropicCopy.readable.slice(0, 60)).slice(1, -1));
 
-    // OpenAI's Responses model: Anthropic's block goes as its readable summary, never as a compaction block.
-    use('openai');
-    await send(gpt, work(step++));
-    const firstToOpenAI = sim.requests.at(-1)!;
-    expect(firstToOpenAI.path).toBe('/v1/responses');
-    expect(firstToOpenAI.status).toBe(200);
-    const openAIBody = JSON.stringify(firstToOpenAI.body);
-    expect(openAIBody).toContain(JSON.stringify(anthropicCopy.readable.slice(0, 60)).slice(1, -1));
-    expect(openAIBody).not.toContain('"type":"compaction"');
-    await until(gpt, () => compactedBy('/v1/responses/compact') > 0);
-    const openAICopy = nativeParts(session.messages()).find((native) => native.vendor === 'openai')!;
-    expect(openAICopy.readable.length).toBeGreaterThan(100);
-    // To OpenAI itself, its item goes back exactly (@ai-sdk/openai's compaction part).
-    await send(gpt, work(step++));
-    expect(sim.requests.at(-1)!.status).toBe(200);
-    const input = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
-    expect(input.filter((item) => item['type'] === 'compaction')).toEqual([
-      { type: 'compaction', id: openAICopy.fields['id'], encrypted_content: openAICopy.fields['encrypted_content'] },
-    ]);
-
-    // Back to Anthropic: OpenAI's encrypted item goes as ctxhost's readable copy.
-    use('anthropic');
-    await send(claude, 'what is left to do on the invoices?');
-    const last = sim.requests.at(-1)!;
-    expect(last.path).toBe('/v1/messages');
-    expect(last.status).toBe(200);
-    const lastBody = JSON.stringify(last.body);
-    expect(lastBody).not.toContain('ctxsim1.');
-    expect(lastBody).toContain(JSON.stringify(openAICopy.readable.slice(0, 60)).slice(1, -1));
-    expect(fallbacks).toEqual([]);
+    await expectOpenAILegAndBack(
+      rig,
+      sim,
+      session,
+      anthropicCopy,
+      { claude: (text) => send(claude, text), gpt: (text) => send(gpt, text) },
+      () => work(step++),
+    );
 
     // One view held the whole conversation, and the summaries' handles read back what they cover.
     expect(sessions.size).toBe(1);

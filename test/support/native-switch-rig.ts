@@ -98,3 +98,54 @@ export async function expectSummariesResolve(
     expect(original.output).toMatch(covered);
   }
 }
+
+/** How a test sends one user turn to each vendor's model through its framework. */
+export interface SwitchTurns {
+  claude(text: string): Promise<void>;
+  gpt(text: string): Promise<void>;
+}
+
+/**
+ * The part of the switch every framework shares once Anthropic has compacted: OpenAI reads Anthropic's
+ * readable summary (never its block), compacts with responses/compact and gets its item back exactly, then
+ * Anthropic reads ctxhost's readable copy of OpenAI's encrypted item. The engine never fell back.
+ */
+export async function expectOpenAILegAndBack(
+  rig: SwitchRig,
+  sim: Simulator,
+  session: Parameters<typeof readOriginal>[0],
+  anthropicCopy: NativeCompaction,
+  turns: SwitchTurns,
+  nextWork: () => string,
+): Promise<void> {
+  const quoted = (text: string) => JSON.stringify(text.slice(0, 60)).slice(1, -1);
+  rig.use('openai');
+  await turns.gpt(nextWork());
+  const firstToOpenAI = sim.requests.at(-1)!;
+  expect(firstToOpenAI.path).toBe('/v1/responses');
+  expect(firstToOpenAI.status).toBe(200);
+  const openAIBody = JSON.stringify(firstToOpenAI.body);
+  expect(openAIBody).toContain(quoted(anthropicCopy.readable));
+  expect(openAIBody).not.toContain('"type":"compaction"');
+  for (let turn = 0; turn < 12 && rig.requestsTo('/v1/responses/compact') === 0; turn++) await turns.gpt(nextWork());
+  expect(rig.requestsTo('/v1/responses/compact')).toBeGreaterThan(0);
+  const openAICopy = nativeParts(session.messages()).find((native) => native.vendor === 'openai')!;
+  expect(openAICopy.readable.length).toBeGreaterThan(100);
+  // To OpenAI itself, its item goes back exactly.
+  await turns.gpt(nextWork());
+  expect(sim.requests.at(-1)!.status).toBe(200);
+  const input = (sim.requests.at(-1)!.body as { input: Record<string, unknown>[] }).input;
+  expect(input.filter((item) => item['type'] === 'compaction')).toEqual([
+    { type: 'compaction', id: openAICopy.fields['id'], encrypted_content: openAICopy.fields['encrypted_content'] },
+  ]);
+  // Back to Anthropic: OpenAI's encrypted item goes as ctxhost's readable copy.
+  rig.use('anthropic');
+  await turns.claude('what is left to do on the invoices?');
+  const last = sim.requests.at(-1)!;
+  expect(last.path).toBe('/v1/messages');
+  expect(last.status).toBe(200);
+  const lastBody = JSON.stringify(last.body);
+  expect(lastBody).not.toContain('ctxsim1.');
+  expect(lastBody).toContain(quoted(openAICopy.readable));
+  expect(rig.fallbacks).toEqual([]);
+}
