@@ -69,11 +69,16 @@ function opencodeBinary(): string {
 export async function startOpencodeServer(options: OpencodeServerOptions): Promise<OpencodeServer> {
   const base = await mkdtemp(join(tmpdir(), 'ctxhost-opencode-'));
   let projects = 0;
+  const trusted: string[] = [];
   const createProject = async (project: OpencodeProjectOptions) => {
     const folder = join(base, `project-${projects++}`);
     const directory = join(folder, 'project');
     const scratch = join(folder, 'scratch');
     await mkdir(scratch, { recursive: true });
+    // The person's own test projects: their ctxhost.yaml may name the store folder (refused from an untrusted project).
+    trusted.push(directory);
+    await mkdir(join(base, 'ctxhost-user-config'), { recursive: true });
+    await writeFile(join(base, 'ctxhost-user-config', 'config.yaml'), `trusted_projects: ${JSON.stringify(trusted)}\n`);
     await markPluginDependencyInstalled(join(directory, '.opencode'));
     await writeFile(join(directory, 'opencode.json'), JSON.stringify(opencodeConfig(options, project), null, 2));
     await writeFile(join(directory, '.opencode', 'ctxhost.yaml'), project.ctxhostYaml(scratch));
