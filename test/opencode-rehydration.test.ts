@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { MODEL, waitFor, type OpencodeProject, type OpencodeServer } from './opencode-server.js';
 import { useSimulatedOpencode } from './support/use-simulated-opencode.js';
 
-// Issue 35 items 1 and 3 inside the real opencode (opencode serve against the simulator): after one of
+// The compaction check and rehydration inside the real opencode (opencode serve against the simulator): after one of
 // opencode's compactions, ctxhost checks its summary against the span it replaced (a fidelity score in
 // ctxhost's store) and the next request carries the files the span touched as they are on disk now.
 
