@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { createDefaultHost } from '@ctxhost/default-host';
 import { withContextManagement } from '@ctxhost/openai';
 import { startSimulator } from '@ctxhost/simulator';
 
@@ -35,10 +36,16 @@ export async function main(log: (line: string) => void = console.log): Promise<n
       : new OpenAI({ apiKey: 'offline', baseURL: `${simulator.url}/v1`, maxRetries: 0 });
   const model = online ? 'gpt-4o-mini' : 'qwen3-coder-local';
 
-  // The wrapper:
-  const client = withContextManagement(raw, {
-    onCompaction: (event) => log(`compacted (${event.reason}): ${event.tokensBefore} → ${event.tokensAfter} tokens`),
+  // What ctxhost does, through the host's own hooks (a compaction another request already stored is adopted, not made):
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' } } });
+  host.hooks.toast.tapPromise('example', async (toast) => log(`[${toast.level}] ${toast.title}: ${toast.text}`));
+  host.hooks.compactionCompleted.tapPromise('example', async ({ report }) => {
+    if (report.engine !== 'stateless-cache')
+      log(`compacted (${report.reason}): ${report.tokensBefore} → ${report.tokensAfter} estimated tokens`);
   });
+
+  // The wrapper:
+  const client = withContextManagement(raw, { host });
 
   // Your loop, as it was:
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
@@ -66,6 +73,7 @@ export async function main(log: (line: string) => void = console.log): Promise<n
     `6 turns answered with ${calls} tool calls; the history holds ${messages.length} messages (the wrapper compacts what it sends, not your list)`,
   );
   if (simulator !== undefined) log(`requests: ${simulator.requests.map((request) => request.status).join(' ')}`);
+  await host.dispose();
   await simulator?.close();
   return messages.length;
 }
