@@ -10,8 +10,12 @@ import {
 import { createHost, type SessionErrorEvent } from '@ctxhost/core';
 import { startSimulator, SUMMARY_HEADINGS, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
 import { createToolOutputTruncator } from '@ctxhost/tool-output-truncator';
+import { collectDeprecations } from './support/collect-deprecations.js';
 
 let sim: Simulator | undefined;
+
+// Deprecated options are used here on purpose: their warnings are collected, not printed.
+collectDeprecations();
 afterEach(async () => {
   await sim?.close();
   sim = undefined;

@@ -5,9 +5,13 @@ import { createHost } from '@ctxhost/core';
 import { createOpenAIModel, createOpenAISummarizer, toProviderError, withContextManagement } from '@ctxhost/openai';
 import { startSimulator, SUMMARY_HEADINGS, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
 import { createDefaultHost } from 'ctxhost';
+import { collectDeprecations } from './support/collect-deprecations.js';
 
 // @ctxhost/openai through the real openai SDK against the simulator's /v1/chat/completions.
 let sim: Simulator | undefined;
+
+// Deprecated options are used here on purpose: their warnings are collected, not printed.
+collectDeprecations();
 afterEach(async () => {
   await sim?.close();
   sim = undefined;

@@ -3,8 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withContextManagement, type ContextManagementOptions, type WrapperCompactionEvent } from '@ctxhost/anthropic';
 import { sessionCost } from '@ctxhost/prompt-caching';
 import { startSimulator, type Simulator, type SimulatorOptions } from '@ctxhost/simulator';
+import { collectDeprecations } from './support/collect-deprecations.js';
 
 let sim: Simulator | undefined;
+
+// Deprecated options are used here on purpose: their warnings are collected, not printed.
+collectDeprecations();
 afterEach(async () => {
   await sim?.close();
   sim = undefined;
