@@ -149,10 +149,12 @@ async function recover(
   const maxAttempts = config.plan
     ? config.max_retry_attempts
     : config.max_truncate_attempts + WALK_STEPS_AFTER_TRUNCATION;
-  for (let attempt = 0; attempt < maxAttempts && state.pending !== undefined; attempt++) {
+  let allowed = maxAttempts;
+  for (let attempt = 0; attempt < allowed && state.pending !== undefined; attempt++) {
     const error = state.pending;
     lastError = error;
     state.pending = undefined;
+    const before = session.promptSize().tokens;
     // The steps hold the session's lock, so no turn runs while they read and rewrite what the model sees.
     const steps = await session.exclusive(async () =>
       signal.aborted ? [] : takeSteps(host, config, session, state, error, tried, signal),
@@ -166,7 +168,11 @@ async function recover(
       reason: `${AUTO_COMPACT}: ${steps.join(', ')}`,
       signal,
     });
-    if (state.pending !== undefined) continue;
+    if (state.pending !== undefined) {
+      if (attempt + 1 === allowed && probesFurther(error, before, session.promptSize().tokens, allowed - maxAttempts))
+        allowed++;
+      continue;
+    }
     const text =
       handled === true
         ? `Recovered after ${tried.join(' → ')}; the session answered again.`
@@ -243,8 +249,26 @@ function messageLargerThanWindow(
   return largest;
 }
 
-/** How far below the last rejected prompt a later attempt aims when the API never named its limit. */
-const UNSTATED_LIMIT_BACKOFF = 0.6;
+/** How far below the last rejected prompt a later attempt aims when the API never named its limit: half. */
+const UNSTATED_LIMIT_BACKOFF = 0.5;
+
+/** Attempts an overflow that names no limit may take beyond `max_retry_attempts` (each one halves the prompt at least: 2^-8). */
+const MAX_UNSTATED_LIMIT_PROBES = 8;
+
+/** A step that leaves the prompt above this share of what it was made no progress worth another probe. */
+const PROBE_PROGRESS = 0.9;
+
+/**
+ * Whether a re-send rejected again by an overflow that names no limit earns one more attempt: the limit is
+ * only known to be below each rejected prompt, so the cascade halves its aim until the prompt fits, while
+ * its steps still make the prompt clearly smaller (what must stay caps that) and at most
+ * `MAX_UNSTATED_LIMIT_PROBES` times. A stated limit is aimed at directly and needs no probing.
+ */
+function probesFurther(error: ParsedTokenLimitError, before: number, after: number, probes: number): boolean {
+  if (error.maxTokens !== undefined || error.kind === 'request_too_large' || error.kind === 'non_empty_content')
+    return false;
+  return probes < MAX_UNSTATED_LIMIT_PROBES && after <= before * PROBE_PROGRESS;
+}
 
 /**
  * The window to plan with when the overflow names no limit (OpenAI's Responses API, a bare "prompt is too long",

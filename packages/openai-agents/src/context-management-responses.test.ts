@@ -43,7 +43,7 @@ afterEach(async () => {
   }
 });
 
-async function rig(contextLimit: number, contextWindow: number) {
+async function rig(contextLimit: number, contextWindow: number | undefined) {
   const sim = await startSimulator({ models: { [MODEL]: { contextLimit } } });
   const host = await createDefaultHost({
     config: {
@@ -56,7 +56,11 @@ async function rig(contextLimit: number, contextWindow: number) {
   const toasts: ToastEvent[] = [];
   host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
   const client = new OpenAI({ apiKey: 'test', baseURL: `${sim.url}/v1`, maxRetries: 0 });
-  const ctx = createContextManagement({ host, contextWindow, model: MODEL });
+  const ctx = createContextManagement({
+    host,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    model: MODEL,
+  });
   const model = new OpenAIResponsesModel(client, MODEL);
   const agent = new Agent({ name: 'engineer', instructions: 'You are careful.', model: ctx.wrapModel(model) });
   const plain = new Agent({ name: 'engineer', instructions: 'You are careful.', model });
@@ -91,6 +95,30 @@ describe('createContextManagement with the OpenAI Agents SDK runner on its defau
     expect(calls().at(-1)?.status).toBe(200);
     expect(calls().length).toBeLessThanOrEqual(3);
     expect(toasts.some((toast) => toast.title === 'Session recovered')).toBe(true);
+  });
+
+  it('recovers a run six times over an unknown window: each rejection halves the aim until the prompt fits', async () => {
+    const real = await promptTokens();
+    const { agent, ctx, toasts, calls } = await rig(Math.floor(real / 6), undefined);
+    const result = await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    expect(calls().at(-1)?.status).toBe(200);
+    expect(calls().filter((call) => call.status === 400).length).toBeGreaterThan(2);
+    expect(toasts.filter((toast) => toast.title === 'Session recovered')).toHaveLength(1);
+    expect(toasts.some((toast) => toast.title === 'Manual intervention needed')).toBe(false);
+  });
+
+  it('gives up once, with the 400, when what must stay is over the unnamed limit', async () => {
+    const { agent, ctx, toasts, calls } = await rig(400, undefined);
+    const question = `What failed? ${'the build log says error TS2322 in src/app.ts; '.repeat(80)}`;
+    const items: AgentInputItem[] = [...conversation().slice(0, -1), { role: 'user', content: question }];
+    await expect(run(agent, items, { callModelInputFilter: ctx.callModelInputFilter })).rejects.toThrow(
+      /exceeds the context window/,
+    );
+    expect(calls().every((call) => call.status === 400)).toBe(true);
+    // The first call, then attempts while they shrink the prompt: not every probe the unnamed limit allows.
+    expect(calls().length).toBeLessThanOrEqual(4);
+    expect(toasts.filter((toast) => toast.title === 'Manual intervention needed')).toHaveLength(1);
   });
 
   it('compacts in the input filter when the window is known: one call, no 400', async () => {
