@@ -62,15 +62,14 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
   function count(message: Message): number {
     const shape = messageShape(message);
     const sameId = byId.get(message.id);
-    const unchanged = (entry: CountEntry): boolean => entry.parts === message.parts && entry.shape === shape;
     if (sameId?.message === message) {
-      if (unchanged(sameId)) {
+      if (unchanged(sameId, message, shape)) {
         stats.hits++;
         return sameId.tokens;
       }
     } else {
       const known = byObject.get(message);
-      if (known !== undefined && known.id === message.id && unchanged(known)) {
+      if (known !== undefined && known.id === message.id && unchanged(known, message, shape)) {
         stats.hits++;
         return known.tokens;
       }
@@ -106,6 +105,11 @@ export function createTokenCounter(options: TokenCounterOptions = {}): CachingTo
     },
     countText: estimateTextTokens,
   };
+}
+
+/** The entry still counts `message`: the same parts array, each part of the same type and size. */
+function unchanged(entry: CountEntry, message: Message, shape: number): boolean {
+  return entry.parts === message.parts && entry.shape === shape;
 }
 
 /** Mixes each part's type and size into one number; O(parts), no string scanning. */
