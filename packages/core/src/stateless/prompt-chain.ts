@@ -8,8 +8,6 @@ export interface ChainedMessage<P> {
   /** The message as mapped, with the chained ids of the first prefix it was hashed under (see `PromptChain.messages`). */
   message: Message;
   sourceParts: readonly P[];
-  /** A hash of what the message says (role and parts, without ids or cache markers). */
-  contentHash: string;
 }
 
 /** A read-only list that may be a window on a longer one (`at` past `length` is undefined). Arrays are one. */
@@ -44,7 +42,7 @@ export interface PromptChainer<S, P> {
   chain(prompt: readonly S[]): ChainResult<S, P>;
 }
 
-/** A chained message with the prefix it was last chained after and the hash that gave (the memo's answer for that prefix). */
+/** A chained message with the prefix it was last chained after and the hash that gave (the memo's answer for that prefix, made again from the message under another). */
 interface MemoItem<P> extends ChainedMessage<P> {
   previous: string;
   hash: string;
@@ -71,14 +69,14 @@ const RECENT_PER_OPENING = 4;
 const RECENT_OPENINGS = 256;
 
 /**
- * Hashes a caller's prompt as a chain, `h(i) = H(h(i-1), hash(message i))`, so two prompts agree
+ * Hashes a caller's prompt as a chain, `h(i) = H(h(i-1) + key(message i))`, so two prompts agree
  * on their first `n` messages exactly when their `n`-th hashes are equal. A prompt is compared with a
  * recent chain of the same opening (its first two messages) by position: the run of the very same
  * objects (a caller that hands its list again) takes that chain's entries with a pointer compare per
  * message and no copy (the chains share storage); a message structurally equal to the recent chain's at
  * the same position (a framework that rebuilds its prompt objects on every call, the AI SDK; compared
  * field by field, strings the framework passed on unchanged by pointer) takes its mapping and hash
- * without mapping, serialising or hashing it. Elsewhere each source object's mapping, content hash and
+ * without mapping, serialising or hashing it. Elsewhere each source object's mapping and
  * chained hash are memoised by identity (a WeakMap). Only new or changed messages are mapped and hashed.
  * `map` must return a new message each call: the chainer gives it its chained ids in place.
  */
@@ -112,19 +110,17 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
     if (known !== undefined) {
       if (known.previous !== previous) {
         known.previous = previous;
-        known.hash = chainHash(previous, known.contentHash);
+        known.hash = chainHash(previous, known.message);
       }
       return known;
     }
     const mapped = map(source, 'pending');
     if (!mapped.ok) return mapped.unmappedType;
-    const hashed = contentHash(mapped.message);
     const item: MemoItem<P> = {
       message: mapped.message,
       sourceParts: mapped.sourceParts,
-      contentHash: hashed,
       previous,
-      hash: chainHash(previous, hashed),
+      hash: chainHash(previous, mapped.message),
     };
     if (key !== undefined) memo.set(key, item);
     return item;
@@ -291,13 +287,18 @@ function sameValue(left: unknown, right: unknown, depth: number): boolean {
   return keys === 0;
 }
 
+/** A hash of what a message says (role and parts, without ids or cache markers). */
 export function contentHash(message: Message): string {
   return oneShotHash('sha256', contentKey(message), 'hex').slice(0, 32);
 }
 
-export function chainHash(previous: string, content: string): string {
-  // One-shot: the same digest as update(previous).update(content), without a Hash object per message.
-  return oneShotHash('sha256', previous + content, 'hex').slice(0, 32);
+/**
+ * The hash of a prefix from the hash of the one before it and what its last message says: one sha256 of
+ * both (the previous hash has a fixed length, so the two cannot run into each other), not a hash of the
+ * message's own hash, which was a second sha256 per message.
+ */
+export function chainHash(previous: string, message: Message): string {
+  return oneShotHash('sha256', previous + contentKey(message), 'hex').slice(0, 32);
 }
 
 /** The id a caller message gets in a stateless view: from its prefix hash, so every worker names it alike. */
