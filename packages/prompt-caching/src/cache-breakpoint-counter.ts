@@ -47,6 +47,7 @@ export function markedParts(message: Message): number {
 function sharedPrefixLength(before: readonly Message[], after: readonly Message[]): number {
   const limit = Math.min(before.length, after.length);
   let index = 0;
-  while (index < limit && before[index] === after[index]) index += 1;
+  // Object.is: the same message is recognised without reading it (=== reads its map to rule out NaN).
+  while (index < limit && Object.is(before[index], after[index])) index += 1;
   return index;
 }

@@ -103,6 +103,7 @@ function nextChanged(
   limit: number,
 ): number {
   let index = from;
-  while (index < limit && messages[start + index] === kept[index]) index++;
+  // Object.is: the same object is recognised without reading it (see prompt-chain's sharedLength).
+  while (index < limit && Object.is(messages[start + index], kept[index])) index++;
   return index;
 }
