@@ -117,6 +117,7 @@ export { createHostSession, type HostSession, type HostSessionContext } from './
 export { createSessionMutex, type SessionMutex } from './host/session-mutex.js';
 export { runOutsideLocks } from './host/lock-context.js';
 export { isAppendOnlyView } from './host/append-only-view.js';
+export { markJournaledList, replaceEntry, replacedSince, revisionOf } from './host/journaled-list.js';
 export {
   registerContextEngine,
   unregisterContextEngine,

@@ -1,4 +1,4 @@
-import type { CacheControl, Message, Part } from '@ctxhost/core';
+import { replaceEntry, type CacheControl, type Message, type Part } from '@ctxhost/core';
 import { ROLLING_BREAKPOINTS } from './apply-cache-control.js';
 import { markedParts, type CacheBreakpointCounter } from './cache-breakpoint-counter.js';
 import { createCacheMarker, MAX_CACHE_BREAKPOINTS, type CacheTtl } from './cache-marker.js';
@@ -38,7 +38,7 @@ export function applyCacheBreakpoints(
 
 /**
  * Writes the marked copies of `messages`' breakpoint targets into `into` (a list holding the same
- * messages) and returns the indexes it wrote. `existing`: breakpoints `messages` already carries.
+ * messages; through `replaceEntry`, so a journaled list notes them) and returns the indexes it wrote. `existing`: breakpoints `messages` already carries.
  */
 export function markBreakpoints(
   messages: readonly Message[],
@@ -52,7 +52,7 @@ export function markBreakpoints(
     if (budget <= 0) break;
     const message = messages[index] as Message;
     if (message.parts.some((part) => part.cacheControl !== undefined)) continue;
-    into[index] = markMessage(message, marker);
+    replaceEntry(into, index, markMessage(message, marker));
     written.push(index);
     budget -= 1;
   }

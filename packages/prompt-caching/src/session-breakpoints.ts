@@ -1,4 +1,4 @@
-import { isAppendOnlyView, type Message } from '@ctxhost/core';
+import { isAppendOnlyView, markJournaledList, replaceEntry, type Message } from '@ctxhost/core';
 import { applyCacheBreakpoints, markBreakpoints } from './apply-cache-breakpoints.js';
 import { createCacheBreakpointCounter } from './cache-breakpoint-counter.js';
 import { createCacheMarker, type CacheTtl } from './cache-marker.js';
@@ -15,7 +15,9 @@ export interface SessionBreakpoints {
  * to date in place: the messages it marked are put back as they are, the
  * appended ones are pushed, and the new targets are marked. So a request's
  * marked list stays as sent until the session's next request; anything else
- * (a compacted list, a caller's own array) gets a fresh marked copy.
+ * (a compacted list, a caller's own array) gets a fresh marked copy. The
+ * marked list is journaled (`markJournaledList`): a reader of consecutive
+ * requests (the prompt renderer) looks only at the places put back or marked.
  */
 export function createSessionBreakpoints(ttl: CacheTtl): SessionBreakpoints {
   const marker = createCacheMarker(ttl);
@@ -32,10 +34,10 @@ export function createSessionBreakpoints(ttl: CacheTtl): SessionBreakpoints {
         return applyCacheBreakpoints(messages, { ttl, counter: { count: () => existing } });
       }
       if (messages === source && messages.length >= seen) {
-        for (const index of written) marked[index] = messages[index] as Message;
+        for (const index of written) replaceEntry(marked, index, messages[index] as Message);
         for (let index = seen; index < messages.length; index += 1) marked.push(messages[index] as Message);
       } else {
-        marked = [...messages];
+        marked = markJournaledList([...messages]);
         source = messages;
       }
       seen = messages.length;

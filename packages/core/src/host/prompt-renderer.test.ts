@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../model/message.js';
+import { markJournaledList, replaceEntry } from './journaled-list.js';
 import { createPromptRenderer } from './prompt-renderer.js';
 
 const text = (id: string, body: string, role: Message['role'] = 'user'): Message => ({
@@ -58,6 +59,64 @@ describe('createPromptRenderer', () => {
     const first = renderer.render(history).items;
     first.length = 0;
     expect(renderer.render(history).items).toEqual(['a:one', 'b:two', 'b:two+']);
+  });
+
+  it('looks only at the places a journaled list replaced or appended since the last call', () => {
+    const { renderer, rendered } = counting();
+    const history = [text('a', 'one'), text('b', 'two'), text('c', 'three'), text('d', 'four')];
+    const list = markJournaledList([...history]);
+    renderer.render(list);
+    rendered.length = 0;
+    const markedB = {
+      ...history[1]!,
+      parts: [{ ...history[1]!.parts[0]!, cacheControl: { type: 'ephemeral' as const } }],
+    };
+    replaceEntry(list, 1, markedB);
+    list.push(text('e', 'five'));
+    const next = renderer.render(list);
+    expect(rendered).toEqual(['b', 'e']);
+    expect(next.items).toEqual(['a:one', 'b:two', 'b:two+', 'c:three', 'd:four', 'e:five']);
+    expect(next.tally).toBe(1);
+    rendered.length = 0;
+    replaceEntry(list, 1, history[1]!);
+    replaceEntry(list, 3, text('d', 'two four'));
+    expect(renderer.render(list).items).toEqual([
+      'a:one',
+      'b:two',
+      'b:two+',
+      'c:three',
+      'd:two four',
+      'd:two four+',
+      'e:five',
+    ]);
+    // d renders to two items now: it and what follows are rendered again; a and c are kept.
+    expect(rendered.filter((id) => id === 'a' || id === 'c')).toEqual([]);
+    expect(rendered).toContain('b');
+  });
+
+  it('agrees with rendering every message, over random edits in place of a journaled list', () => {
+    let seed = 11;
+    const random = (below: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    const { renderer } = counting();
+    let list = markJournaledList<Message>([]);
+    let made = 0;
+    const fresh = (): Message => {
+      made++;
+      return text(`m${made}`, `${random(3) === 0 ? 'two' : 'one'}-${made}`);
+    };
+    let start = 0;
+    for (let step = 0; step < 300; step++) {
+      const edit = random(8);
+      if (edit <= 3 || list.length === 0) list.push(fresh());
+      else if (edit <= 5) replaceEntry(list, random(list.length), fresh());
+      else if (edit === 6) list = markJournaledList(list.slice(0, random(list.length + 1)));
+      else start = random(3);
+      const got = renderer.render(list, start);
+      expect(got.items).toEqual(list.slice(start).flatMap(renderNaive));
+    }
   });
 
   it('agrees with rendering every message, over random edits (append, replace, shorten, re-render counts, head length)', () => {
