@@ -157,6 +157,32 @@ describe('withContextManagement on the stateless path', () => {
     expect(request_id).toMatch(/^req_/);
   });
 
+  it('plans with the request’s output budget: a compaction made for a small max_tokens is not reused for a larger one that it leaves no room for', async () => {
+    const window = 11_000;
+    const { sim, client } = await simulator({
+      models: { [MODEL]: { contextLimit: window, overflowStyle: 'input_plus_max_tokens' } },
+    });
+    const wrapped = withContextManagement(client, { config: FAST_RECOVERY, contextWindow: window });
+    const paragraph = 'edited src/server/routes.ts and ran npm test, 3 failures in auth.test.ts; ';
+    const messages: Anthropic.MessageParam[] = Array.from({ length: 30 }, (_, index): Anthropic.MessageParam[] => [
+      { role: 'user', content: `step ${index}: ${paragraph.repeat(10)}` },
+      { role: 'assistant', content: `done step ${index}: ${paragraph.repeat(4)}` },
+    ]).flat();
+    messages.push({ role: 'user', content: 'What is left?' });
+    await wrapped.messages.create({ model: MODEL, max_tokens: 500, messages });
+    await wrapped.messages.create({ model: MODEL, max_tokens: 9_000, messages });
+    const calls = messagesCalls(sim);
+    expect(calls.map((call) => call.status)).toEqual([200, 200]);
+    const sent = calls.map(
+      (call) =>
+        (call.usage?.input_tokens ?? 0) +
+        (call.usage?.cache_read_input_tokens ?? 0) +
+        (call.usage?.cache_creation_input_tokens ?? 0),
+    );
+    expect(sent[0]! + 500).toBeLessThanOrEqual(window);
+    expect(sent[1]! + 9_000).toBeLessThanOrEqual(window);
+  });
+
   it('says each deprecated option once, and still honours it', async () => {
     const { sim, client } = await simulator();
     const options = { caching: false, cacheTtl: '1h' as const, sessionId: 'old', config: FAST_RECOVERY };

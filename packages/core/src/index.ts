@@ -211,6 +211,7 @@ export {
   COMPACTION_LOW_WATER,
   CONSECUTIVE_REGROWTH,
   lowWaterMark,
+  outputBudgetLine,
   markRequestCompacted,
   requestCompactedBy,
 } from './host/compaction-decision.js';

@@ -17,6 +17,21 @@ export function lowWaterMark(threshold: number, contextWindow: number): number {
   return Math.floor(threshold * contextWindow * COMPACTION_LOW_WATER);
 }
 
+/**
+ * The prompt line the request's output budget draws, when it is below `threshold × window`: a prompt over
+ * `window − maxOutputTokens` leaves the reply no room (APIs that count input + max_tokens refuse it), whatever
+ * the threshold says. Undefined when the threshold's line is the lower one (the usual case) or no prompt can
+ * fit (a budget of the whole window).
+ */
+export function outputBudgetLine(
+  threshold: number,
+  contextWindow: number,
+  maxOutputTokens: number,
+): number | undefined {
+  const room = contextWindow - maxOutputTokens;
+  return room > 0 && room < threshold * contextWindow ? room : undefined;
+}
+
 const COMPACTED = Symbol.for('ctxhost.request.compactedBy');
 
 /**

@@ -6,7 +6,13 @@ import {
   thresholdNear,
   type Preparation,
 } from './background-compaction.js';
-import { CONSECUTIVE_REGROWTH, lowWaterMark, markRequestCompacted } from './compaction-decision.js';
+import {
+  COMPACTION_LOW_WATER,
+  CONSECUTIVE_REGROWTH,
+  lowWaterMark,
+  markRequestCompacted,
+  outputBudgetLine,
+} from './compaction-decision.js';
 import { contextWindowOf } from './context-usage.js';
 import { REQUEST_STAGE } from './host-hooks.js';
 import type { Plugin } from './plugin.js';
@@ -88,27 +94,41 @@ export function createEnginePlugin(): Plugin {
             messageCount: request.messages.length,
             model: request.model,
           };
-          if (contextWindow === undefined || !host.engine.shouldCompress(engineState)) {
+          const { threshold } = host.config.compression;
+          const budgetLine =
+            contextWindow === undefined ? undefined : outputBudgetLine(threshold, contextWindow, request.maxTokens);
+          // Over the line the output budget draws, the request cannot be answered as it is: compact whatever the engine says.
+          const overBudget = budgetLine !== undefined && size.tokens > budgetLine;
+          if (contextWindow === undefined || (!overBudget && !host.engine.shouldCompress(engineState))) {
             prepareIfDue(session, contextWindow);
             return request;
           }
           // No two threshold compactions on consecutive requests unless the prompt grew by a tenth of the window since.
           if (
+            !overBudget &&
             state.last?.request === state.requests - 1 &&
             size.tokens - state.last.tokensAfter < CONSECUTIVE_REGROWTH * contextWindow
           )
             return request;
           const preparation = state.preparation;
           state.preparation = undefined;
-          if (preparation !== undefined && isStale(preparation, session)) preparation.cancel();
-          const swapped = preparation === undefined ? undefined : await swapIn(host, session, preparation);
+          // A preparation aimed at the threshold's low water, not under the output budget's line: not used then.
+          if (preparation !== undefined && (budgetLine !== undefined || isStale(preparation, session)))
+            preparation.cancel();
+          const swapped =
+            preparation === undefined || budgetLine !== undefined
+              ? undefined
+              : await swapIn(host, session, preparation);
           const outcome =
             swapped ??
             (await runCompaction(host, session, {
               reason: 'threshold',
               contextWindow,
-              // The low-water mark: well under the line, so the next requests append to a stable prefix.
-              targetTokens: lowWaterMark(host.config.compression.threshold, contextWindow),
+              // The low-water mark: well under the line (the output budget's if lower), so the next requests append to a stable prefix.
+              targetTokens:
+                budgetLine === undefined
+                  ? lowWaterMark(threshold, contextWindow)
+                  : Math.floor(budgetLine * COMPACTION_LOW_WATER),
               ...(context.signal === undefined ? {} : { signal: context.signal }),
             }));
           if (outcome.status === 'unchanged') {

@@ -192,7 +192,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       const chain = chained.chain;
       if (chain.length === 0) return passThrough();
       const window = request.contextWindow ?? resolveContextWindow(host.config, request.model);
-      const settings = settingsHash(host, window);
+      const settings = settingsHash(host, window, request.maxOutputTokens);
       fallback = () => lastValidProjection(cache, chain, settings);
       // Single flight: a second request for the same prompt waits for the first one's compaction, then reads it from the cache.
       const flightKey = `${chain.hashes.at(-1)}:${settings}`;
