@@ -6,19 +6,24 @@
  * without caching. ctxhost's figure is its turns plus its summarizer's calls.
  * Sessions: the long generated ones (seeds 1 and 2 to tune on; 9001 and the
  * swe-agent one held out, reported apart) and every corpus Claude Code session
- * with recorded usage. Goals: ctxhost ≤ 10% of the uncached price and ≤ 0.5×
- * the recorded bill.
+ * with recorded usage (at the smallest size: seed 1 cut to 8 requests and the
+ * smallest corpus session). Goals: ctxhost ≤ 10% of the uncached price and
+ * ≤ 0.5× the recorded bill. Each replay starts cold; where the recording's first
+ * request read its system prompt and tools from a cache warmed before the
+ * session, it is replayed again starting with that cache (`warmStart`), and the
+ * session's floor (bill-floor.ts) says what no context manager could go below.
  *
  * Alone: npx tsx --conditions=@ctxhost/source bench/bill-replay.ts
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildInspectReport, runReplay } from '@ctxhost/cli';
+import { buildInspectReport, runReplay, type ReplayResult } from '@ctxhost/cli';
 import type { Message } from '@ctxhost/core';
 import { parseTranscript, readTranscript, type Transcript } from '@ctxhost/transcripts';
 import { generateLongSession, type LongSessionOptions } from '../test/support/long-session.js';
 import type { BenchSize } from './bench.js';
+import { billFloor } from './bill-floor.js';
 
 export interface BillReplayRow {
   session: string;
@@ -37,6 +42,18 @@ export interface BillReplayRow {
   ofUncached: string;
   /** ctxhost / recorded bill (goal ≤ 0.5×). */
   ofRecorded: string;
+  /**
+   * ctxhost's replay started with the cache the recording shows (`warmStart`: the system prompt and
+   * tools its first request read from the cache are warm), turns plus summarizer; the same as
+   * `ctxhost` where the recording started cold.
+   */
+  warmStart: string;
+  warmOfUncached: string;
+  warmOfRecorded: string;
+  /** The least any context manager could pay sending the agent's head on every request (bill-floor.ts); '–' without a reconstructed head. */
+  floor: string;
+  floorOfUncached: string;
+  floorOfRecorded: string;
 }
 
 const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures');
@@ -72,7 +89,7 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
     };
     recorded.push({ name: session.name, heldOut, transcript, messages: [system, ...transcript.messages] });
   }
-  for (const file of size === 'smallest' ? [] : CORPUS) {
+  for (const file of size === 'smallest' ? CORPUS.slice(0, 1) : CORPUS) {
     const transcript = await readTranscript(file, { includeSidechains: true, skipInvalid: true });
     recorded.push({
       name: file.split('/').at(-1)!.slice(0, 13),
@@ -83,6 +100,10 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
   }
   return recorded;
 }
+
+const dollars = (value: number) => `$${value.toFixed(2)}`;
+const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
+const times = (part: number, whole: number) => `${(part / whole).toFixed(2)}×`;
 
 /** `background`, `billPolicy`: replay with `compression.background` / `compression.billPolicy` set so (default: the config's defaults). */
 export async function runBillReplay(
@@ -98,31 +119,52 @@ export async function runBillReplay(
     const recorded = buildInspectReport(session.transcript).usage;
     if (recorded === null) continue;
     for (const window of size === 'smallest' ? [64_000] : WINDOWS) {
-      const result = await runReplay({
-        messages: session.messages,
-        usage: session.transcript.usage ?? [],
-        boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
-        window,
-        config: { ...NO_WAIT, compression },
-      });
-      const summarizer = result.summarizerCost?.dollars ?? 0;
-      const ctxhost = result.cost.dollars + summarizer;
+      const replay = (warmStart: boolean) =>
+        runReplay({
+          messages: session.messages,
+          usage: session.transcript.usage ?? [],
+          boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
+          window,
+          config: { ...NO_WAIT, compression },
+          warmStart,
+        });
+      const result = await replay(false);
+      const { main, subagents } = result.reconstructed;
+      const startsWarm = (main?.warmTokens ?? 0) + (subagents?.warmTokens ?? 0) > 0;
+      const warm = startsWarm ? await replay(true) : result;
+      const ctxhost = billOf(result);
+      const warmBill = billOf(warm);
+      const floor =
+        main === undefined && subagents === undefined
+          ? undefined
+          : billFloor(session.transcript, { main, subagents }, result.model);
       rows.push({
         session: session.name,
         heldOut: session.heldOut,
         window,
         requests: `${result.cost.requests}/${recorded.requests}`,
-        recordedBill: `$${recorded.dollars.toFixed(2)}`,
-        uncached: `$${recorded.withoutCaching.toFixed(2)}`,
-        ctxhost: `$${ctxhost.toFixed(2)}`,
-        summarizer: `$${summarizer.toFixed(2)}`,
+        recordedBill: dollars(recorded.dollars),
+        uncached: dollars(recorded.withoutCaching),
+        ctxhost: dollars(ctxhost),
+        summarizer: dollars(result.summarizerCost?.dollars ?? 0),
         compactions: result.compactions,
-        ofUncached: `${((ctxhost / recorded.withoutCaching) * 100).toFixed(1)}%`,
-        ofRecorded: `${(ctxhost / recorded.dollars).toFixed(2)}×`,
+        ofUncached: percent(ctxhost, recorded.withoutCaching),
+        ofRecorded: times(ctxhost, recorded.dollars),
+        warmStart: dollars(warmBill),
+        warmOfUncached: percent(warmBill, recorded.withoutCaching),
+        warmOfRecorded: times(warmBill, recorded.dollars),
+        floor: floor === undefined ? '–' : dollars(floor),
+        floorOfUncached: floor === undefined ? '–' : percent(floor, recorded.withoutCaching),
+        floorOfRecorded: floor === undefined ? '–' : times(floor, recorded.dollars),
       });
     }
   }
   return rows;
+}
+
+/** ctxhost's dollars: its turns plus its summarizer's calls. */
+function billOf(result: ReplayResult): number {
+  return result.cost.dollars + (result.summarizerCost?.dollars ?? 0);
 }
 
 // Flags: --background (compression.background on), --no-bill-policy (the threshold alone).

@@ -12,6 +12,7 @@ export { registerReplayCommand, replayTranscript, type ReplayCommandOptions } fr
 export { buildInspectReport, type InspectReport, type InspectOptions } from './inspect-report.js';
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayCost } from './replay/run-replay.js';
 export { recordedFiles } from './replay/recorded-files.js';
+export { priceRequests, type ModelCost } from './pricing.js';
 export type { ReplayEvent, ReplayPoint } from './replay/replay-recorder.js';
 export { renderReport, type ReportInput } from './report/render-report.js';
 export { buildDemoReport, type DemoReport, type KindRow, type ToolOutputRow } from './demo-report.js';

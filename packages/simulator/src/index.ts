@@ -1,6 +1,11 @@
 export { startSimulator, type Simulator } from './handler/server.js';
 export { LONG_RUNNING_RECORDING } from './handler/long-running-recording.js';
-export { SIMULATOR_DEFAULTS, SimulatorOptionsSchema, type SimulatorOptions } from './handler/simulator-options.js';
+export {
+  SIMULATOR_DEFAULTS,
+  SimulatorOptionsSchema,
+  type SimulatorOptions,
+  type WarmCache,
+} from './handler/simulator-options.js';
 export {
   ANTHROPIC_OVERFLOW_STYLES,
   CHAT_OVERFLOW_STYLES,

@@ -48,7 +48,9 @@ describe('formatReplaySummary', () => {
         model: 'claude-opus-4-1',
         segments: 2,
         uiOnlyMessages: 3,
-        reconstructed: { main: { tokens: 14_000, recordedPrompt: 16_000, loggedTokens: 2_000 } },
+        reconstructed: {
+          main: { tokens: 14_000, recordedPrompt: 16_000, loggedTokens: 2_000, headTokens: 14_500, warmTokens: 0 },
+        },
         cost: { ...sampleReplayResult().cost, byModel: [unpriced] },
       }),
       plain,

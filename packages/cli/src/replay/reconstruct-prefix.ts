@@ -17,6 +17,19 @@ export interface ReconstructedPrefix {
   loggedTokens: number;
   /** The stand-in system prompt (the known system prompt, if any, first). */
   system: string;
+  /** The head every request of the thread starts with: the replay's tools and the stand-in system prompt. */
+  headTokens: number;
+  /**
+   * What the first recorded request read from the cache: its system prompt and tools, cached before the
+   * session began (Claude Code's are warm from earlier sessions). At most the stand-in and the tools.
+   */
+  warmTokens: number;
+  /**
+   * `system` as two blocks, the tools and the first holding `warmTokens` as nearly as a block
+   * boundary can without going over: what a replay starting warm sends, so its cache can hold
+   * exactly the recorded warm prefix. One block when all of it was warm.
+   */
+  warmSplit: string[];
 }
 
 const HEADER =
@@ -79,8 +92,31 @@ export function reconstructPrefix(input: ReconstructPrefixInput): ReconstructedP
   // A transcript that reports 1e9 input tokens gets a stand-in the size of the window, not an array of 1e9 words.
   const missing = Math.min(Number.isFinite(recordedPrompt) ? recordedPrompt - loggedTokens : 0, limit);
   if (missing <= 0) return undefined;
-  const words = Array.from({ length: missing }, (_, index) => FILLER[index % FILLER.length]);
-  return { tokens: missing, recordedPrompt, loggedTokens, system: `${withHeader} ${words.join(' ')}` };
+  const words = Array.from({ length: missing }, (_, index) => FILLER[index % FILLER.length]!);
+  const system = `${withHeader} ${words.join(' ')}`;
+  const head = countTokens({ messages: [], tools: request.tools, system });
+  const warmTokens = Math.min(Math.max(0, entry.usage.cacheReadInputTokens), head);
+  return {
+    tokens: missing,
+    recordedPrompt,
+    loggedTokens,
+    system,
+    headTokens: head,
+    warmTokens,
+    warmSplit: split(words),
+  };
+
+  function split(all: string[]): string[] {
+    if (warmTokens >= head) return [system];
+    const first = (count: number) => `${withHeader} ${all.slice(0, count).join(' ')}`.trimEnd();
+    const through = (count: number) =>
+      countTokens({ messages: [], tools: request.tools, system: [{ type: 'text', text: first(count) }] });
+    // Each filler word is one token: the first block takes as many as fit in the warm prefix, never more.
+    let warmWords = Math.max(0, warmTokens - through(0));
+    while (warmWords > 0 && through(warmWords) > warmTokens) warmWords--;
+    if (warmWords >= all.length) return [system];
+    return [first(warmWords), all.slice(warmWords).join(' ')];
+  }
 }
 
 function sameThread(message: Message, reply: Message): boolean {

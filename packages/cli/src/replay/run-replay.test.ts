@@ -28,6 +28,22 @@ describe('runReplay', () => {
     expect(result.cost.tokens.prompt).toBe(result.points.reduce((total, point) => total + point.contextTokens, 0));
   });
 
+  it('starts warm when asked: the head the recording read at its first request is read, not written', async () => {
+    const { messages, usage } = await readTranscript(transcript);
+    const replay = (warmStart: boolean) => runReplay({ messages, usage: usage ?? [], window: 200_000, warmStart });
+    const [cold, warm] = [await replay(false), await replay(true)];
+    const recordedRead = usage![0]!.usage.cacheReadInputTokens;
+    expect(warm.reconstructed.main?.warmTokens).toBe(recordedRead);
+    const credited = cold.cost.tokens.cacheWrite5m - warm.cost.tokens.cacheWrite5m;
+    // Cut at a block boundary at or before the recorded read: never more, and a few tokens less at most.
+    expect(credited).toBeLessThanOrEqual(recordedRead);
+    expect(credited).toBeGreaterThan(recordedRead - 50);
+    expect(warm.cost.dollars).toBeLessThan(cold.cost.dollars);
+    expect(warm.points.map((point) => point.contextTokens)).toEqual(
+      cold.points.map((point) => point.contextTokens + 3),
+    );
+  });
+
   it('answers no turn nobody recorded: a tool the user stopped ends the turn, an unanswered last message is left out', async () => {
     const text = (id: string, role: 'user' | 'assistant', value: string, meta = {}): Message => ({
       id,

@@ -2,13 +2,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import { MonitorConfigSchema } from '@ctxhost/context-window-monitor';
 import type { CostReport } from '@ctxhost/prompt-caching';
 import type { TranscriptUsage } from '@ctxhost/transcripts';
-import { builtInFeatures, startSimulator } from '@ctxhost/simulator';
+import { builtInFeatures, startSimulator, type WarmCache } from '@ctxhost/simulator';
 import {
   createAgent,
   createAnthropicModel,
   createAnthropicSummarizer,
   createDefaultHost,
+  createMessage,
   withDefaults,
+  type Agent,
   type AgentTool,
   type AgentToolOutput,
   type CtxhostConfig,
@@ -32,6 +34,13 @@ export interface ReplayOptions {
   usage?: readonly TranscriptUsage[];
   /** Add the stand-in for the unlogged system prompt and tools (default true; needs `usage`). */
   reconstructPrefix?: boolean;
+  /**
+   * Start with the cache the recording shows: the tokens each thread's first recorded request read
+   * from the cache (its system prompt and tools, warmed before the session) are cached before the
+   * replay's first request with the same head, so it reads them instead of writing them. Only the
+   * head the replay sends unchanged is credited. Default false: the replay starts cold.
+   */
+  warmStart?: boolean;
   /** The host's context window (`model.context_length`). */
   window: number;
   /** The limit the simulated API enforces; default the window. Below it, the API rejects prompts the host believed fit, as real APIs do (180,000 on a 200k model). */
@@ -71,7 +80,7 @@ export type ReplayCost = Pick<
 };
 
 /** The stand-in for what the transcript did not log, per kind of session (the numbers of `ReconstructedPrefix`). */
-export type ReconstructedReport = Omit<ReconstructedPrefix, 'system'>;
+export type ReconstructedReport = Omit<ReconstructedPrefix, 'system' | 'warmSplit'>;
 
 export interface ReplayResult {
   window: number;
@@ -131,6 +140,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const plan = buildReplayPlan(options.messages, 'replay', { boundaries: options.boundaries ?? [] });
   const prefixes = { main: prefixFor(options, plan, false), subagents: prefixFor(options, plan, true) };
   const responder = createReplayResponder(plan.turns);
+  const warm = warmStart(options.warmStart === true ? prefixes : {});
   const contextLimit = options.contextLimit ?? options.window;
   // The responder first, so the server's own context management (when configured) acts on the recorded turn it picked.
   // Any model name: a transcript may name models the registry does not know.
@@ -138,6 +148,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
     contextLimit,
     acceptAnyModel: true,
     features: [responder.feature, ...builtInFeatures()],
+    warmCache: warm.cache,
   });
   const client = new Anthropic({ apiKey: 'replay', baseURL: simulator.url, maxRetries: 0 });
   const config = withDefaults({
@@ -198,9 +209,22 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           workspace: false,
           ...(system === undefined ? {} : { system }),
         });
-      const mainAgent = agentFor(prefixes.main?.system ?? plan.system);
-      const subagentAgent = agentFor(prefixes.subagents?.system ?? plan.system);
-      const drive = async (thread: ReplayThread, agent = mainAgent): Promise<void> => {
+      // A head sent in two blocks (the warm one first) is put in each session before the agent's first call.
+      const mainAgent = agentFor(warm.main === undefined ? (prefixes.main?.system ?? plan.system) : undefined);
+      const subagentAgent = agentFor(
+        warm.subagents === undefined ? (prefixes.subagents?.system ?? plan.system) : undefined,
+      );
+      // `head`: the system blocks put first (a default parameter would stand in for a subagent's undefined).
+      const drive = async (thread: ReplayThread, agent: Agent, head: readonly string[] | undefined): Promise<void> => {
+        if (!sessions.has(thread.sessionId) && head !== undefined) {
+          const session = await host.session(thread.sessionId);
+          await session.append(
+            createMessage(
+              'system',
+              head.map((text) => ({ type: 'text', text })),
+            ),
+          );
+        }
         sessions.add(thread.sessionId);
         for (const turn of thread.userTurns) {
           await agent.send(thread.sessionId, { ...turn, id: `${thread.sessionId}:${turn.id}` });
@@ -210,14 +234,14 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
       async function runTool(sessionId: string): Promise<AgentToolOutput> {
         const callId = responder.takeCallId(sessionId);
         if (callId === undefined) return NO_OUTPUT;
-        for (const thread of plan.subagents.get(callId) ?? []) await drive(thread, subagentAgent);
+        for (const thread of plan.subagents.get(callId) ?? []) await drive(thread, subagentAgent, warm.subagents);
         const output = plan.outputs.get(callId) ?? NO_OUTPUT;
         // The transcript records no turn after this result: asking the model would answer a turn nobody recorded.
         if (plan.answeredCalls.has(callId)) return output;
         turnsEndedAfterTools++;
         return { ...output, endTurn: true };
       }
-      for (const segment of plan.segments) await drive(segment);
+      for (const segment of plan.segments) await drive(segment, mainAgent, warm.main);
       return summarize({
         config,
         engine: host.engine.name,
@@ -369,6 +393,35 @@ function prefixFor(options: ReplayOptions, plan: ReplayPlan, sidechain: boolean)
   });
 }
 
-function withoutText({ system: _system, ...report }: ReconstructedPrefix): ReconstructedReport {
+function withoutText({ system: _system, warmSplit: _split, ...report }: ReconstructedPrefix): ReconstructedReport {
   return report;
+}
+
+/**
+ * For `warmStart`: the system blocks of each thread kind whose recording started warm, and the
+ * simulator's `warmCache`, which says each such head was cached (through its first block) the
+ * first time a request sends it unchanged.
+ */
+function warmStart(prefixes: { main?: ReconstructedPrefix | undefined; subagents?: ReconstructedPrefix | undefined }): {
+  main?: string[];
+  subagents?: string[];
+  cache: WarmCache;
+} {
+  const heads = new Map<string, number>();
+  const blocks = (prefix: ReconstructedPrefix | undefined): string[] | undefined => {
+    if (prefix === undefined || prefix.warmTokens === 0) return undefined;
+    heads.set(prefix.warmSplit[0]!, prefix.warmTokens);
+    return prefix.warmSplit;
+  };
+  const main = blocks(prefixes.main);
+  const subagents = blocks(prefixes.subagents);
+  const cache: WarmCache = (request) => {
+    const first = Array.isArray(request.system) ? request.system[0]?.text : request.system;
+    const tokens = first === undefined ? undefined : heads.get(first);
+    if (tokens === undefined) return 0;
+    // Warm once: from then on the cache holds what the replay's own requests wrote.
+    heads.delete(first!);
+    return tokens;
+  };
+  return { ...(main === undefined ? {} : { main }), ...(subagents === undefined ? {} : { subagents }), cache };
 }

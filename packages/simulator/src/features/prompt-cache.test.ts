@@ -34,6 +34,17 @@ describe('the prompt cache', () => {
     expect(usage.creation1h + usage.creation5m).toBe(countTokens(body));
   });
 
+  it('warms a prefix through the last block within the given tokens: the request reads it and writes the rest', () => {
+    const cache = createPromptCache(() => 0);
+    const head = { type: 'text' as const, text: long };
+    const body = request([head, marked(`${long} more`)], [{ role: 'user', content: 'x' }]);
+    const first = countTokens({ messages: [], system: [head] });
+    const both = countTokens({ messages: [], system: body.system });
+    expect(cache.warm(body, first - 1)).toBe(0);
+    expect(cache.warm(body, both - 1)).toBe(first);
+    expect(cache.apply(body, 100)).toEqual({ read: first, creation5m: both - first, creation1h: 0 });
+  });
+
   it('caches nothing below the minimum length', () => {
     const cache = createPromptCache(() => 0);
     const body = request([marked('short')], [{ role: 'user', content: 'x' }]);

@@ -51,6 +51,19 @@ export function createPromptCache(now: () => number) {
       });
       return usage;
     },
+    /**
+     * Caches `request`'s prefix through its last block that ends at or before `tokens`, as an
+     * earlier request with a breakpoint there would have (a cache warmed before this simulator
+     * started). Returns the tokens it cached: 0 when no block boundary is that early.
+     */
+    warm(request: MessagesRequest, tokens: number, ttl: '5m' | '1h' = '5m'): number {
+      const through = render(request)
+        .filter((segment) => segment.cumulative <= tokens)
+        .at(-1);
+      if (through === undefined) return 0;
+      entries.set(through.hash, { expires: now() + TTL_MS[ttl], ttl });
+      return through.cumulative;
+    },
     clear() {
       entries.clear();
     },

@@ -87,6 +87,8 @@ export function createMessagesHandler({ options, faults, cache, turns, nextReque
         ? { content: [], stop_reason: 'model_context_window_exceeded' }
         : answer(request);
     const turn = finish(features, answered, context);
+    const warm = options.warmCache?.(request) ?? 0;
+    if (warm > 0) cache.warm(request, warm);
     const usage = finishUsage(
       features,
       buildUsage(promptTokens, cache.apply(request, limits.minCacheableTokens), turn),

@@ -3,6 +3,7 @@ import { SIMULATOR_ERROR_CODES, SimulatorError } from '../errors.js';
 import { FAULT_KINDS, type RandomFaults } from './fault-kinds.js';
 import type { SimulatorFeature } from '../features/features.js';
 import type { ScriptedTurn } from '../responders/scripted.js';
+import type { MessagesRequest } from '../wire/wire.js';
 import {
   ANTHROPIC_OVERFLOW_STYLES,
   CHAT_OVERFLOW_STYLES,
@@ -69,6 +70,7 @@ export const SimulatorOptionsSchema = z
       })
       .optional(),
     now: z.custom<() => number>((value) => typeof value === 'function').optional(),
+    warmCache: z.custom<WarmCache>((value) => typeof value === 'function').optional(),
     features: z
       .array(z.custom<SimulatorFeature>((value) => typeof value === 'object' && value !== null && 'name' in value))
       .optional(),
@@ -104,9 +106,19 @@ export interface SimulatorOptions {
   faults?: RandomFaults;
   /** The clock of the prompt cache (tests move it to expire entries). */
   now?: () => number;
+  /** Asked before each Messages request is cached: how many tokens of its prefix a cache warmed before this simulator started holds (see `WarmCache`). */
+  warmCache?: WarmCache;
   /** Server-side behaviours switched on by beta headers (see features.ts); default `builtInFeatures()` (context editing, server compaction). */
   features?: SimulatorFeature[];
 }
+
+/**
+ * Tokens of a Messages request's prefix that were already cached when it arrived, though no
+ * request to this simulator wrote them (0: none): a replay starting with the cache its recording
+ * shows. The prefix through the last block ending within them is cached before the request is
+ * priced, so the request reads it instead of writing it.
+ */
+export type WarmCache = (request: MessagesRequest) => number;
 
 export type ResolvedOptions = z.output<typeof SimulatorOptionsSchema>;
 
