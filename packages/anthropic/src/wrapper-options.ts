@@ -1,4 +1,5 @@
 import {
+  foldDeprecatedWrapperOptions,
   warnDeprecated,
   type IntegrationOptions,
   type ModelOverride,
@@ -69,13 +70,10 @@ export function resolveOptions(options: ContextManagementOptions): {
 } {
   const { models, caching, cacheTtl, maxRecoveries, counter, summarize, compactAt, lowWater, ...rest } = options;
   const { onCompaction: _onCompaction, onWindowLearned: _onWindowLearned, ...shared } = rest;
-  const config: PartialConfig = { ...shared.config };
+  const config: PartialConfig = { ...foldDeprecatedWrapperOptions(shared.config, { models, maxRecoveries }) };
   const said = (name: string, instead: string) =>
     warnDeprecated(`anthropic:${name}`, `${NAME}: the ${name} option is deprecated: ${instead}`);
-  if (models !== undefined) {
-    said('models', 'use config.models (it still works)');
-    config.models = { ...models, ...config.models };
-  }
+  if (models !== undefined) said('models', 'use config.models (it still works)');
   if (caching === false) {
     said('caching', "use config.disabledHooks: ['prompt-caching'] (it still works)");
     config.disabledHooks = [...(config.disabledHooks ?? []), 'prompt-caching'];
@@ -84,14 +82,8 @@ export function resolveOptions(options: ContextManagementOptions): {
     said('cacheTtl', 'use config.promptCaching.cacheTtl (it still works)');
     config.promptCaching = { cacheTtl, ...config.promptCaching };
   }
-  if (maxRecoveries !== undefined) {
+  if (maxRecoveries !== undefined)
     said('maxRecoveries', "use config.hooks['anthropic-auto-compact'].max_retry_attempts (it still works)");
-    const hooks = config.hooks ?? {};
-    config.hooks = {
-      ...hooks,
-      'anthropic-auto-compact': { max_retry_attempts: maxRecoveries, ...hooks['anthropic-auto-compact'] },
-    };
-  }
   if (compactAt !== undefined) {
     said('compactAt', 'use config.compression.threshold (it still works)');
     config.compression = { threshold: compactAt, ...config.compression };

@@ -1,5 +1,6 @@
 import { createDefaultHost } from '@ctxhost/default-host';
 import {
+  foldDeprecatedWrapperOptions,
   warnDeprecated,
   type Host,
   type IntegrationOptions,
@@ -21,7 +22,7 @@ export interface OpenAIWrapperCompactionEvent {
 export interface OpenAIContextManagementOptions extends IntegrationOptions {
   /** @deprecated Use `config: { models }` (core's `models:` section). Still applied to the default host; said once. */
   models?: Readonly<Record<string, ModelOverride>>;
-  /** @deprecated The host's recovery cascade decides how often to retry. Ignored; said once. */
+  /** @deprecated Use `config.hooks['anthropic-auto-compact'].max_retry_attempts` (the host's recovery cascade). Still applied to the default host; said once. */
   maxRecoveries?: number;
   /** @deprecated Give your host the counter (`host: await createDefaultHost({ counter })`). Still used by the default host; said once. */
   counter?: TokenCounter;
@@ -42,15 +43,20 @@ export interface ResolvedWrapperOptions {
 
 /**
  * The wrapper's options as every integration's, its old names deprecated aliases said once: `models`
- * goes into the default host's config, `counter` and `onCompaction` onto the default host, and
- * `maxRecoveries` is no longer used (the host's cascade decides).
+ * and `maxRecoveries` go into the default host's config as in every wrapper (`foldDeprecatedWrapperOptions`),
+ * `counter` and `onCompaction` onto the default host.
  */
 export function resolveWrapperOptions(options: OpenAIContextManagementOptions): ResolvedWrapperOptions {
-  const { models, maxRecoveries, counter, onCompaction, ...integration } = options;
+  const { models, maxRecoveries, counter, onCompaction, ...rest } = options;
+  const config = foldDeprecatedWrapperOptions(rest.config, { models, maxRecoveries });
+  const integration: IntegrationOptions = config === undefined ? rest : { ...rest, config };
   const say = (name: string, text: string) => warnDeprecated(`openai:${name}`, `withContextManagement: ${text}`);
   if (models !== undefined) say('models', 'the models option is now config: { models }; the old name still works');
   if (maxRecoveries !== undefined)
-    say('maxRecoveries', "maxRecoveries is no longer used: the host's recovery cascade decides; remove it");
+    say(
+      'maxRecoveries',
+      "maxRecoveries is now config.hooks['anthropic-auto-compact'].max_retry_attempts (the host's recovery cascade); the old name still works",
+    );
   if (counter !== undefined)
     say(
       'counter',
@@ -68,15 +74,13 @@ export function resolveWrapperOptions(options: OpenAIContextManagementOptions): 
     sawModel: (model) => void (latestModel = options.model ?? model),
     recovering: (change) => void (recoveries += change),
     async createHost(config) {
-      const withModels: PartialConfig =
-        models === undefined ? config : { ...config, models: { ...models, ...config.models } };
       const modelCounter =
         counter ??
         (options.model === undefined
           ? undefined
-          : await openAITokenCounterFor(options.model, withModels.models as Record<string, ModelOverride> | undefined));
+          : await openAITokenCounterFor(options.model, config.models as Record<string, ModelOverride> | undefined));
       const host = await createDefaultHost({
-        config: withModels,
+        config,
         ...(modelCounter === undefined ? {} : { counter: modelCounter }),
       });
       if (onCompaction !== undefined)

@@ -28,6 +28,7 @@ export {
 } from './compaction-cache.js';
 export { createReportOnce, type ReportOnce } from './report-once.js';
 export { settingsHash } from './settings-hash.js';
+export { foldDeprecatedWrapperOptions } from './deprecated-wrapper-options.js';
 export {
   createStatelessIntegration,
   checkIntegrationOptions,
