@@ -31,4 +31,17 @@ describe('contentKey', () => {
     ].map(contentKey);
     expect(new Set(keys).size).toBe(keys.length);
   });
+
+  it('is the same string in every process and version that keeps the format (chain hashes, and so every cached compaction, depend on it)', () => {
+    const call: Part = {
+      id: 'm:1',
+      type: 'tool-call',
+      callId: 'c1',
+      name: 'edit',
+      input: { path: 'a.ts', edits: [{ from: 1, text: 'x' }], deep: { a: { b: { c: 'd' } } } },
+    };
+    expect(contentKey(message([text('hi'), call], 'assistant'))).toBe(
+      'assistant[{4:types4:text4:texts2:hi}{4:types9:tool-call6:callIds2:c14:names4:edit5:input{4:paths4:a.ts5:edits[{4:fromj1:14:texts1:x}]4:deep{1:a{1:bj9:{"c":"d"}}}}}]',
+    );
+  });
 });

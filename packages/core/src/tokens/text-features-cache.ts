@@ -29,6 +29,7 @@ export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CA
       if (text.length > limitChars || entries.has(text)) return;
       entries.set(text, features);
       chars += text.length;
+      if (chars <= limitChars) return;
       for (const oldest of entries.keys()) {
         if (chars <= limitChars) break;
         entries.delete(oldest);
