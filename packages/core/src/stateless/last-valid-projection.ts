@@ -28,7 +28,7 @@ export async function lastValidProjection<S, P>(
   if (introducedProblems(messages, chain).length > 0) return undefined;
   const originals = createPromptOriginals<S, P>();
   history.forEach((message, index) =>
-    originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts),
+    originals.remember(message, chain.sources.at(index)!, chain.items.at(index)!.sourceParts),
   );
   return { messages, originals };
 }

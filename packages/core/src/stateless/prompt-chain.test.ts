@@ -117,6 +117,23 @@ describe('createPromptChainer on a caller that hands its list again', () => {
     expect(hashesOf(chainer.chain(prompt))).toEqual(edited);
   });
 
+  it('keeps the objects each prompt held, not the caller’s list: later changes to the list, or a rebuilt prompt, change no chain', () => {
+    const { chainer } = chainerCountingMaps();
+    const prompt = itemsOf(6);
+    const first = chainer.chain(prompt);
+    const held = [...prompt];
+    prompt[3] = { role: 'user', content: [{ type: 'text', text: 'an edited ask' }] };
+    const copies = itemsOf(6);
+    const again = chainer.chain(copies);
+    if (!first.ok || !again.ok) throw new Error('unmapped');
+    expect(listOf(first.chain.sources)).toEqual(held);
+    for (let index = 0; index < 6; index++) {
+      expect(first.chain.sources.at(index)).toBe(held[index]);
+      expect(again.chain.sources.at(index)).toBe(copies[index]);
+    }
+    expect(listOf(again.chain.hashes)).toEqual(listOf(first.chain.hashes));
+  });
+
   it('gives a message whose source changed outside what is hashed (a moved cache marker) its own source parts', () => {
     const { chainer } = chainerCountingMaps();
     const prompt = itemsOf(6);

@@ -24,7 +24,8 @@ export interface ChainList<T> {
 export interface PromptChain<S, P> {
   /** The prompt's messages; every list below has this length. */
   readonly length: number;
-  readonly sources: readonly S[];
+  /** The caller's objects, as handed in (kept in the chain's own storage, not the caller's list). */
+  readonly sources: ChainList<S>;
   readonly items: ChainList<ChainedMessage<P>>;
   readonly hashes: ChainList<string>;
   /** Each caller message with its chained ids (`withChainedId`): the same object for the same message and prefix on every call. */
@@ -35,9 +36,9 @@ export type ChainResult<S, P> = { ok: true; chain: PromptChain<S, P> } | { ok: f
 
 export interface PromptChainer<S, P> {
   /**
-   * The chain keeps `prompt` and compares the next prompts against it by position: hand a list the caller
-   * will not change (an integration given the caller's own array passes a copy). The very list passed
-   * again is chained through the per-object memo, not against itself.
+   * The chain keeps the prompt's objects in storage of its own (appended to, O(new)), never `prompt`
+   * itself: the caller may change or reuse its list, and a list of 100k handed in on every call is not
+   * kept alive past the call (it would be promoted, and each one then collected by a full GC).
    */
   chain(prompt: readonly S[]): ChainResult<S, P>;
 }
@@ -48,15 +49,20 @@ interface MemoItem<P> extends ChainedMessage<P> {
   hash: string;
 }
 
-/** Append-only storage that chains of one conversation share: a chain is its first `length` entries. */
-interface Trunk<P> {
+/**
+ * Append-only storage that chains of one conversation share: a chain is its first `length` entries, and
+ * `sources[i]` is the very object its prompt held at `i` (entries are never changed, only appended, or
+ * copied by a fork).
+ */
+interface Trunk<S, P> {
+  sources: S[];
   items: MemoItem<P>[];
   hashes: string[];
   messages: Message[];
 }
 
 interface TrunkChain<S, P> extends PromptChain<S, P> {
-  readonly trunk: Trunk<P>;
+  readonly trunk: Trunk<S, P>;
 }
 
 const START = '0'.repeat(32);
@@ -95,11 +101,9 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   /** The recent chain with this opening whose message at the prompt's last shared position equals the prompt's. */
   const guideFor = (prompt: readonly S[], opening: string): TrunkChain<S, P> | undefined => {
     const candidates = [...(recent.get(opening) ?? [])].sort((left, right) => right.length - left.length);
-    // The very list chained before, pushed to or edited since (an SDK loop's own array): it cannot guide itself.
     return candidates.find((candidate) => {
-      if (candidate.sources === prompt) return false;
       const last = Math.min(candidate.length, prompt.length) - 1;
-      return sameValue(candidate.sources[last], prompt[last], 0);
+      return sameValue(candidate.sources.at(last), prompt[last], 0);
     });
   };
 
@@ -128,34 +132,35 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
 
   return {
     chain(prompt) {
-      const opening: Trunk<P> = { items: [], hashes: [], messages: [] };
+      const opening: Trunk<S, P> = { sources: [], items: [], hashes: [], messages: [] };
       let previous = START;
       for (let index = 0; index < Math.min(prompt.length, OPENING_DEPTH); index++) {
         const chained = chainOne(prompt[index]!, previous);
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
-        extend(opening, chained, chained.hash);
+        extend(opening, prompt[index]!, chained, chained.hash);
       }
       const guide = prompt.length > OPENING_DEPTH ? guideFor(prompt, previous) : undefined;
       let trunk = opening;
       let index = opening.items.length;
       if (guide !== undefined) {
-        index = sharedLength(guide.sources, prompt, OPENING_DEPTH, guide.length);
-        for (; index < guide.length && index < prompt.length; index++) {
-          const source = prompt[index]!;
-          if (!sameValue(guide.sources[index], source, 0)) break;
-          if (typeof source === 'object' && source !== null) memo.set(source, guide.trunk.items[index]!);
-        }
-        // The guide's storage, shared, when its opening is this prompt's (the very items, or equal sources); else a copy with this prompt's.
         trunk = guide.trunk;
+        const identical = sharedLength(trunk.sources, prompt, OPENING_DEPTH, guide.length);
+        for (index = identical; index < guide.length && index < prompt.length; index++) {
+          const source = prompt[index]!;
+          if (!sameValue(trunk.sources[index], source, 0)) break;
+          if (typeof source === 'object' && source !== null) memo.set(source, trunk.items[index]!);
+        }
+        // The guide's storage, shared, when it holds this prompt's very objects; else a copy that holds them (equal ones were rebuilt).
         const own = (item: ChainedMessage<P>, at: number): boolean =>
-          trunk.items[at] !== item && !sameValue(guide.sources[at], prompt[at], 0);
-        if (opening.items.some(own)) {
+          trunk.items[at] !== item || trunk.sources[at] !== prompt[at];
+        if (index > identical || opening.items.some(own)) {
           trunk = fork(trunk, index);
           opening.items.forEach((item, at) => {
             trunk.items[at] = item;
             trunk.messages[at] = opening.messages[at]!;
           });
+          for (let at = 0; at < index; at++) trunk.sources[at] = prompt[at]!;
         }
         previous = trunk.hashes[index - 1]!;
       }
@@ -164,13 +169,14 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
         if (trunk.items.length > index) {
-          if (trunk.items[index] === chained && trunk.hashes[index] === chained.hash) continue;
+          const same = trunk.items[index] === chained && trunk.sources[index] === prompt[index];
+          if (same && trunk.hashes[index] === chained.hash) continue;
           // Another chain extended the shared storage past here with other messages: this prompt branches off on a copy.
           trunk = fork(trunk, index);
         }
-        extend(trunk, chained, chained.hash);
+        extend(trunk, prompt[index]!, chained, chained.hash);
       }
-      const chain = trunkChain(prompt, trunk);
+      const chain = trunkChain(prompt.length, trunk);
       if (prompt.length > 0) remember(chain);
       return { ok: true, chain };
     },
@@ -178,7 +184,8 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
 }
 
 /** Appends one message to the storage, with its chained ids (set in place the first time the mapped message is placed). */
-function extend<P>(trunk: Trunk<P>, item: MemoItem<P>, hash: string): void {
+function extend<S, P>(trunk: Trunk<S, P>, source: S, item: MemoItem<P>, hash: string): void {
+  trunk.sources.push(source);
   trunk.items.push(item);
   trunk.hashes.push(hash);
   trunk.messages.push(identified(item.message, hash));
@@ -198,19 +205,19 @@ function identified(message: Message, prefixHash: string): Message {
   return message;
 }
 
-function fork<P>(trunk: Trunk<P>, length: number): Trunk<P> {
+function fork<S, P>(trunk: Trunk<S, P>, length: number): Trunk<S, P> {
   return {
+    sources: trunk.sources.slice(0, length),
     items: trunk.items.slice(0, length),
     hashes: trunk.hashes.slice(0, length),
     messages: trunk.messages.slice(0, length),
   };
 }
 
-function trunkChain<S, P>(prompt: readonly S[], trunk: Trunk<P>): TrunkChain<S, P> {
-  const length = prompt.length;
+function trunkChain<S, P>(length: number, trunk: Trunk<S, P>): TrunkChain<S, P> {
   return {
     length,
-    sources: prompt,
+    sources: windowOn(trunk.sources, length),
     trunk,
     items: windowOn(trunk.items, length),
     hashes: windowOn(trunk.hashes, length),

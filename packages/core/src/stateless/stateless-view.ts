@@ -27,7 +27,7 @@ export async function openView<S, P>(
   const seeded = session.messages();
   const originals = createPromptOriginals<S, P>();
   history.forEach((message, index) =>
-    originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts),
+    originals.remember(message, chain.sources.at(index)!, chain.items.at(index)!.sourceParts),
   );
   return {
     id,
@@ -53,7 +53,7 @@ export async function extendView<S, P>(
     const message = chain.messages.at(index)!;
     await view.session.append(message);
     view.hashes.push(chain.hashes.at(index)!);
-    view.originals.remember(message, chain.sources[index]!, chain.items.at(index)!.sourceParts);
+    view.originals.remember(message, chain.sources.at(index)!, chain.items.at(index)!.sourceParts);
   }
   if (cached !== undefined && isNewer(cached, view)) await adoptProjection(view, chain, cached);
 }
