@@ -183,6 +183,26 @@ describe('withContextManagement on the stateless path', () => {
     expect(sent[1]! + 9_000).toBeLessThanOrEqual(window);
   });
 
+  it('fixes an empty message the API refused and leaves a thinking-only assistant message as it is', async () => {
+    const { sim, client } = await simulator();
+    const wrapped = withContextManagement(client, { config: FAST_RECOVERY, contextWindow: 200_000 });
+    const thinking = { type: 'thinking' as const, thinking: 'the failure is in auth', signature: 'sig_1' };
+    const messages: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'Why does the build fail?' },
+      { role: 'assistant', content: [thinking] },
+      { role: 'user', content: '' },
+      { role: 'assistant', content: 'Looking.' },
+      { role: 'user', content: 'Go on.' },
+    ];
+    const reply = await wrapped.messages.create({ model: MODEL, max_tokens: 100, messages });
+    expect(reply.content.length).toBeGreaterThan(0);
+    const calls = messagesCalls(sim);
+    expect(calls.map((call) => call.status)).toEqual([400, 200]);
+    const sent = (calls[1]!.body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(sent[1]).toEqual({ role: 'assistant', content: [thinking] });
+    expect(JSON.stringify(sent[2])).toContain('[user interrupted]');
+  });
+
   it('says each deprecated option once, and still honours it', async () => {
     const { sim, client } = await simulator();
     const options = { caching: false, cacheTtl: '1h' as const, sessionId: 'old', config: FAST_RECOVERY };

@@ -1,10 +1,10 @@
 import {
   formatTokens,
-  isReasoningOnly,
   ORIGINAL_TOOL_NAME,
   runCompaction,
   type Host,
   type Message,
+  type Part,
   type Session,
   type ToolResultPart,
 } from '@ctxhost/core';
@@ -94,37 +94,38 @@ export async function truncateOutputs(
   return count;
 }
 
-/** Replaces empty text parts with `[user interrupted]`, or gives an empty message that text. Returns how many messages were fixed. */
+const isBlankText = (part: Part): boolean => part.type === 'text' && part.text.trim() === '';
+
+/**
+ * Replaces the blank text parts of an empty message with `[user interrupted]`, or gives a partless message that
+ * text; drops the blank text parts beside other content (the API refuses a blank text block). A message with any
+ * part but text is not empty — reasoning (a Responses reasoning item, encrypted or not, is a reasoning-only
+ * assistant message), a tool call or result, a compaction block — and gets no placeholder: on the Responses API
+ * one would sit between a reasoning item and the call it belongs to. Returns how many messages were fixed.
+ */
 export async function fixEmptyMessages(session: Session): Promise<number> {
   const messages = session.messages();
-  // Thinking alone is no content to the API: a reasoning-only message is as empty as one without parts.
-  const isEmpty = (message: Message) =>
-    message.parts.length === 0 ||
-    isReasoningOnly(message) ||
-    message.parts.every((part) => part.type === 'text' && part.text.trim() === '');
+  const isEmpty = (message: Message) => message.parts.every(isBlankText);
   const empty = messages.filter(
     (message, index) => isEmpty(message) && !(index === messages.length - 1 && message.role === 'assistant'),
   );
-  if (empty.length === 0) return 0;
-  const needsPart = (message: Message) => message.parts.length === 0 || isReasoningOnly(message);
-  const withParts = empty.filter((message) => !needsPart(message));
-  for (const message of withParts)
+  const blankBeside = messages.filter((message) => !isEmpty(message) && message.parts.some(isBlankText));
+  if (empty.length + blankBeside.length === 0) return 0;
+  for (const message of empty)
     for (const part of message.parts)
       await session.update(part.id, { text: EMPTY_PLACEHOLDER }, 'auto-compact empty-content fix');
-  // Partless and reasoning-only messages get a text part (the reasoning stays, ahead of it).
-  const partless = new Set(empty.filter(needsPart).map((message) => message.id));
-  if (partless.size > 0) {
-    const projection = session.messages().map((message) =>
-      partless.has(message.id)
-        ? {
-            ...message,
-            parts: [
-              ...message.parts.filter((part) => part.type === 'reasoning'),
-              { id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER },
-            ],
-          }
-        : message,
-    );
+  const partless = new Set(empty.filter((message) => message.parts.length === 0).map((message) => message.id));
+  const trimmed = new Set(blankBeside.map((message) => message.id));
+  if (partless.size + trimmed.size > 0) {
+    const projection = session
+      .messages()
+      .map((message) =>
+        partless.has(message.id)
+          ? { ...message, parts: [{ id: `${message.id}:filled`, type: 'text' as const, text: EMPTY_PLACEHOLDER }] }
+          : trimmed.has(message.id)
+            ? { ...message, parts: message.parts.filter((part) => !isBlankText(part)) }
+            : message,
+      );
     const tokens = session.promptSize().tokens;
     await session.applyCompaction(projection, {
       engine: AUTO_COMPACT,
@@ -136,7 +137,7 @@ export async function fixEmptyMessages(session: Session): Promise<number> {
       steps: ['empty-content fix'],
     });
   }
-  return empty.length;
+  return empty.length + blankBeside.length;
 }
 
 /** The index of the last user message with text (not tool results), if anything follows it. */
