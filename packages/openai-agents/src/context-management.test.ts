@@ -1,10 +1,19 @@
-import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool, type AgentInputItem } from '@openai/agents';
+import {
+  Agent,
+  OpenAIChatCompletionsModel,
+  run,
+  setTracingDisabled,
+  tool,
+  type AgentInputItem,
+  type CallModelInputFilter,
+} from '@openai/agents';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
 import OpenAI from 'openai';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createContextManagement } from './index.js';
+import { MAX_PREPARED_TURNS } from './prepared-turns.js';
 
 const MODEL = 'gpt-4o';
 const INSTRUCTIONS = 'You are a careful engineer.';
@@ -162,5 +171,26 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     expect(appended.map((event) => event.role)).toEqual(['assistant', 'tool', 'assistant', 'tool']);
     expect(new Set(appended.map((event) => event.sessionId)).size).toBe(1);
     expect(warnings).toEqual([]);
+  });
+  it('lets go of the turns of runs aborted between the input filter and the model call: bounded, their views reused', async () => {
+    const { sim, host, agent, ctx } = await rig({ contextWindow: 200_000 });
+    const views = new Set<string>();
+    host.hooks.beforeRequest.tapPromise('test', async (request) => {
+      views.add(request.sessionId);
+      return request;
+    });
+    // The run stops after the filter prepared its turn: the model is never called, the turn never taken.
+    const aborting: CallModelInputFilter = async (args) => {
+      await ctx.callModelInputFilter(args);
+      throw new Error('aborted before the model call');
+    };
+    const runs = MAX_PREPARED_TURNS + 20;
+    for (let index = 0; index < runs; index++)
+      await expect(run(agent, conversation(), { callModelInputFilter: aborting })).rejects.toThrow();
+    // Each waiting turn holds a view of its own; past the bound the oldest is given back and the next run reuses it.
+    expect(views.size).toBeLessThanOrEqual(MAX_PREPARED_TURNS + 1);
+    expect(chatCalls(sim)).toHaveLength(0);
+    const result = await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
   });
 });

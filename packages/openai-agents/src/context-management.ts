@@ -20,6 +20,7 @@ import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
 import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
 import { nativeModelSettings } from './native-model-settings.js';
+import { createPreparedTurns } from './prepared-turns.js';
 import { toAgentItems } from './to-agent-items.js';
 
 export const OPENAI_AGENTS = 'openai-agents';
@@ -54,8 +55,8 @@ export function createContextManagement(options: ContextManagementOptions = {}):
     map: fromAgentItem,
     createDefaultHost: (config) => createDefaultHost({ config }),
   });
-  /** Turns prepared by the filter, waiting for the model call that sends them (matched by what is sent). */
-  const prepared = new Map<string, Turn[]>();
+  /** Turns prepared by the filter, waiting for the model call that sends them (matched by what is sent); bounded. */
+  const prepared = createPreparedTurns<Turn>();
 
   const callModelInputFilter: CallModelInputFilter = async ({ modelData, agent }) => {
     const items: MirrorItem[] = [
@@ -69,7 +70,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
     if (turn.messages === undefined) return modelData;
     const projected = toAgentItems(turn.messages, turn.originals);
     const key = signature(projected.instructions, projected.input);
-    prepared.set(key, [...(prepared.get(key) ?? []), turn]);
+    prepared.add(key, turn);
     return {
       input: projected.input,
       ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }),
@@ -79,11 +80,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
   function wrapModel(inner: Model): Model {
     const turnOf = (request: ModelRequest): Turn | undefined => {
       if (!Array.isArray(request.input)) return undefined;
-      const key = signature(request.systemInstructions, request.input);
-      const waiting = prepared.get(key);
-      const turn = waiting?.shift();
-      if (waiting?.length === 0) prepared.delete(key);
-      return turn;
+      return prepared.take(signature(request.systemInstructions, request.input));
     };
     /** The request with native compaction in the model's own settings, where the model takes it (else said once). */
     const withNative = (request: ModelRequest, turn: Turn): ModelRequest => {
