@@ -15,7 +15,7 @@ export function contentKey(message: Message): string {
     for (const field in part) {
       if (field === 'id' || field === 'cacheControl') continue;
       const value = (part as Record<string, unknown>)[field];
-      if (value !== undefined) key += `${field.length}:${field}${valueKey(value, 1)}`;
+      if (value !== undefined) key += fieldPrefix(field) + valueKey(value, 1);
     }
     key += '}';
   }
@@ -23,10 +23,10 @@ export function contentKey(message: Message): string {
 }
 
 function valueKey(value: unknown, depth: number): string {
-  if (typeof value === 'string') return `s${value.length}:${value}`;
+  if (typeof value === 'string') return lengthPrefix('s', value.length) + value;
   if (typeof value !== 'object' || value === null || depth >= FIELD_DEPTH) {
     const json = JSON.stringify(value) ?? 'null';
-    return `j${json.length}:${json}`;
+    return lengthPrefix('j', json.length) + json;
   }
   if (Array.isArray(value)) {
     let key = '[';
@@ -36,7 +36,34 @@ function valueKey(value: unknown, depth: number): string {
   let key = '{';
   for (const field in value) {
     const inner = (value as Record<string, unknown>)[field];
-    if (inner !== undefined) key += `${field.length}:${field}${valueKey(inner, depth + 1)}`;
+    if (inner !== undefined) key += fieldPrefix(field) + valueKey(inner, depth + 1);
   }
   return `${key}}`;
+}
+
+/*
+ * The short pieces of a key, made once: building `4:type` or `s12:` anew for every field and string made
+ * several short strings each, the larger part of what a first call allocated for its keys.
+ */
+const fieldPrefixes = new Map<string, string>();
+/** Field names remembered (a framework's own field names; past this, made each time). */
+const MAX_FIELD_PREFIXES = 1024;
+
+function fieldPrefix(field: string): string {
+  let prefix = fieldPrefixes.get(field);
+  if (prefix === undefined) {
+    prefix = `${field.length}:${field}`;
+    if (fieldPrefixes.size < MAX_FIELD_PREFIXES) fieldPrefixes.set(field, prefix);
+  }
+  return prefix;
+}
+
+/** Lengths whose prefix is made once. */
+const PREFIXED_LENGTHS = 4096;
+const stringPrefixes = Array.from({ length: PREFIXED_LENGTHS }, (_, length) => `s${length}:`);
+const jsonPrefixes = Array.from({ length: PREFIXED_LENGTHS }, (_, length) => `j${length}:`);
+
+function lengthPrefix(tag: 's' | 'j', length: number): string {
+  if (length < PREFIXED_LENGTHS) return (tag === 's' ? stringPrefixes : jsonPrefixes)[length]!;
+  return `${tag}${length}:`;
 }
