@@ -50,7 +50,7 @@ export interface BillReplayRow {
   warmStart: string;
   warmOfUncached: string;
   warmOfRecorded: string;
-  /** The least any context manager could pay sending the agent's head on every request (bill-floor.ts); '–' without a reconstructed head. */
+  /** The least any context manager could pay sending the agent's head on every request (bill-floor.ts), for the corpus sessions; '–' for the generated ones (their system prompt is logged, not a fixed head reconstructed). */
   floor: string;
   floorOfUncached: string;
   floorOfRecorded: string;
@@ -73,6 +73,8 @@ const NO_WAIT = { hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_
 interface Recorded {
   name: string;
   heldOut: boolean;
+  /** A recording of a real agent whose unlogged system prompt and tools the replay reconstructs (the floor is priced for these). */
+  corpus: boolean;
   transcript: Transcript;
   messages: readonly Message[];
 }
@@ -87,13 +89,20 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
       role: 'system',
       parts: [{ id: 'system.0', type: 'text', text: session.system }],
     };
-    recorded.push({ name: session.name, heldOut, transcript, messages: [system, ...transcript.messages] });
+    recorded.push({
+      name: session.name,
+      heldOut,
+      corpus: false,
+      transcript,
+      messages: [system, ...transcript.messages],
+    });
   }
   for (const file of size === 'smallest' ? CORPUS.slice(0, 1) : CORPUS) {
     const transcript = await readTranscript(file, { includeSidechains: true, skipInvalid: true });
     recorded.push({
       name: file.split('/').at(-1)!.slice(0, 13),
       heldOut: false,
+      corpus: true,
       transcript,
       messages: transcript.messages,
     });
@@ -135,7 +144,7 @@ export async function runBillReplay(
       const ctxhost = billOf(result);
       const warmBill = billOf(warm);
       const floor =
-        main === undefined && subagents === undefined
+        !session.corpus || (main === undefined && subagents === undefined)
           ? undefined
           : billFloor(session.transcript, { main, subagents }, result.model);
       rows.push({
