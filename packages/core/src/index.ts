@@ -150,7 +150,7 @@ export {
   type PromptSyncResult,
   type MappedPromptItem,
 } from './host/prompt-mirror.js';
-export { createPromptOriginals, type PromptOriginals } from './host/prompt-originals.js';
+export { createPromptOriginals, type PromptOriginals, type OriginalsSeed } from './host/prompt-originals.js';
 export {
   createPromptRenderer,
   type PromptRenderer,

@@ -26,9 +26,13 @@ export async function openView<S, P>(
   session.contextWindow = contextWindow;
   const seeded = session.messages();
   const originals = createPromptOriginals<S, P>();
-  history.forEach((message, index) =>
-    originals.remember(message, chain.sources.at(index)!, chain.items.at(index)!.sourceParts),
-  );
+  // By position, no entry per message: the renderer reads them in order.
+  originals.seed({
+    length: history.length,
+    message: (index) => history[index]!,
+    source: (index) => chain.sources.at(index)!,
+    sourceParts: (index) => chain.items.at(index)!.sourceParts,
+  });
   return {
     id,
     settings,
