@@ -94,3 +94,21 @@ describe('the system prompt', () => {
     expect(buildReplayPlan([user('go'), say('ok')]).system).toBeUndefined();
   });
 });
+
+describe('recorded output tokens', () => {
+  it('are kept on each turn, summed over the messages one turn spans, and dropped when one of them has none', () => {
+    const messages = [user('go'), say('a'), say('b'), user('again'), say('c'), say('d'), user('last'), say('e')];
+    const plan = buildReplayPlan(messages, 'replay', {
+      outputTokens: new Map([
+        [1, 10],
+        [2, 5],
+        [4, 7],
+        [7, 3],
+      ]),
+    });
+    expect(plan.turns.get('user:go')?.[0]?.outputTokens).toBe(15);
+    expect(plan.turns.get('user:again')?.[0]).not.toHaveProperty('outputTokens');
+    expect(plan.turns.get('user:last')?.[0]?.outputTokens).toBe(3);
+    expect(buildReplayPlan(messages).turns.get('user:go')?.[0]).not.toHaveProperty('outputTokens');
+  });
+});

@@ -15,6 +15,8 @@ export interface RecordedTurn {
   model?: string;
   content: ContentBlock[];
   callIds: string[];
+  /** The output tokens the recording was billed for this turn (absent when its usage was not recorded). */
+  outputTokens?: number;
 }
 
 /** A conversation to drive: the user messages to send, in order (a subagent is one of these). */
@@ -67,7 +69,11 @@ const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 export function buildReplayPlan(
   messages: readonly Message[],
   mainId = 'replay',
-  options: { boundaries?: readonly number[] } = {},
+  options: {
+    boundaries?: readonly number[];
+    /** Each recorded request's output tokens by the index of the assistant message it produced. */
+    outputTokens?: ReadonlyMap<number, number>;
+  } = {},
 ): ReplayPlan {
   const main: ReplayThread = { sessionId: mainId, userTurns: [] };
   const plan: ReplayPlan = {
@@ -150,9 +156,14 @@ export function buildReplayPlan(
               : [],
           ),
         );
+      const outputTokens = options.outputTokens?.get(index);
       if (state.previous?.role === 'assistant' && state.last !== undefined) {
         state.last.content.push(...content);
         state.last.callIds.push(...callIds);
+        // A turn is billed as recorded only when every message in it has its usage.
+        if (state.last.outputTokens !== undefined && outputTokens !== undefined)
+          state.last.outputTokens += outputTokens;
+        else delete state.last.outputTokens;
       } else {
         const key = state.previous === undefined ? undefined : keyOfMessage(state.previous);
         if (key !== undefined) {
@@ -162,6 +173,7 @@ export function buildReplayPlan(
             content,
             callIds,
             ...(typeof model === 'string' ? { model } : {}),
+            ...(outputTokens === undefined ? {} : { outputTokens }),
           };
           plan.turns.set(key, [...(plan.turns.get(key) ?? []), state.last]);
           plan.assistantTurns++;

@@ -23,6 +23,9 @@ export interface ReplayResponder {
  * a rejected request, a compaction or a resend never shifts the replay. A key
  * whose turns are all answered answers its last one again: after a recovery
  * reverts a response, the re-asked requests get what the model said before.
+ * A turn whose usage the recording carries reports its recorded output tokens,
+ * so the replay is billed for the output the recording was; the prompt's
+ * tokens are the simulator's count of what ctxhost sent.
  */
 export function createReplayResponder(turns: ReadonlyMap<string, readonly RecordedTurn[]>): ReplayResponder {
   const queues = new Map([...turns].map(([key, list]) => [key, [...list]]));
@@ -56,6 +59,7 @@ export function createReplayResponder(turns: ReadonlyMap<string, readonly Record
         return {
           content: recorded.content.map((block) => ({ ...block })),
           stop_reason: recorded.callIds.length > 0 ? 'tool_use' : 'end_turn',
+          ...(recorded.outputTokens === undefined ? {} : { usage: { output_tokens: recorded.outputTokens } }),
         };
       },
     },

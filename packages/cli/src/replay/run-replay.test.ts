@@ -28,6 +28,16 @@ describe('runReplay', () => {
     expect(result.cost.tokens.prompt).toBe(result.points.reduce((total, point) => total + point.contextTokens, 0));
   });
 
+  it('bills each turn the output tokens its recorded request reported; without recorded usage, the tokenizer counts them', async () => {
+    const { messages, usage } = await readTranscript(transcript);
+    const recordedOutput = usage!.reduce((total, entry) => total + entry.usage.outputTokens, 0);
+    const asRecorded = await runReplay({ messages, usage: usage!, window: 200_000 });
+    expect(asRecorded.cost.tokens.output).toBe(recordedOutput);
+    const counted = await runReplay({ messages, window: 200_000 });
+    expect(counted.cost.tokens.output).toBeGreaterThan(0);
+    expect(counted.cost.tokens.output).not.toBe(recordedOutput);
+  });
+
   it('starts warm when asked: the head the recording read at its first request is read, not written', async () => {
     const { messages, usage } = await readTranscript(transcript);
     const replay = (warmStart: boolean) => runReplay({ messages, usage: usage ?? [], window: 200_000, warmStart });

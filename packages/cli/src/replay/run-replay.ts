@@ -30,7 +30,11 @@ export interface ReplayOptions {
   messages: readonly Message[];
   /** Message indices where the agent compacted its own conversation: the main thread is replayed segment by segment from there. */
   boundaries?: readonly number[];
-  /** The transcript's recorded usage: sizes the stand-in for the unlogged system prompt and tools. Without it, none is added. */
+  /**
+   * The transcript's recorded usage: sizes the stand-in for the unlogged system prompt and tools (without it, none
+   * is added), and each replayed turn reports the output tokens its recorded request was billed for (without it,
+   * the simulator's tokenizer counts them). Prompt tokens are always the simulator's count of what ctxhost sent.
+   */
   usage?: readonly TranscriptUsage[];
   /** Add the stand-in for the unlogged system prompt and tools (default true; needs `usage`). */
   reconstructPrefix?: boolean;
@@ -137,7 +141,10 @@ const NO_OUTPUT = { output: 'The transcript recorded no output for this call.', 
  */
 export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   const model = options.model ?? mostUsedModel(options.messages) ?? DEFAULT_MODEL;
-  const plan = buildReplayPlan(options.messages, 'replay', { boundaries: options.boundaries ?? [] });
+  const plan = buildReplayPlan(options.messages, 'replay', {
+    boundaries: options.boundaries ?? [],
+    outputTokens: recordedOutputTokens(options.usage ?? []),
+  });
   const prefixes = { main: prefixFor(options, plan, false), subagents: prefixFor(options, plan, true) };
   const responder = createReplayResponder(plan.turns);
   const warm = warmStart(options.warmStart === true ? prefixes : {});
@@ -379,6 +386,14 @@ export function mostUsedModel(messages: readonly Message[]): string | undefined 
     if (message.role === 'assistant' && typeof model === 'string') counts.set(model, (counts.get(model) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** Each recorded request's output tokens by its reply's message index (several requests on one reply add up). */
+function recordedOutputTokens(usage: readonly TranscriptUsage[]): Map<number, number> {
+  const byReply = new Map<number, number>();
+  for (const { replyIndex, usage: reported } of usage)
+    byReply.set(replyIndex, (byReply.get(replyIndex) ?? 0) + reported.outputTokens);
+  return byReply;
 }
 
 function prefixFor(options: ReplayOptions, plan: ReplayPlan, sidechain: boolean): ReconstructedPrefix | undefined {
