@@ -146,6 +146,35 @@ describe('ctxhost replay (child process, a Claude Code session with two subagent
   });
 });
 
+describe('ctxhost replay --warm-start', () => {
+  const warmRecorded = fileURLToPath(
+    new URL('./fixtures/corpus/claude-code/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', import.meta.url),
+  );
+
+  async function replayJson(
+    ...flags: string[]
+  ): Promise<{ cost: { dollars: number; tokens: Record<string, number> } }> {
+    let out = '';
+    let err = '';
+    const code = await runCli(['node', 'ctxhost', 'replay', warmRecorded, '--json', ...flags], {
+      out: textStream((text) => (out += text)),
+      err: textStream((text) => (err += text)),
+    });
+    expect(code, err).toBe(0);
+    return JSON.parse(out) as { cost: { dollars: number; tokens: Record<string, number> } };
+  }
+
+  it('reads the head the recording found cached (4,734 tokens on its first request) instead of writing it', async () => {
+    const cold = await replayJson();
+    const warm = await replayJson('--warm-start');
+    const credited = cold.cost.tokens['cacheWrite5m']! - warm.cost.tokens['cacheWrite5m']!;
+    // Cut at a block boundary at or before the recorded read.
+    expect(credited).toBeLessThanOrEqual(4_734);
+    expect(credited).toBeGreaterThan(4_734 - 50);
+    expect(warm.cost.dollars).toBeLessThan(cold.cost.dollars);
+  });
+});
+
 describe('ctxhost replay, bad input', () => {
   async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
     let out = '';

@@ -27,6 +27,8 @@ export interface ReplayCommandOptions {
   model?: string;
   /** commander's `--no-reconstruct`: false leaves the stand-in prefix out. */
   reconstruct?: boolean;
+  /** `--warm-start`: start with the cache the recording shows (its system prompt and tools, warmed before the session). */
+  warmStart?: boolean;
   /** `--project-plugins`: also load engines from `./.ctxhost/plugins` (runs their code). */
   projectPlugins?: boolean;
 }
@@ -70,6 +72,10 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .option(
       '--no-reconstruct',
       'leave out the stand-in for the system prompt and tools the transcript did not log (the replayed prompts are then smaller than the recorded ones)',
+    )
+    .option(
+      '--warm-start',
+      'start with the cache the recording shows: the system prompt and tools its first request read from the cache (warmed before the session) are read, not written, when ctxhost sends them unchanged (default: the replay starts cold)',
     )
     .option(
       '--model <name>',
@@ -123,6 +129,7 @@ export async function replayTranscript(
         ...(transcript.usage === undefined ? {} : { usage: transcript.usage }),
         ...(model === undefined ? {} : { model }),
         reconstructPrefix: options.reconstruct !== false,
+        warmStart: options.warmStart === true,
         window,
         config,
         cwd: process.cwd(),
