@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildInspectReport, runReplay, type ReplayResult } from '@ctxhost/cli';
 import type { Message } from '@ctxhost/core';
-import { parseTranscript, readTranscript, type Transcript } from '@ctxhost/transcripts';
+import { parseTranscript, readTranscript, type Transcript, type TranscriptUsage } from '@ctxhost/transcripts';
 import { generateLongSession, type LongSessionOptions } from '../test/support/long-session.js';
 import type { BenchSize } from './bench.js';
 import { billFloor } from './bill-floor.js';
@@ -76,7 +76,10 @@ interface Recorded {
   /** A recording of a real agent whose unlogged system prompt and tools the replay reconstructs (the floor is priced for these). */
   corpus: boolean;
   transcript: Transcript;
+  /** What the replay sends: the transcript's messages, and its usage and boundaries indexed into them. */
   messages: readonly Message[];
+  usage: readonly TranscriptUsage[];
+  boundaries: readonly number[];
 }
 
 async function sessions(size: BenchSize): Promise<Recorded[]> {
@@ -94,7 +97,14 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
       heldOut,
       corpus: false,
       transcript,
+      // The system message put first moves every message index one on.
       messages: [system, ...transcript.messages],
+      usage: (transcript.usage ?? []).map((entry) => ({
+        ...entry,
+        messageIndex: entry.messageIndex + 1,
+        replyIndex: entry.replyIndex + 1,
+      })),
+      boundaries: (transcript.boundaries ?? []).map((boundary) => boundary.messageIndex + 1),
     });
   }
   for (const file of size === 'smallest' ? CORPUS.slice(0, 1) : CORPUS) {
@@ -105,6 +115,8 @@ async function sessions(size: BenchSize): Promise<Recorded[]> {
       corpus: true,
       transcript,
       messages: transcript.messages,
+      usage: transcript.usage ?? [],
+      boundaries: (transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
     });
   }
   return recorded;
@@ -131,8 +143,8 @@ export async function runBillReplay(
       const replay = (warmStart: boolean) =>
         runReplay({
           messages: session.messages,
-          usage: session.transcript.usage ?? [],
-          boundaries: (session.transcript.boundaries ?? []).map((boundary) => boundary.messageIndex),
+          usage: session.usage,
+          boundaries: session.boundaries,
           window,
           config: { ...NO_WAIT, compression },
           warmStart,
