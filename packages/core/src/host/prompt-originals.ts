@@ -54,7 +54,7 @@ export function createPromptOriginals<S, P>(): PromptOriginals<S, P> {
   const isSeededAt = (at: number, id: string): boolean =>
     at >= 0 && at < seeded!.length && seeded!.message(at).id === id;
 
-  /** Where the seed holds `id`: after the place last answered, that place, the first one, else from the index; -1 when nowhere. */
+  /** Where the seeded prompt holds `id`: after the place last answered, that place, the first one, else from the index; -1 when nowhere. */
   const seededPlace = (id: string): number => {
     if (seeded === undefined) return -1;
     if (isSeededAt(cursor + 1, id)) return cursor + 1;
