@@ -1,6 +1,7 @@
 /**
  * The stateless path's cost per call, through each framework integration (issue: O(new) integrations):
- * a prompt of 1k / 10k / 100k messages (the corpus, repeated) handed over whole on the first call, then
+ * a prompt of 1k / 10k / 100k messages (the corpus, repeated, every text made distinct: `withDistinctTexts`, so the
+ * estimator's text cache hits no more than on a real conversation) handed over whole on the first call, then
  * the next call with 2 appended messages, with the prefix's objects handed again (as a caller that keeps
  * its list does) and as fresh copies (as a framework that rebuilds its prompt each call does). Beside it,
  * one JSON.stringify of the prompt (the floor: reading it once). The window is far above the prompt, so
@@ -20,6 +21,7 @@ import { fromAgentItem, toAgentItems, type MirrorItem } from '@ctxhost/openai-ag
 import { createDefaultHost } from 'ctxhost';
 import type { BenchSize } from './bench.js';
 import { buildHistory, corpusMessages } from './compaction-throughput.js';
+import { withDistinctTexts } from './distinct-texts.js';
 
 export interface StatelessIntegrationRow {
   integration: string;
@@ -145,7 +147,7 @@ export async function runStatelessIntegrations(
   const corpus = await corpusMessages();
   const rows: StatelessIntegrationRow[] = [];
   for (const messages of sizes) {
-    const history = buildHistory(corpus, messages + 2 + 2 * STEADY_CALLS);
+    const history = withDistinctTexts(buildHistory(corpus, messages + 2 + 2 * STEADY_CALLS));
     for (const made of subjects()) {
       const subject = await made;
       if (only.integration !== undefined && !subject.name.includes(only.integration)) continue;
