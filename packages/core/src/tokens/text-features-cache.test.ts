@@ -23,4 +23,22 @@ describe('createTextFeaturesCache', () => {
     cache.clear();
     expect(cache.chars).toBe(0);
   });
+
+  it('keeps dropping the oldest first through many evictions, and after a clear', () => {
+    const cache = createTextFeaturesCache<number>(40);
+    const text = (index: number): string => String(index).padStart(10, '.');
+    for (let index = 0; index < 5000; index++) cache.set(text(index), index);
+    expect(cache.chars).toBe(40);
+    expect([4995, 4996, 4997, 4998, 4999].map((index) => cache.get(text(index)))).toEqual([
+      undefined,
+      4996,
+      4997,
+      4998,
+      4999,
+    ]);
+    cache.clear();
+    cache.set(text(1), 1);
+    for (let index = 2; index <= 5; index++) cache.set(text(index), index);
+    expect([1, 2, 3, 4, 5].map((index) => cache.get(text(index)))).toEqual([undefined, 2, 3, 4, 5]);
+  });
 });

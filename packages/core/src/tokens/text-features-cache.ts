@@ -22,22 +22,32 @@ export interface TextFeaturesCache<T> {
 
 export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CACHE_CHARS): TextFeaturesCache<T> {
   const entries = new Map<string, T>();
+  // The texts in the order stored, oldest at `oldest`: eviction reads them here, not through a new iterator of the
+  // map, which would walk past every entry deleted before it (quadratic once every text stored evicts one).
+  let order: string[] = [];
+  let oldest = 0;
   let chars = 0;
   return {
     get: (text) => entries.get(text),
     set(text, features) {
       if (text.length > limitChars || entries.has(text)) return;
       entries.set(text, features);
+      order.push(text);
       chars += text.length;
-      if (chars <= limitChars) return;
-      for (const oldest of entries.keys()) {
-        if (chars <= limitChars) break;
-        entries.delete(oldest);
-        chars -= oldest.length;
+      while (chars > limitChars) {
+        const evicted = order[oldest++]!;
+        entries.delete(evicted);
+        chars -= evicted.length;
+      }
+      if (oldest > 1024 && oldest * 2 > order.length) {
+        order = order.slice(oldest);
+        oldest = 0;
       }
     },
     clear() {
       entries.clear();
+      order = [];
+      oldest = 0;
       chars = 0;
     },
     get chars() {
