@@ -46,7 +46,10 @@ const JSON_STRING_CLASS = (() => {
   return table;
 })();
 
-/** Adds the character classes of `text` to `target`: one pass, counting in locals (a table lookup per ASCII character). */
+/**
+ * Adds the character classes of `text` to `target`: one pass, counting in locals (a table lookup per ASCII character,
+ * a tight loop over each run of letters or spaces).
+ */
 export function scanTextInto(target: TextFeatures, text: string): void {
   scanInto(target, text, TEXT_CLASS, false);
 }
@@ -72,45 +75,41 @@ function scanInto(target: TextFeatures, text: string, table: Uint8Array, json: b
     cjk = 0,
     symbols = 0,
     otherNonAscii = 0;
-  let previous = 0; // LETTER, SPACE, or 0 for anything else
-  let runLength = 0;
-  for (let index = 0; index < text.length; index++) {
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
     const code = text.charCodeAt(index);
     if (code < 128) {
       const kind = table[code] as number;
-      if (kind === LETTER) {
-        if (previous === LETTER) {
-          if (++runLength > 6) longWordLetters++;
-        } else {
-          words++;
-          runLength = 1;
-        }
-        previous = LETTER;
+      if (kind === LETTER || kind === ESCAPED_LETTER) {
+        // A word: its first character (an escaped letter is a backslash, then a letter that starts a word), then
+        // the letters that follow it, read in a tight loop.
+        if (kind === ESCAPED_LETTER) punctuation++;
+        words++;
+        const start = index++;
+        while (index < length && isAsciiLetter(text.charCodeAt(index))) index++;
+        if (index - start > 6) longWordLetters += index - start - 6;
         continue;
       }
       if (kind === SPACE) {
-        if (previous === SPACE) extraSpaces++;
-        previous = SPACE;
+        const start = index++;
+        let next = text.charCodeAt(index);
+        while (next < 128 && table[next] === SPACE) next = text.charCodeAt(++index);
+        extraSpaces += index - start - 1;
         continue;
       }
-      previous = 0;
+      index++;
       if (kind === PUNCTUATION) punctuation++;
       else if (kind === DIGIT) digits++;
       else if (kind === NEWLINE) newlines++;
-      else if (kind === ESCAPED_LETTER) {
-        // A backslash, then a letter that starts a word.
-        punctuation++;
-        words++;
-        runLength = 1;
-        previous = LETTER;
-      } else if (kind === ESCAPED_MARK) punctuation += 2;
+      else if (kind === ESCAPED_MARK) punctuation += 2;
       else if (kind === UNICODE_ESCAPE) return false;
       continue;
     }
-    previous = 0;
+    index++;
     if (json && code >= 0xd800 && code <= 0xdfff) {
       // A surrogate pair is written as it is (two other characters); a lone surrogate as `\uXXXX`.
-      const next = text.charCodeAt(index + 1);
+      const next = text.charCodeAt(index);
       if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
       otherNonAscii += 2;
       index++;
@@ -128,6 +127,11 @@ function scanInto(target: TextFeatures, text: string, table: Uint8Array, json: b
   target.symbols += symbols;
   target.otherNonAscii += otherNonAscii;
   return true;
+}
+
+/** A-Z or a-z. */
+function isAsciiLetter(code: number): boolean {
+  return ((code | 32) - 97) >>> 0 < 26;
 }
 
 function isCjk(code: number): boolean {
