@@ -15,7 +15,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { contextManagementMiddleware, toAiSdkPrompt } from '@ctxhost/ai-sdk';
-import { createPromptOriginals, createStatelessIntegration, type Message, type MappedPromptItem } from '@ctxhost/core';
+import {
+  createPromptOriginals,
+  createStatelessIntegration,
+  type CallerList,
+  type Message,
+  type MappedPromptItem,
+  type StatelessTurn,
+} from '@ctxhost/core';
 import { fromLangChainMessage, toLangChainRequest } from '@ctxhost/langchain';
 import { fromAgentItem, toAgentItems, type MirrorItem } from '@ctxhost/openai-agents';
 import { createDefaultHost } from 'ctxhost';
@@ -51,8 +58,13 @@ interface Subject<S> {
   name: string;
   /** The framework's prompt for these messages. */
   promptOf(messages: readonly Message[]): S[];
+  /**
+   * The list the framework hands apart from its head (instructions, a system message), which an
+   * integration hands back when the request is exactly it; made outside the timed call, as the framework has it.
+   */
+  bodyOf(prompt: readonly S[]): readonly S[];
   /** One call through the integration, resolving with what would be sent. */
-  call(prompt: readonly S[]): Promise<unknown>;
+  call(prompt: readonly S[], body: readonly S[]): Promise<unknown>;
 }
 
 async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[number]>> {
@@ -64,6 +76,7 @@ async function aiSdkSubject(): Promise<Subject<ReturnType<typeof toAiSdkPrompt>[
   return {
     name: '@ctxhost/ai-sdk (transformParams)',
     promptOf: (messages) => toAiSdkPrompt(messages, createPromptOriginals()),
+    bodyOf: (prompt) => prompt,
     async call(prompt) {
       // The prompt as the SDK hands it over: every call here gets an array of its own already (a copy here was the
       // harness's own cost inside the timing, 0.5 ms at 100k messages).
@@ -89,7 +102,10 @@ async function statelessSubject<S, P>(
   name: string,
   map: (source: S, id: string) => MappedPromptItem<P>,
   promptOf: (messages: readonly Message[]) => S[],
-  render: (messages: readonly Message[], turn: { originals: never }) => unknown,
+  /** How many items open the prompt as its head (the framework's instructions or system message, handed apart). */
+  headLength: (prompt: readonly S[]) => number,
+  /** The integration's rendering back, given the framework's own list (the prompt after its head). */
+  render: (messages: readonly Message[], turn: StatelessTurn<S, P>, caller: CallerList<never> | undefined) => unknown,
 ): Promise<Subject<S>> {
   const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
   const integration = createStatelessIntegration<S, P>({
@@ -101,9 +117,13 @@ async function statelessSubject<S, P>(
   return {
     name,
     promptOf,
-    async call(prompt) {
+    bodyOf: (prompt) => prompt.slice(headLength(prompt)),
+    async call(prompt, body) {
       const turn = await integration.prepare(prompt, integration.request({ model: 'claude-sonnet-4-6' }));
-      const sent = turn.messages === undefined ? prompt : render(turn.messages, turn as never);
+      const storage = turn.sourceStorage;
+      const caller =
+        storage === undefined ? undefined : { list: body as never[], storage, offset: prompt.length - body.length };
+      const sent = turn.messages === undefined ? prompt : render(turn.messages, turn, caller);
       await turn.run(async () => sent);
       return sent;
     },
@@ -120,7 +140,8 @@ function subjects(): Promise<Subject<unknown>>[] {
         const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
         return [...(request.systemMessage === undefined ? [] : [request.systemMessage]), ...request.messages];
       },
-      (messages, turn) => toLangChainRequest(messages, turn.originals, { cacheControl: false }),
+      (prompt) => (prompt[0]?.getType() === 'system' ? 1 : 0),
+      (messages, turn, caller) => toLangChainRequest(messages, turn.originals, { cacheControl: false }, caller),
     ),
     statelessSubject<MirrorItem, unknown>(
       '@ctxhost/openai-agents (prepare + render)',
@@ -134,7 +155,8 @@ function subjects(): Promise<Subject<unknown>>[] {
           ...(items.input as MirrorItem[]),
         ];
       },
-      (messages, turn) => toAgentItems(messages, turn.originals),
+      (prompt) => (prompt[0] !== undefined && 'instructionsOnly' in prompt[0] ? 1 : 0),
+      (messages, turn, caller) => toAgentItems(messages, turn.originals, caller),
     ),
   ];
 }
@@ -155,14 +177,19 @@ export async function runStatelessIntegrations(
       const whole = subject.promptOf(history);
       const appended = whole.slice(prompt.length, prompt.length + 2);
       const stringifyMs = Math.min(...[0, 1, 2].map(() => time(() => JSON.stringify(prompt))));
-      const firstMs = await timeAsync(() => subject.call(prompt));
-      const nextSameObjectsMs = await timeAsync(() => subject.call([...prompt, ...appended]));
+      const firstBody = subject.bodyOf(prompt);
+      const firstMs = await timeAsync(() => subject.call(prompt, firstBody));
+      const extended = [...prompt, ...appended];
+      const extendedBody = subject.bodyOf(extended);
+      const nextSameObjectsMs = await timeAsync(() => subject.call(extended, extendedBody));
       const copies = subject.promptOf(history.slice(0, messages + 2));
-      const nextFreshCopiesMs = await timeAsync(() => subject.call(copies));
+      const copiesBody = subject.bodyOf(copies);
+      const nextFreshCopiesMs = await timeAsync(() => subject.call(copies, copiesBody));
       const steady: number[] = [];
       for (let call = 1; call <= STEADY_CALLS; call++) {
         const next = [...copies, ...whole.slice(messages + 2, messages + 2 + 2 * call)];
-        steady.push(await timeAsync(() => subject.call(next)));
+        const nextBody = subject.bodyOf(next);
+        steady.push(await timeAsync(() => subject.call(next, nextBody)));
       }
       rows.push({
         integration: subject.name,

@@ -63,7 +63,10 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
 
   const paramsFor = (call: CallState, messages: readonly Message[] | undefined): AiCallOptions => {
     if (messages === undefined) return call.params;
-    const rendered = renderAiSdkPrompt(messages, call.turn.originals, call.model.provider);
+    const storage = call.turn.sourceStorage;
+    // The AI SDK's own prompt goes back as it came when the projection is exactly it (no copy).
+    const caller = storage === undefined ? undefined : { list: call.params.prompt, storage, offset: 0 };
+    const rendered = renderAiSdkPrompt(messages, call.turn.originals, call.model.provider, caller);
     const providerOptions = withCompactionBeta(
       call.params.providerOptions,
       rendered.sendsAnthropicCompaction,

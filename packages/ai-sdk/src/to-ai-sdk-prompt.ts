@@ -3,6 +3,7 @@ import {
   createPromptRenderer,
   nativeCompactionOf,
   type CacheControl,
+  type CallerList,
   type MediaSource,
   type Message,
   type NativeCompaction,
@@ -44,11 +45,13 @@ export interface RenderedAiSdkPrompt {
  * `toAiSdkPrompt`, kept per view (its originals) and provider: the next call renders only the messages
  * that are not the objects at the same place last time (new, or a cache breakpoint moved) and copies
  * the rest of the last prompt, and counts Anthropic compaction blocks for the changed messages only.
+ * With `caller` (the AI SDK's own prompt), that prompt itself when the rendering is exactly it.
  */
 export function renderAiSdkPrompt(
   messages: readonly Message[],
   originals: AiOriginals,
   provider: string | undefined,
+  caller?: CallerList<AiMessage>,
 ): RenderedAiSdkPrompt {
   let kept = renderers.get(originals);
   if (kept === undefined || kept.provider !== provider) {
@@ -61,7 +64,7 @@ export function renderAiSdkPrompt(
     };
     renderers.set(originals, kept);
   }
-  const rendered = kept.renderer.render(messages);
+  const rendered = kept.renderer.render(messages, 0, caller);
   return { prompt: rendered.items, sendsAnthropicCompaction: rendered.tally > 0 };
 }
 

@@ -153,6 +153,7 @@ export {
 export { createPromptOriginals, type PromptOriginals, type OriginalsSeed } from './host/prompt-originals.js';
 export {
   createPromptRenderer,
+  type CallerList,
   type PromptRenderer,
   type PromptRendererOptions,
   type RenderedPrompt,

@@ -84,10 +84,16 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     const native = withNative(request, turn, facts.provider);
     const send = async (messages: readonly Message[] | undefined): Promise<ModelResponse> => {
       if (messages === undefined) return throwOnWindowStop(await handler(native));
-      const projected = toLangChainRequest(messages, turn.originals, {
-        cacheControl: facts.anthropic,
-        provider: facts.provider,
-      });
+      const storage = turn.sourceStorage;
+      // The request's own messages go back as they came when the projection is exactly them (no copy).
+      const caller =
+        storage === undefined ? undefined : { list: request.messages, storage, offset: system === undefined ? 0 : 1 };
+      const projected = toLangChainRequest(
+        messages,
+        turn.originals,
+        { cacheControl: facts.anthropic, provider: facts.provider },
+        caller,
+      );
       return throwOnWindowStop(
         await handler({
           ...native,

@@ -1,6 +1,7 @@
 import {
   NO_READABLE_COPY,
   createPromptRenderer,
+  type CallerList,
   nativeCompactionOf,
   openAICompactionItemOf,
   type CacheControl,
@@ -33,12 +34,15 @@ type Block = Record<string, unknown>;
  * sends as it is; without it, breakpoints are left out. A provider's
  * compaction goes as that provider's own block or item when `provider` (the
  * chat model the request goes to; default `anthropic` with `cacheControl`)
- * made it, and as its readable copy anywhere else.
+ * made it, and as its readable copy anywhere else. With `caller` (the
+ * request's own messages), those messages themselves when the rendering
+ * after the system message is exactly them.
  */
 export function toLangChainRequest(
   messages: readonly Message[],
   originals: PromptOriginals<BaseMessage, unknown>,
   options: { cacheControl: boolean; provider?: LangChainProvider },
+  caller?: CallerList<BaseMessage>,
 ): LangChainRequest {
   const provider = options.provider ?? (options.cacheControl ? 'anthropic' : 'other');
   let head = 0;
@@ -46,7 +50,7 @@ export function toLangChainRequest(
   const system = messages
     .slice(0, head)
     .flatMap((message) => render(message, originals, options.cacheControl, provider));
-  const rest = rendererFor(originals, options.cacheControl, provider).render(messages, head);
+  const rest = rendererFor(originals, options.cacheControl, provider).render(messages, head, caller);
   return { systemMessage: systemOf(system), messages: rest.items, sendsAnthropicCompaction: rest.tally > 0 };
 }
 

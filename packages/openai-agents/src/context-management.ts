@@ -68,7 +68,13 @@ export function createContextManagement(options: ContextManagementOptions = {}):
     const model = options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined);
     const turn = await integration.prepare(items, integration.request(model === undefined ? {} : { model }));
     if (turn.messages === undefined) return modelData;
-    const projected = toAgentItems(turn.messages, turn.originals);
+    const storage = turn.sourceStorage;
+    // The run's own input goes back as it came when the projection is exactly it (no copy).
+    const caller =
+      storage === undefined
+        ? undefined
+        : { list: modelData.input, storage, offset: modelData.instructions === undefined ? 0 : 1 };
+    const projected = toAgentItems(turn.messages, turn.originals, caller);
     const key = signature(projected.instructions, projected.input);
     prepared.add(key, turn);
     return {

@@ -2,6 +2,7 @@ import {
   NO_READABLE_COPY,
   createPromptRenderer,
   nativeCompactionOf,
+  type CallerList,
   openAICompactionItemOf,
   type Message,
   type Part,
@@ -15,13 +16,15 @@ import type { InstructionsItem, MirrorItem } from './from-agent-items.js';
  * What the request waterfall made of the session, as Agents SDK input items:
  * items a hook left alone go out as the caller's objects; a shortened tool
  * output keeps its item with the new text; a summary becomes a message item.
- * The instructions item is left out (the SDK sends instructions apart).
+ * The instructions item is left out (the SDK sends instructions apart). With `caller` (the run's own
+ * input), that input itself when the items are exactly it.
  */
 export function toAgentItems(
   messages: readonly Message[],
   originals: PromptOriginals<MirrorItem, unknown>,
+  caller?: CallerList<AgentInputItem>,
 ): { instructions: string | undefined; input: AgentInputItem[] } {
-  const rendered = rendererFor(originals).render(messages);
+  const rendered = rendererFor(originals).render(messages, 0, caller);
   // The instructions item is the head system message; anywhere else (counted while rendering) it is looked for.
   let instructions: string | undefined;
   let found = 0;

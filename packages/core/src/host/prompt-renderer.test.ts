@@ -150,4 +150,49 @@ describe('createPromptRenderer', () => {
       expect(got.tally).toBe(rest.reduce((sum, message) => sum + marked(message), 0));
     }
   });
+
+  it("hands back the caller's own list when the rendering is exactly it, checking only what changed", () => {
+    const sources = new Map<string, { id: string }>();
+    const sourceOf = (message: Message): { id: string } => {
+      const known = sources.get(message.id) ?? { id: message.id };
+      sources.set(message.id, known);
+      return message.parts.some((part) => part.cacheControl !== undefined) ? { id: `${message.id}+mark` } : known;
+    };
+    const renderer = createPromptRenderer<{ id: string }>({ render: (message) => [sourceOf(message)] });
+    const history = [text('a', 'one'), text('b', 'two'), text('c', 'three')];
+    const head = { id: 'head' };
+    const storage: unknown[] = [head, ...history.map(sourceOf)];
+    const list = history.map(sourceOf);
+    expect(renderer.render(history, 0, { list, storage, offset: 1 }).items).toBe(list);
+    // The storage only grows; the caller hands a new array with one more.
+    const d = text('d', 'four');
+    storage.push(sourceOf(d));
+    const longer = [...list, sourceOf(d)];
+    expect(renderer.render([...history, d], 0, { list: longer, storage, offset: 1 }).items).toBe(longer);
+    // A mark on b: the request is no longer the caller's list (a copy with the marked item), the list untouched.
+    const markedB = {
+      ...history[1]!,
+      parts: [{ ...history[1]!.parts[0]!, cacheControl: { type: 'ephemeral' as const } }],
+    };
+    const marked = renderer.render([history[0]!, markedB, history[2]!, d], 0, { list: longer, storage, offset: 1 });
+    expect(marked.items).not.toBe(longer);
+    expect(marked.items.map((item) => item.id)).toEqual(['a', 'b+mark', 'c', 'd']);
+    expect(longer.map((item) => item.id)).toEqual(['a', 'b', 'c', 'd']);
+    // The mark gone: the caller's list again.
+    expect(renderer.render([...history, d], 0, { list: longer, storage, offset: 1 }).items).toBe(longer);
+  });
+
+  it('never hands back a caller list whose objects are not the rendered ones, nor one of another length', () => {
+    const renderer = createPromptRenderer<{ id: string }>({ render: (message) => [{ id: message.id }] });
+    const history = [text('a', 'one'), text('b', 'two')];
+    const first = renderer.render(history).items;
+    // Equal objects, not the same ones: a copy of the rendering.
+    const equal = [{ id: 'a' }, { id: 'b' }];
+    const handed = renderer.render(history, 0, { list: equal, storage: equal, offset: 0 }).items;
+    expect(handed).not.toBe(equal);
+    expect(handed[0]).toBe(first[0]);
+    const shorter = first.slice(0, 1);
+    expect(renderer.render(history, 0, { list: shorter, storage: first, offset: 0 }).items).not.toBe(shorter);
+    expect(renderer.render(history, 0, { list: first, storage: first, offset: 0 }).items).toBe(first);
+  });
 });

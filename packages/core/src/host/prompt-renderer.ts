@@ -9,15 +9,33 @@ export interface PromptRendererOptions<T> {
 }
 
 export interface RenderedPrompt<T> {
-  /** Every message's items in order; a new array on each call (the caller may keep or change it). */
+  /**
+   * Every message's items in order: the caller's own list when the rendering is exactly it (see
+   * `CallerList`), else a new array on each call (the caller may keep or change it).
+   */
   items: T[];
   /** The sum of `tally` over the messages (0 without one). */
   tally: number;
 }
 
+/**
+ * The caller's own list of items, to be handed back instead of a copy when the rendering is that very list:
+ * `storage[offset + i]` is `list[i]` for every `i` below `list.length`, and `storage` never changes an entry
+ * it holds, only appends (a prompt chain's sources, `StatelessTurn.sourceStorage`). The renderer keeps how far
+ * its items were found to be `storage`'s, so telling that costs what changed since, not a compare of the list.
+ */
+export interface CallerList<T> {
+  list: readonly T[];
+  storage: readonly unknown[];
+  offset: number;
+}
+
 export interface PromptRenderer<T> {
-  /** The rendering of `messages` from `start` on (default 0: all; a head before it is the caller's to render). */
-  render(messages: readonly Message[], start?: number): RenderedPrompt<T>;
+  /**
+   * The rendering of `messages` from `start` on (default 0: all; a head before it is the caller's to render);
+   * with `caller`, that list itself when the rendering is it.
+   */
+  render(messages: readonly Message[], start?: number, caller?: CallerList<T>): RenderedPrompt<T>;
 }
 
 interface Rendered<T> {
@@ -28,6 +46,8 @@ interface Rendered<T> {
   tally: number;
   /** The list last rendered, its head and its revision (journaled-list.ts), when its changes can be followed. */
   seen?: { list: readonly Message[]; start: number; revision: number };
+  /** `items[i]` is `storage[offset + i]` for every `i` below `length` (a caller's storage, see `CallerList`). */
+  aligned?: { storage: readonly unknown[]; offset: number; length: number };
 }
 
 /**
@@ -38,7 +58,9 @@ interface Rendered<T> {
  * last time and its owner journals its changes (a session's view, prompt caching's marked list), the
  * entries replaced since and the ones appended; otherwise every place, an identity compare each. The
  * cost of a call is then what changed plus one copy of the request (what the caller gets: frameworks
- * and their tracers may keep or change it). Keep one renderer per view (its originals) and rendering settings.
+ * and their tracers may keep or change it), or, when the request is exactly the caller's own list
+ * (ctxhost changed nothing it sends), that list handed back: no copy, what changed is all a call costs.
+ * Keep one renderer per view (its originals) and rendering settings.
  */
 export function createPromptRenderer<T>(options: PromptRendererOptions<T>): PromptRenderer<T> {
   // No memo per message object: a message the caller sent renders to its own object at the cost of a lookup, as a memo would.
@@ -47,9 +69,10 @@ export function createPromptRenderer<T>(options: PromptRendererOptions<T>): Prom
   const empty = (): Rendered<T> => ({ messages: [], items: [], ends: [], tally: 0 });
   let kept = empty();
   return {
-    render(messages, start = 0) {
+    render(messages, start = 0, caller) {
+      let lowest: number;
       try {
-        update(kept, messages, start, replacedPlaces(kept, messages, start), renderOne, tallyOf);
+        lowest = update(kept, messages, start, replacedPlaces(kept, messages, start), renderOne, tallyOf);
       } catch (error) {
         // Half patched: start over next time.
         kept = empty();
@@ -57,9 +80,29 @@ export function createPromptRenderer<T>(options: PromptRendererOptions<T>): Prom
       }
       const revision = revisionOf(messages);
       kept.seen = revision === undefined ? undefined : { list: messages, start, revision };
+      if (kept.aligned !== undefined) kept.aligned.length = Math.min(kept.aligned.length, lowest);
+      // The caller's own list: frameworks keep the array they handed in, so it is theirs to hand on.
+      if (caller !== undefined && isCallerList(kept, caller)) return { items: caller.list as T[], tally: kept.tally };
       return { items: kept.items.slice(), tally: kept.tally };
     },
   };
+}
+
+/**
+ * Whether the kept items are the caller's list, entry for entry, checked from where they were last found to
+ * be its storage's (entries before it were not written since, and storage entries never change). A mismatch
+ * left in place is found again at once: a request that differs from the caller's (a cache mark) costs O(1) here.
+ */
+function isCallerList<T>(kept: Rendered<T>, caller: CallerList<T>): boolean {
+  const { items } = kept;
+  const { storage, offset } = caller;
+  if (caller.list.length !== items.length || storage.length < offset + items.length) return false;
+  const known = kept.aligned;
+  let index = known !== undefined && known.storage === storage && known.offset === offset ? known.length : 0;
+  // Object.is: the same object is recognised without reading it (see prompt-chain's sharedLength).
+  while (index < items.length && Object.is(items[index], storage[offset + index])) index++;
+  kept.aligned = { storage, offset, length: index };
+  return index === items.length;
 }
 
 /**
@@ -77,7 +120,10 @@ function replacedPlaces<T>(kept: Rendered<T>, messages: readonly Message[], star
   return [...places].sort((left, right) => left - right);
 }
 
-/** Makes `kept` the rendering of `messages` from `start` on, in place (`places`: where to look, see `replacedPlaces`). */
+/**
+ * Makes `kept` the rendering of `messages` from `start` on, in place (`places`: where to look, see
+ * `replacedPlaces`); answers the lowest index of `items` written (their length when none was).
+ */
 function update<T>(
   kept: Rendered<T>,
   messages: readonly Message[],
@@ -85,8 +131,9 @@ function update<T>(
   places: readonly number[] | undefined,
   renderOne: (message: Message) => readonly T[],
   tallyOf: (message: Message) => number,
-): void {
+): number {
   const { items, ends } = kept;
+  let lowest = items.length;
   const count = Math.max(messages.length - start, 0);
   const limit = Math.min(kept.messages.length, count);
   const changedFrom =
@@ -105,6 +152,7 @@ function update<T>(
       break;
     }
     for (let offset = 0; offset < rendered.length; offset++) items[at + offset] = rendered[offset]!;
+    lowest = Math.min(lowest, at);
     kept.tally += tallyOf(message) - tallyOf(old);
     kept.messages[index] = message;
     index = changedFrom(index + 1);
@@ -112,6 +160,7 @@ function update<T>(
   for (let index = from; index < kept.messages.length; index++) kept.tally -= tallyOf(kept.messages[index]!);
   kept.messages.length = from;
   items.length = from === 0 ? 0 : ends[from - 1]!;
+  lowest = Math.min(lowest, items.length);
   ends.length = from;
   for (let index = from; index < count; index++) {
     const message = messages[start + index]!;
@@ -120,6 +169,7 @@ function update<T>(
     kept.messages.push(message);
     kept.tally += tallyOf(message);
   }
+  return lowest;
 }
 
 /** The first index from `from` below `limit` where `messages` (from `start`) holds another object than `kept`, else `limit`. */

@@ -26,6 +26,11 @@ export interface PromptChain<S, P> {
   readonly length: number;
   /** The caller's objects, as handed in (kept in the chain's own storage, not the caller's list). */
   readonly sources: ChainList<S>;
+  /**
+   * The storage `sources` is a window on: its first `length` entries are the prompt's objects, and no
+   * entry it holds ever changes (other chains only append to it; a chain that branches off copies it).
+   */
+  readonly sourceStorage: readonly S[];
   readonly items: ChainList<ChainedMessage<P>>;
   readonly hashes: ChainList<string>;
   /** Each caller message with its chained ids (`withChainedId`): the same object for the same message and prefix on every call. */
@@ -218,6 +223,7 @@ function trunkChain<S, P>(length: number, trunk: Trunk<S, P>): TrunkChain<S, P> 
   return {
     length,
     sources: windowOn(trunk.sources, length),
+    sourceStorage: trunk.sources,
     trunk,
     items: windowOn(trunk.items, length),
     hashes: windowOn(trunk.hashes, length),

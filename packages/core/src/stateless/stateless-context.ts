@@ -54,6 +54,12 @@ export interface StatelessTurn<S, P> {
   /** The caller's objects behind each message id: parts no hook changed are sent as the caller's own. */
   readonly originals: PromptOriginals<S, P>;
   /**
+   * The prompt's objects as the chain keeps them (`PromptChain.sourceStorage`: entry `i` is the object the
+   * prompt held at `i`, never changed), or undefined when ctxhost stepped aside or fell back. With a
+   * renderer's `CallerList`, a request that is exactly the caller's list goes back as that list, uncopied.
+   */
+  readonly sourceStorage: readonly S[] | undefined;
+  /**
    * What the request hooks added for the provider (`ModelRequest.providerOptions` in the wire's spelling:
    * native compaction's `context_management` and `betas`), or undefined when they added nothing. An
    * integration maps it to its framework's provider options where its provider carries them (see
@@ -144,6 +150,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
   const passThrough = (): StatelessTurn<S, P> => ({
     messages: undefined,
     originals: createPromptOriginals(),
+    sourceStorage: undefined,
     providerOptions: undefined,
     key: '',
     run: (send) => send(undefined),
@@ -229,6 +236,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       const turn: StatelessTurn<S, P> = {
         messages: built.messages,
         originals: taken.originals,
+        sourceStorage: chain.sourceStorage,
         readOriginal: (input) =>
           readBack(input).catch((error: unknown) => {
             report('read-original', 'an original could not be read back', error);
