@@ -9,7 +9,7 @@ import {
   textFeaturesCache,
   type TokenFeatures,
 } from './estimate-tokens.js';
-import { CACHED_TEXT_MIN_LENGTH } from './text-features-cache.js';
+import { CACHED_TEXT_MIN_LENGTH, TEXT_FEATURES_CACHE_CHARS } from './text-features-cache.js';
 import type { Message, Part } from '../model/message.js';
 
 const prose = 'The quick brown fox jumps over the lazy dog while the farmer watches from the porch. ';
@@ -82,6 +82,17 @@ describe('addTextFeatures', () => {
     expect(textFeaturesCache.chars).toBe(text.length);
     addTextFeatures(emptyTokenFeatures(), 'short text');
     expect(textFeaturesCache.chars).toBe(text.length);
+  });
+
+  it('counts the same while the shared cache skips, storing nothing', () => {
+    textFeaturesCache.clear();
+    const text = `${prose}${json}`.repeat(Math.ceil(TEXT_FEATURES_CACHE_CHARS / 4 / (prose.length + json.length)));
+    const expected = referenceFeatures(text);
+    expect(addTextFeatures(emptyTokenFeatures(), text)).toEqual(expected); // a quarter of the cache missed: it skips
+    expect(textFeaturesCache.skipping).toBe(true);
+    expect(addTextFeatures(emptyTokenFeatures(), text)).toEqual(expected);
+    expect(textFeaturesCache.chars).toBe(0);
+    textFeaturesCache.clear();
   });
 });
 

@@ -1,7 +1,8 @@
 import type { Message, Part, ToolResultContent } from '../model/message.js';
 import { addJsonFeatures } from './json-features.js';
-import { addCounts, emptyTextFeatures, scanTextInto, type TextFeatures } from './scan-text.js';
-import { CACHED_TEXT_MIN_LENGTH, createTextFeaturesCache } from './text-features-cache.js';
+import { addScannedFeatures } from './cached-scan.js';
+import { scanTextInto, type TextFeatures } from './scan-text.js';
+import { createTextFeaturesCache } from './text-features-cache.js';
 
 /**
  * Counts of the character classes that tokenize differently. A BPE tokenizer
@@ -84,17 +85,7 @@ export function emptyTokenFeatures(): TokenFeatures {
 
 /** Adds the character classes of `text` to `features`: one pass over the string, or none for a long text seen before. */
 export function addTextFeatures(features: TokenFeatures, text: string): TokenFeatures {
-  if (text.length < CACHED_TEXT_MIN_LENGTH) {
-    scanTextInto(features, text);
-    return features;
-  }
-  let counts = textFeaturesCache.get(text);
-  if (counts === undefined) {
-    counts = emptyTextFeatures();
-    scanTextInto(counts, text);
-    textFeaturesCache.set(text, counts);
-  }
-  addCounts(features, counts);
+  addScannedFeatures(features, text, textFeaturesCache, scanTextInto);
   return features;
 }
 

@@ -1,5 +1,6 @@
-import { addCounts, emptyTextFeatures, scanJsonStringInto, scanTextInto, type TextFeatures } from './scan-text.js';
-import { CACHED_TEXT_MIN_LENGTH, createTextFeaturesCache } from './text-features-cache.js';
+import { addScannedFeatures } from './cached-scan.js';
+import { scanJsonStringInto, scanTextInto, type TextFeatures } from './scan-text.js';
+import { createTextFeaturesCache } from './text-features-cache.js';
 
 /** Long strings of JSON values, scanned as `JSON.stringify` writes them, by content (shared like `textFeaturesCache`). */
 export const jsonStringFeaturesCache = createTextFeaturesCache<TextFeatures>();
@@ -66,17 +67,7 @@ function addObject(target: TextFeatures, record: Record<string, unknown>, depth:
 }
 
 function addJsonString(target: TextFeatures, text: string): void {
-  if (text.length < CACHED_TEXT_MIN_LENGTH) {
-    scanJsonStringInto(target, text);
-    return;
-  }
-  let counts = jsonStringFeaturesCache.get(text);
-  if (counts === undefined) {
-    counts = emptyTextFeatures();
-    scanJsonStringInto(counts, text);
-    jsonStringFeaturesCache.set(text, counts);
-  }
-  addCounts(target, counts);
+  addScannedFeatures(target, text, jsonStringFeaturesCache, scanJsonStringInto);
 }
 
 function addStringified(target: TextFeatures, value: unknown): boolean {

@@ -8,9 +8,9 @@ describe('createTextFeaturesCache', () => {
     cache.set('bbbb', 2);
     cache.set('cccc', 3);
     expect(cache.chars).toBe(8);
-    expect(cache.get('aaaa')).toBeUndefined();
     expect(cache.get('bbbb')).toBe(2);
     expect(cache.get('cccc')).toBe(3);
+    expect(cache.get('aaaa')).toBeUndefined(); // looked up last: a miss this size starts a skip
   });
 
   it('does not hold a text longer than its limit, nor count a text twice', () => {
@@ -29,16 +29,43 @@ describe('createTextFeaturesCache', () => {
     const text = (index: number): string => String(index).padStart(10, '.');
     for (let index = 0; index < 5000; index++) cache.set(text(index), index);
     expect(cache.chars).toBe(40);
-    expect([4995, 4996, 4997, 4998, 4999].map((index) => cache.get(text(index)))).toEqual([
-      undefined,
+    expect([4996, 4997, 4998, 4999, 4995].map((index) => cache.get(text(index)))).toEqual([
       4996,
       4997,
       4998,
       4999,
+      undefined,
     ]);
     cache.clear();
     cache.set(text(1), 1);
     for (let index = 2; index <= 5; index++) cache.set(text(index), index);
-    expect([1, 2, 3, 4, 5].map((index) => cache.get(text(index)))).toEqual([undefined, 2, 3, 4, 5]);
+    expect([2, 3, 4, 5, 1].map((index) => cache.get(text(index)))).toEqual([2, 3, 4, 5, undefined]);
+  });
+
+  it('skips lookups for its limit in characters once a quarter of it has missed in a row, then looks up again', () => {
+    const cache = createTextFeaturesCache<number>(40);
+    cache.set('kept', 1);
+    expect(cache.get('aaaaa')).toBeUndefined();
+    expect(cache.skipping).toBe(false);
+    expect(cache.get('bbbbb')).toBeUndefined(); // 10 characters missed: a quarter of 40
+    expect(cache.skipping).toBe(true);
+    const skipped = Array.from({ length: 10 }, () => cache.get('kept')); // 40 characters not looked up
+    expect(skipped).toEqual(Array.from({ length: 10 }, () => undefined));
+    expect(cache.skipping).toBe(false);
+    expect(cache.get('kept')).toBe(1);
+  });
+
+  it('ends a skip when one of the lookups it still makes finds a text', () => {
+    const cache = createTextFeaturesCache<number>(4000);
+    cache.set('kept', 1);
+    cache.get('x'.repeat(1000));
+    expect(cache.skipping).toBe(true);
+    const answers = Array.from({ length: 16 }, () => cache.get('kept'));
+    expect(answers.slice(0, 15)).toEqual(Array.from({ length: 15 }, () => undefined));
+    expect(answers[15]).toBe(1);
+    expect(cache.skipping).toBe(false);
+    cache.get('x'.repeat(1000));
+    cache.clear();
+    expect(cache.skipping).toBe(false);
   });
 });
