@@ -1,5 +1,6 @@
-import { addCounts, emptyTextFeatures, type TextFeatures } from './scan-text.js';
+import { addCounts, type TextFeatures } from './scan-text.js';
 import { CACHED_TEXT_MIN_LENGTH, type TextFeaturesCache } from './text-features-cache.js';
+import { emptyTokenFeatures } from './token-features.js';
 
 /**
  * Adds `scan`'s counts of `text` to `target`: a short text scanned straight in; a long one looked up in
@@ -22,7 +23,7 @@ export function addScannedFeatures(
       scan(target, text);
       return;
     }
-    counts = emptyTextFeatures();
+    counts = emptyTokenFeatures();
     scan(counts, text);
     cache.set(text, counts);
   }

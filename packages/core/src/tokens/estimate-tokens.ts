@@ -3,40 +3,7 @@ import { addJsonFeatures } from './json-features.js';
 import { addScannedFeatures } from './cached-scan.js';
 import { scanTextInto, type TextFeatures } from './scan-text.js';
 import { createTextFeaturesCache } from './text-features-cache.js';
-
-/**
- * Counts of the character classes that tokenize differently. A BPE tokenizer
- * spends about one token per short word, more on long identifiers, about one per
- * punctuation mark (JSON and code are dense in them), a few digits per token,
- * little on single spaces but something on indentation and newlines, and about
- * one or more per CJK character.
- */
-export interface TokenFeatures {
-  /** Runs of ASCII letters (words, identifier pieces). */
-  words: number;
-  /** ASCII letters past the sixth of a run (long words and identifiers split into several tokens). */
-  longWordLetters: number;
-  /** ASCII digits. */
-  digits: number;
-  /** ASCII punctuation and symbols. */
-  punctuation: number;
-  /** Line breaks. */
-  newlines: number;
-  /** Spaces and tabs beyond the first of a run (indentation, alignment). */
-  extraSpaces: number;
-  /** CJK ideographs, kana and Hangul. */
-  cjk: number;
-  /** General punctuation, arrows, box drawing, shapes, dingbats (U+2000–U+27BF): line-number arrows, tree listings, status marks. */
-  symbols: number;
-  /** Other non-ASCII characters (accented and non-Latin letters, emoji halves). Too rare in the corpus to fit: a prior weight. */
-  otherNonAscii: number;
-  /** Structure: messages, parts, tool calls, tool results, media items. */
-  messages: number;
-  parts: number;
-  toolCalls: number;
-  toolResults: number;
-  media: number;
-}
+import { emptyTokenFeatures, type TokenFeatures } from './token-features.js';
 
 export type TokenWeights = Readonly<Record<keyof TokenFeatures, number>>;
 
@@ -64,32 +31,14 @@ export const ESTIMATOR_WEIGHTS: TokenWeights = Object.freeze({
   media: 1600,
 });
 
-export function emptyTokenFeatures(): TokenFeatures {
-  return {
-    words: 0,
-    longWordLetters: 0,
-    digits: 0,
-    punctuation: 0,
-    newlines: 0,
-    extraSpaces: 0,
-    cjk: 0,
-    symbols: 0,
-    otherNonAscii: 0,
-    messages: 0,
-    parts: 0,
-    toolCalls: 0,
-    toolResults: 0,
-    media: 0,
-  };
-}
-
 /** Adds the character classes of `text` to `features`: one pass over the string, or none for a long text seen before. */
 export function addTextFeatures(features: TokenFeatures, text: string): TokenFeatures {
   addScannedFeatures(features, text, textFeaturesCache, scanTextInto);
   return features;
 }
 
-export type { TextFeatures };
+export type { TextFeatures, TokenFeatures };
+export { emptyTokenFeatures };
 
 /** Long texts are scanned once per content and remembered here (shared by every counter and session in the process). */
 export const textFeaturesCache = createTextFeaturesCache<TextFeatures>();

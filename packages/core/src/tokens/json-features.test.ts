@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { addJsonFeatures, jsonStringFeaturesCache } from './json-features.js';
-import { emptyTextFeatures, scanTextInto, type TextFeatures } from './scan-text.js';
+import { scanTextInto, type TextFeatures } from './scan-text.js';
+import { emptyTokenFeatures } from './token-features.js';
 import { CACHED_TEXT_MIN_LENGTH } from './text-features-cache.js';
 
 /** What the walk must equal: the scan of the JSON text itself. */
 function ofStringified(value: unknown): TextFeatures {
-  const features = emptyTextFeatures();
+  const features = emptyTokenFeatures();
   scanTextInto(features, JSON.stringify(value ?? null));
   return features;
 }
 
 function walked(value: unknown): TextFeatures {
-  const features = emptyTextFeatures();
+  const features = emptyTokenFeatures();
   addJsonFeatures(features, value);
   return features;
 }

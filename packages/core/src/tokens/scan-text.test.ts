@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTextFeatures, scanJsonStringInto, scanTextInto } from './scan-text.js';
+import { scanJsonStringInto, scanTextInto } from './scan-text.js';
+import { emptyTokenFeatures } from './token-features.js';
 
 describe('scanTextInto', () => {
   it('counts runs of letters and spaces: one word per run, the letters past six, the spaces past one', () => {
-    const features = emptyTextFeatures();
+    const features = emptyTokenFeatures();
     scanTextInto(features, 'Hello,  worldwide\t\tok 42\n');
     expect(features).toEqual({
-      ...emptyTextFeatures(),
+      ...emptyTokenFeatures(),
       words: 3,
       longWordLetters: 3,
       digits: 2,
@@ -20,11 +21,11 @@ describe('scanTextInto', () => {
 describe('scanJsonStringInto', () => {
   it('counts the escapes as JSON writes them: an escaped tab starts a word that the letters after it continue', () => {
     const text = 'a\tbcdefghij "x"';
-    const features = emptyTextFeatures();
+    const features = emptyTokenFeatures();
     scanJsonStringInto(features, text);
-    const written = emptyTextFeatures();
+    const written = emptyTokenFeatures();
     scanTextInto(written, JSON.stringify(text));
-    expect(features).toEqual({ ...emptyTextFeatures(), words: 3, longWordLetters: 4, punctuation: 7 });
+    expect(features).toEqual({ ...emptyTokenFeatures(), words: 3, longWordLetters: 4, punctuation: 7 });
     expect(features).toEqual(written);
   });
 });

@@ -1,13 +1,27 @@
-/** The character classes of one text, as the estimator counts them (see `TokenFeatures`). */
+/**
+ * Counts of the character classes of a text that tokenize differently. A BPE tokenizer spends about one token per
+ * short word, more on long identifiers, about one per punctuation mark (JSON and code are dense in them), a few
+ * digits per token, little on single spaces but something on indentation and newlines, and about one or more per
+ * CJK character.
+ */
 export interface TextFeatures {
+  /** Runs of ASCII letters (words, identifier pieces). */
   words: number;
+  /** ASCII letters past the sixth of a run (long words and identifiers split into several tokens). */
   longWordLetters: number;
+  /** ASCII digits. */
   digits: number;
+  /** ASCII punctuation and symbols. */
   punctuation: number;
+  /** Line breaks. */
   newlines: number;
+  /** Spaces and tabs beyond the first of a run (indentation, alignment). */
   extraSpaces: number;
+  /** CJK ideographs, kana and Hangul. */
   cjk: number;
+  /** General punctuation, arrows, box drawing, shapes, dingbats (U+2000–U+27BF): line-number arrows, tree listings, status marks. */
   symbols: number;
+  /** Other non-ASCII characters (accented and non-Latin letters, emoji halves). Too rare in the corpus to fit: a prior weight. */
   otherNonAscii: number;
 }
 
@@ -141,20 +155,6 @@ function isCjk(code: number): boolean {
     (code >= 0xac00 && code <= 0xd7af) ||
     (code >= 0xf900 && code <= 0xfaff)
   );
-}
-
-export function emptyTextFeatures(): TextFeatures {
-  return {
-    words: 0,
-    longWordLetters: 0,
-    digits: 0,
-    punctuation: 0,
-    newlines: 0,
-    extraSpaces: 0,
-    cjk: 0,
-    symbols: 0,
-    otherNonAscii: 0,
-  };
 }
 
 /** Adds `counts` to `target`. */
