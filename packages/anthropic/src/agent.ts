@@ -8,6 +8,7 @@ import {
   showsShortened,
   readWorkspaceFiles,
   resolveContextWindow,
+  withLearnedWindow,
   type Host,
   type JsonValue,
   type Message,
@@ -105,7 +106,12 @@ export function createAgent(options: AgentOptions): Agent {
     sessionsDriven.add(sessionId);
     const session = await host.session(sessionId);
     // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model.
-    session.contextWindow ??= model.contextWindow ?? resolveContextWindow(host.config, model.model);
+    // Capped by what an overflow that named no limit taught about this model in this process.
+    session.contextWindow = withLearnedWindow(
+      host,
+      model.model,
+      session.contextWindow ?? model.contextWindow ?? resolveContextWindow(host.config, model.model),
+    );
     const outcome = await session.exclusive(async () => {
       if (options.system !== undefined && session.messages().length === 0)
         await session.append(createMessage('system', [{ type: 'text', text: options.system }]));

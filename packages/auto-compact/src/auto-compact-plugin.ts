@@ -4,11 +4,13 @@ import {
   isAbortError,
   parseTokenLimitError,
   readHookSection,
+  REQUEST_STAGE,
   type Host,
   type ParsedTokenLimitError,
   type Plugin,
   type Session,
 } from '@ctxhost/core';
+import { createUnstatedLimitLearning, namesNoLimit, type UnstatedLimitLearning } from './unstated-limit-learning.js';
 import { AutoCompactConfigSchema, backoffDelay, type AutoCompactConfig } from './config.js';
 import {
   AUTO_COMPACT,
@@ -56,6 +58,7 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
         ...(options.plan === undefined ? {} : { plan: options.plan }),
       };
       const states = new Map<string, SessionState>();
+      const learning = createUnstatedLimitLearning(host);
       const stateOf = (id: string): SessionState => {
         let state = states.get(id);
         if (state === undefined) {
@@ -74,11 +77,20 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
         const parsed = parseTokenLimitError(error) ?? parseTokenLimitError(raw);
         if (parsed === null) return;
         stateOf(sessionId).pending = parsed;
+        if (namesNoLimit(parsed)) learning.rejected(await host.session(sessionId));
         await adoptStatedLimit(host, sessionId, parsed);
       });
+      host.hooks.beforeRequest.tapPromise({ name: AUTO_COMPACT, stage: REQUEST_STAGE.caching + 1 }, async (request) => {
+        learning.sentTo(request.sessionId, request.model);
+        return request;
+      });
       host.hooks.messageUpdated.tapPromise(AUTO_COMPACT, async ({ sessionId, message, usage }) => {
+        if (message.role !== 'assistant' || usage === undefined) return;
         const state = states.get(sessionId);
-        if (state !== undefined && message.role === 'assistant' && usage !== undefined) state.exhausted = false;
+        if (state !== undefined) state.exhausted = false;
+        // The API's count of the prompt it just answered.
+        const answered = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+        if (answered > 0) await learning.fitted(await host.session(sessionId), answered);
       });
       host.hooks.sessionIdle.tapPromise(AUTO_COMPACT, async ({ sessionId, signal: caller }) => {
         const state = states.get(sessionId);
@@ -93,7 +105,7 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
             // The caller's abort (the turn's signal) stops the cascade at once, its backoff included.
             const signal = caller === undefined ? task : AbortSignal.any([task, caller]);
             try {
-              await recover(host, config, sessionId, state, signal);
+              await recover(host, config, sessionId, state, learning, signal);
             } catch (error) {
               // Cancelled (session deleted, host disposed): whatever the aborted call threw, it is not a failure.
               if (!signal.aborted) throw error;
@@ -107,6 +119,7 @@ export function createAutoCompactPlugin(options: AutoCompactOptions = {}): Plugi
       });
       host.hooks.sessionDeleted.tapPromise(AUTO_COMPACT, async ({ sessionId }) => {
         states.delete(sessionId);
+        learning.forget(sessionId);
       });
     },
   };
@@ -139,6 +152,7 @@ async function recover(
   config: AutoCompactConfig,
   sessionId: string,
   state: SessionState,
+  learning: UnstatedLimitLearning,
   signal: AbortSignal,
 ): Promise<void> {
   const session = await host.session(sessionId);
@@ -162,6 +176,7 @@ async function recover(
     if (signal.aborted) return;
     if (steps.length === 0) break;
     tried.push(...steps);
+    const sent = session.promptSize().tokens;
     await host.tasks.delay(backoffDelay(attempt, config), signal);
     const handled = await host.hooks.resend.promise({
       sessionId,
@@ -173,6 +188,8 @@ async function recover(
         allowed++;
       continue;
     }
+    // Answered (a driver that appends the reply said so already, in the API's count): the probe's bound is kept.
+    if (handled === true) await learning.fitted(session, sent);
     const text =
       handled === true
         ? `Recovered after ${tried.join(' → ')}; the session answered again.`

@@ -102,6 +102,14 @@ export {
   type ContextUsage,
 } from './host/context-usage.js';
 export {
+  boundAfterFit,
+  boundAfterRejection,
+  learnedWindowBound,
+  setLearnedWindowBound,
+  withLearnedWindow,
+  type WindowBound,
+} from './host/learned-window.js';
+export {
   createHost,
   createHostAsync,
   withDefaults,

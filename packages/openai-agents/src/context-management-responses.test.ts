@@ -9,8 +9,8 @@ import { createContextManagement } from './index.js';
 const MODEL = 'gpt-5.5';
 
 /** A build investigation: ten file reads whose outputs grow, then the question. */
-function conversation(): AgentInputItem[] {
-  const items: AgentInputItem[] = [{ role: 'user', content: 'Investigate the failing build.' }];
+function conversation(subject = 'build'): AgentInputItem[] {
+  const items: AgentInputItem[] = [{ role: 'user', content: `Investigate the failing ${subject}.` }];
   for (let index = 0; index < 10; index++) {
     const callId = `call_${index}`;
     items.push(
@@ -26,7 +26,7 @@ function conversation(): AgentInputItem[] {
         callId,
         name: 'read_file',
         status: 'completed',
-        output: { type: 'text', text: `source line ${index}\n`.repeat(60 + index * 40) },
+        output: { type: 'text', text: `${subject} source line ${index}\n`.repeat(60 + index * 40) },
       },
     );
   }
@@ -106,6 +106,23 @@ describe('createContextManagement with the OpenAI Agents SDK runner on its defau
     expect(calls().filter((call) => call.status === 400).length).toBeGreaterThan(2);
     expect(toasts.filter((toast) => toast.title === 'Session recovered')).toHaveLength(1);
     expect(toasts.some((toast) => toast.title === 'Manual intervention needed')).toBe(false);
+  });
+
+  it('keeps the bound a probe found: a later conversation past the unnamed limit is compacted first, no 400', async () => {
+    const real = await promptTokens();
+    const { agent, ctx, toasts, calls } = await rig(Math.floor(real / 2), undefined);
+    await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    // Twice over: the first aim (85% of the rejected prompt, 85% of that) is refused too, the second fits.
+    expect(calls().map((call) => call.status)).toEqual([400, 400, 200]);
+    expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
+    const firstIncident = calls().length;
+    // Another conversation of the same model, as far over the limit: the learned window compacts it before it is sent
+    // (without it, the same two probing 400s again).
+    const result = await run(agent, conversation('deploy'), { callModelInputFilter: ctx.callModelInputFilter });
+    expect(String(result.finalOutput).length).toBeGreaterThan(0);
+    const second = calls().slice(firstIncident);
+    expect(second.map((call) => call.status)).toEqual(second.map(() => 200));
+    expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
   });
 
   it('gives up once, with the 400, when what must stay is over the unnamed limit', async () => {

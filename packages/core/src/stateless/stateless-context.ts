@@ -2,6 +2,7 @@ import type { Host } from '../host/host.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
 import { createPromptOriginals, type PromptOriginals } from '../host/prompt-originals.js';
 import { resolveContextWindow } from '../host/context-usage.js';
+import { withLearnedWindow } from '../host/learned-window.js';
 import type { JsonValue, Message } from '../model/message.js';
 import type { EngineToolResult } from '../engines/context-engine.js';
 import { readOriginal } from '../host/original-tool.js';
@@ -198,7 +199,12 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       }
       const chain = chained.chain;
       if (chain.length === 0) return passThrough();
-      const window = request.contextWindow ?? resolveContextWindow(host.config, request.model);
+      // Capped by what an overflow that named no limit taught about this model, so its line is not probed again.
+      const window = withLearnedWindow(
+        host,
+        request.model,
+        request.contextWindow ?? resolveContextWindow(host.config, request.model),
+      );
       const settings = settingsHash(host, window, request.maxOutputTokens);
       fallback = () => lastValidProjection(cache, chain, settings);
       // Single flight: a second request for the same prompt waits for the first one's compaction, then reads it from the cache.

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import {
+  boundAfterFit,
+  boundAfterRejection,
+  learnedWindowBound,
+  setLearnedWindowBound,
+  withLearnedWindow,
+} from './learned-window.js';
+
+describe('the window bound an overflow that named no limit teaches', () => {
+  it('keeps the smallest prompt refused and the largest answered under it', () => {
+    const refused = boundAfterRejection(boundAfterRejection(undefined, 13_000), 9_000);
+    expect(refused).toEqual({ rejected: 9_000 });
+    const fitted = boundAfterFit(refused, 4_000);
+    expect(fitted).toEqual({ fits: 4_000, rejected: 9_000 });
+    expect(boundAfterFit(fitted, 3_000)).toEqual({ fits: 4_000, rejected: 9_000 });
+    expect(boundAfterFit(fitted, 6_000)).toEqual({ fits: 6_000, rejected: 9_000 });
+  });
+
+  it('forgets the bound when a prompt as large as one refused is answered', () => {
+    expect(boundAfterFit({ fits: 4_000, rejected: 9_000 }, 9_000)).toBeUndefined();
+    expect(boundAfterFit(undefined, 9_000)).toBeUndefined();
+  });
+
+  it('drops a fit a later refusal contradicts', () => {
+    expect(boundAfterRejection({ fits: 4_000, rejected: 9_000 }, 3_500)).toEqual({ rejected: 3_500 });
+    expect(boundAfterRejection({ fits: 4_000, rejected: 9_000 }, 8_000)).toEqual({ fits: 4_000, rejected: 8_000 });
+  });
+
+  it('caps a model window per host by the largest prompt answered', () => {
+    const host = {};
+    const other = {};
+    expect(withLearnedWindow(host, 'gpt-5.5', 400_000)).toBe(400_000);
+    setLearnedWindowBound(host, 'gpt-5.5', { rejected: 9_000 });
+    expect(withLearnedWindow(host, 'gpt-5.5', 400_000)).toBe(400_000);
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 4_000, rejected: 9_000 });
+    expect(withLearnedWindow(host, 'gpt-5.5', 400_000)).toBe(4_000);
+    expect(withLearnedWindow(host, 'gpt-5.5', undefined)).toBe(4_000);
+    expect(withLearnedWindow(host, 'gpt-5.5', 3_000)).toBe(3_000);
+    expect(withLearnedWindow(host, 'gpt-4o', 128_000)).toBe(128_000);
+    expect(withLearnedWindow(other, 'gpt-5.5', 400_000)).toBe(400_000);
+    setLearnedWindowBound(host, 'gpt-5.5', undefined);
+    expect(learnedWindowBound(host, 'gpt-5.5')).toBeUndefined();
+  });
+});
