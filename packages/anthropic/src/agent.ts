@@ -8,6 +8,7 @@ import {
   showsShortened,
   readWorkspaceFiles,
   resolveContextWindow,
+  learnedWindowBound,
   withLearnedWindow,
   type Host,
   type JsonValue,
@@ -156,7 +157,7 @@ export function createAgent(options: AgentOptions): Agent {
         return { status: 'error', error, turns: turn };
       }
       const empty = response.message.parts.length === 0;
-      const silent = detectSilentOverflow({ usage: response.usage, contextWindow: session.contextWindow, empty });
+      const silent = detectSilentOverflow({ usage: response.usage, contextWindow: silentOverflowLine(session), empty });
       const overflow =
         overflowFromResponse(response) ?? (silent?.kind === 'empty_at_window' ? silent.error : undefined);
       if (overflow !== undefined || empty) {
@@ -182,6 +183,15 @@ export function createAgent(options: AgentOptions): Agent {
         return { status: 'done', message: response.message, turns: turn };
     }
     return { status: 'max_turns', turns: maxTurns };
+  }
+
+  /**
+   * The window a reply's reported prompt is checked against: the session's, except when that is the largest prompt
+   * answered under an overflow that named no limit (the limit is somewhere above it, below the smallest refused).
+   */
+  function silentOverflowLine(session: Session): number | undefined {
+    const bound = learnedWindowBound(host, model.model);
+    return bound?.fits !== undefined && bound.fits === session.contextWindow ? bound.rejected : session.contextWindow;
   }
 
   function toolDefinitions(session: Session): ToolDefinition[] {

@@ -1,0 +1,87 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, createAnthropicModel } from '@ctxhost/anthropic';
+import type { Message, Session, ToastEvent } from '@ctxhost/core';
+import { startSimulator, type Simulator } from '@ctxhost/simulator';
+import { createDefaultHost } from 'ctxhost';
+
+const MODEL = 'claude-sonnet-4-6';
+const WINDOW_STOP = 'model_context_window_exceeded';
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+/** Ten file reads whose outputs grow, as an agent's turn leaves them. */
+async function readFiles(session: Session, subject: string): Promise<void> {
+  for (let index = 0; index < 10; index++) {
+    const callId = `${subject}_${index}`;
+    const call: Message = {
+      id: `${callId}-call`,
+      role: 'assistant',
+      parts: [
+        { id: `${callId}-call:0`, type: 'tool-call', callId, name: 'read_file', input: { path: `src/${index}.ts` } },
+      ],
+    };
+    const result: Message = {
+      id: `${callId}-result`,
+      role: 'user',
+      parts: [
+        {
+          id: `${callId}-result:0`,
+          type: 'tool-result',
+          callId,
+          output: `${subject} source line ${index}\n`.repeat(60 + index * 40),
+        },
+      ],
+    };
+    await session.append(call);
+    await session.append(result);
+  }
+}
+
+describe('a stateful session keeps what a probe of a window stop found (Anthropic SDK, stop_reason style)', () => {
+  it('the second growth past the unnamed limit is compacted before it is sent: no window stop again', async () => {
+    sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
+    const client = new Anthropic({ apiKey: 'test', baseURL: sim.url, maxRetries: 0 });
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      },
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    try {
+      const toasts: ToastEvent[] = [];
+      host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+      const agent = createAgent({ host, model: createAnthropicModel(client, { model: MODEL }) });
+      const stops = () => sim!.requests.filter((request) => request.stopReason === WINDOW_STOP).length;
+      const session = await host.session('s');
+      await session.append({
+        id: 'u0',
+        role: 'user',
+        parts: [{ id: 'u0:0', type: 'text', text: 'Investigate the build.' }],
+      });
+      await readFiles(session, 'build');
+      // The turn ends with the window stop; the recovery answers it before send() returns.
+      await agent.send('s', 'What failed?');
+      expect(session.messages().at(-1)?.role).toBe('assistant');
+      const firstIncident = stops();
+      expect(firstIncident).toBeGreaterThan(0);
+      expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
+      const learned = session.contextWindow!;
+      expect(learned).toBeLessThan(7_000);
+
+      await readFiles(session, 'deploy');
+      expect(await agent.send('s', 'And the deploy?')).toMatchObject({ status: 'done' });
+      expect(stops()).toBe(firstIncident);
+      // Answered above the learned window but under the smallest prompt refused: no silent overflow, the window rises.
+      expect(toasts.some((toast) => toast.title === 'Silent overflow')).toBe(false);
+      expect(session.contextWindow).toBeGreaterThanOrEqual(learned);
+      expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
+    } finally {
+      await host.dispose();
+    }
+  });
+});
