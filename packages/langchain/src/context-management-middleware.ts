@@ -72,7 +72,8 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     const system = request.systemMessage.text === '' ? undefined : request.systemMessage;
     const facts = modelFacts(request.model, options.model);
     const turn: StatelessTurn<BaseMessage, unknown> = await integration.prepare(
-      system === undefined ? request.messages : [system, ...request.messages],
+      // concat, not a spread: one copy of the list in V8's own loop.
+      system === undefined ? request.messages : [system].concat(request.messages),
       integration.request({
         ...(facts.name === undefined ? {} : { model: facts.name }),
         ...(options.maxOutputTokens === undefined && facts.maxTokens !== undefined

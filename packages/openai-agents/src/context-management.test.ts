@@ -172,6 +172,24 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     expect(new Set(appended.map((event) => event.sessionId)).size).toBe(1);
     expect(warnings).toEqual([]);
   });
+  it("hands the run's own input back when ctxhost changed nothing, and a longer one on the next step", async () => {
+    const { agent, ctx } = await rig({ contextWindow: 200_000 });
+    const input = conversation();
+    const filtered = await ctx.callModelInputFilter({
+      modelData: { instructions: INSTRUCTIONS, input },
+      agent,
+      context: undefined,
+    });
+    expect(filtered.input).toBe(input);
+    expect(filtered.instructions).toBe(INSTRUCTIONS);
+    const longer: AgentInputItem[] = [...input, { role: 'user', content: 'And the tests?' }];
+    const next = await ctx.callModelInputFilter({
+      modelData: { instructions: INSTRUCTIONS, input: longer },
+      agent,
+      context: undefined,
+    });
+    expect(next.input).toBe(longer);
+  });
   it('lets go of the turns of runs aborted between the input filter and the model call: bounded, their views reused', async () => {
     const { sim, host, agent, ctx } = await rig({ contextWindow: 200_000 });
     const views = new Set<string>();

@@ -18,7 +18,7 @@ import {
 } from '@openai/agents';
 import { createDefaultHost } from 'ctxhost';
 import { OPENAI_AGENTS_ERROR_CODES, OpenaiAgentsIntegrationError } from './errors.js';
-import { fromAgentItem, type MirrorItem } from './from-agent-items.js';
+import { fromAgentItem, type InstructionsItem, type MirrorItem } from './from-agent-items.js';
 import { nativeModelSettings } from './native-model-settings.js';
 import { createPreparedTurns } from './prepared-turns.js';
 import { toAgentItems } from './to-agent-items.js';
@@ -57,14 +57,25 @@ export function createContextManagement(options: ContextManagementOptions = {}):
   });
   /** Turns prepared by the filter, waiting for the model call that sends them (matched by what is sent); bounded. */
   const prepared = createPreparedTurns<Turn>();
+  /** Turns whose projection holds no OpenAI compaction item (the renderer's count): no readable copy to look for. */
+  const withoutOpenAIItems = new WeakSet<Turn>();
+
+  /**
+   * The instructions as one item, the same object while they stay the same: a new object each call would
+   * be a changed first message to the prompt chain, which then copies its storage of the whole prompt.
+   */
+  let instructionsItem: InstructionsItem | undefined;
+  const instructionsOf = (content: string): InstructionsItem =>
+    instructionsItem?.content === content
+      ? instructionsItem
+      : (instructionsItem = { role: 'system', content, instructionsOnly: true });
 
   const callModelInputFilter: CallModelInputFilter = async ({ modelData, agent }) => {
-    const items: MirrorItem[] = [
-      ...(modelData.instructions === undefined
-        ? []
-        : [{ role: 'system' as const, content: modelData.instructions, instructionsOnly: true as const }]),
-      ...modelData.input,
-    ];
+    // concat, not a spread: one copy of the list in V8's own loop (a spread of 100k items cost ms a call).
+    const items: MirrorItem[] =
+      modelData.instructions === undefined
+        ? modelData.input
+        : ([instructionsOf(modelData.instructions)] as MirrorItem[]).concat(modelData.input);
     const model = options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined);
     const turn = await integration.prepare(items, integration.request(model === undefined ? {} : { model }));
     if (turn.messages === undefined) return modelData;
@@ -75,6 +86,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
         ? undefined
         : { list: modelData.input, storage, offset: modelData.instructions === undefined ? 0 : 1 };
     const projected = toAgentItems(turn.messages, turn.originals, caller);
+    if (!projected.holdsOpenAICompaction) withoutOpenAIItems.add(turn);
     const key = signature(projected.instructions, projected.input);
     prepared.add(key, turn);
     return {
@@ -109,7 +121,10 @@ export function createContextManagement(options: ContextManagementOptions = {}):
      */
     const responses = inner instanceof OpenAIResponsesModel;
     const forModel = (request: ModelRequest, turn: Turn): ModelRequest => {
-      const readable = responses || turn.messages === undefined ? undefined : readableInPlaceOfOpaque(turn.messages);
+      const readable =
+        responses || turn.messages === undefined || withoutOpenAIItems.has(turn)
+          ? undefined
+          : readableInPlaceOfOpaque(turn.messages);
       return readable === undefined ? request : retried(request, turn, readable);
     };
     const retried = (request: ModelRequest, turn: Turn, messages: readonly Message[] | undefined): ModelRequest => {

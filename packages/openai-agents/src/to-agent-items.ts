@@ -23,8 +23,9 @@ export function toAgentItems(
   messages: readonly Message[],
   originals: PromptOriginals<MirrorItem, unknown>,
   caller?: CallerList<AgentInputItem>,
-): { instructions: string | undefined; input: AgentInputItem[] } {
+): { instructions: string | undefined; input: AgentInputItem[]; holdsOpenAICompaction: boolean } {
   const rendered = rendererFor(originals).render(messages, 0, caller);
+  const instructionsCount = rendered.tally % COMPACTION_TALLY;
   // The instructions item is the head system message; anywhere else (counted while rendering) it is looked for.
   let instructions: string | undefined;
   let found = 0;
@@ -35,12 +36,24 @@ export function toAgentItems(
       found++;
     }
   }
-  if (rendered.tally > found)
+  if (instructionsCount > found)
     for (const message of messages) {
       const source = originals.message(message.id);
       if (isInstructions(source)) instructions = source.content;
     }
-  return { instructions, input: rendered.items };
+  return { instructions, input: rendered.items, holdsOpenAICompaction: rendered.tally >= COMPACTION_TALLY };
+}
+
+/**
+ * The renderer's one tally counts two things kept up to date together: each instructions item by 1 and
+ * each message holding OpenAI's compaction item by this (no prompt holds 2^24 instructions items).
+ */
+const COMPACTION_TALLY = 2 ** 24;
+
+function tallyOf(message: Message, originals: PromptOriginals<MirrorItem, unknown>): number {
+  const instructions = message.role === 'system' && isInstructions(originals.message(message.id)) ? 1 : 0;
+  const compaction = message.parts.some((part) => openAICompactionItemOf(part) !== undefined) ? COMPACTION_TALLY : 0;
+  return instructions + compaction;
 }
 
 /** Per view (its originals), its renderer: the next call renders only the messages that are new or replaced. */
@@ -51,7 +64,7 @@ function rendererFor(originals: PromptOriginals<MirrorItem, unknown>): PromptRen
   if (renderer === undefined) {
     renderer = createPromptRenderer({
       render: (message) => render(message, originals),
-      tally: (message) => (message.role === 'system' && isInstructions(originals.message(message.id)) ? 1 : 0),
+      tally: (message) => tallyOf(message, originals),
     });
     renderers.set(originals, renderer);
   }

@@ -151,8 +151,12 @@ function update<T>(
       from = index;
       break;
     }
-    for (let offset = 0; offset < rendered.length; offset++) items[at + offset] = rendered[offset]!;
-    lowest = Math.min(lowest, at);
+    for (let offset = 0; offset < rendered.length; offset++) {
+      // A message marked or unmarked often renders to the very items it had (the caller's): nothing written.
+      if (Object.is(items[at + offset], rendered[offset])) continue;
+      items[at + offset] = rendered[offset]!;
+      lowest = Math.min(lowest, at + offset);
+    }
     kept.tally += tallyOf(message) - tallyOf(old);
     kept.messages[index] = message;
     index = changedFrom(index + 1);
