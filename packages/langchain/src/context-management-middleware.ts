@@ -73,7 +73,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
     const facts = modelFacts(request.model, options.model);
     const turn: StatelessTurn<BaseMessage, unknown> = await integration.prepare(
       // concat, not a spread: one copy of the list in V8's own loop.
-      system === undefined ? request.messages : [system].concat(request.messages),
+      system === undefined ? request.messages : ([system] as BaseMessage[]).concat(request.messages),
       integration.request({
         ...(facts.name === undefined ? {} : { model: facts.name }),
         ...(options.maxOutputTokens === undefined && facts.maxTokens !== undefined

@@ -177,7 +177,7 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     const input = conversation();
     const filtered = await ctx.callModelInputFilter({
       modelData: { instructions: INSTRUCTIONS, input },
-      agent,
+      agent: agent as never,
       context: undefined,
     });
     expect(filtered.input).toBe(input);
@@ -185,7 +185,7 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     const longer: AgentInputItem[] = [...input, { role: 'user', content: 'And the tests?' }];
     const next = await ctx.callModelInputFilter({
       modelData: { instructions: INSTRUCTIONS, input: longer },
-      agent,
+      agent: agent as never,
       context: undefined,
     });
     expect(next.input).toBe(longer);
