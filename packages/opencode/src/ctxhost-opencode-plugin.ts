@@ -102,6 +102,7 @@ async function start(input: PluginInput, options: CtxhostOpencodeOptions): Promi
   const bridge = createEventBridge(host, registry, {
     opencodeCompacts: () => opencodeCompacts,
     readParts: (sessionId, messageId) => actions.messageParts(sessionId, messageId),
+    readMessage: (sessionId, messageId) => actions.message(sessionId, messageId),
     compacted: (sessionId) => reviewer.compacted(sessionId),
   });
   const onToolExecuted = createToolOutputHandler(host, registry, () => bridge.settled());

@@ -1,7 +1,7 @@
 import { createHost, type SessionErrorEvent } from '@ctxhost/core';
 import type { Event, Part } from '@opencode-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { createEventBridge } from './event-bridge.js';
+import { createEventBridge, type StoredMessage } from './event-bridge.js';
 import { createMirrorRegistry } from './mirror-registry.js';
 
 const overflow = {
@@ -103,5 +103,78 @@ describe('createEventBridge: events are read as opencode sent them', () => {
     expect(session.messages().map((message) => [message.role, message.parts])).toEqual([
       ['assistant', [{ type: 'text', id: 'prt_t1', text: 'the answer' }]],
     ]);
+  });
+});
+
+describe('createEventBridge: a turn that ends before its reply is seen completed', () => {
+  const user = { id: 'msg_u1', sessionID: 'ses_1', role: 'user', time: { created: 1 }, agent: 'build', model: {} };
+  const prompt = { id: 'prt_u1', sessionID: 'ses_1', messageID: 'msg_u1', type: 'text', text: 'the question' };
+  const answer = { id: 'prt_t1', sessionID: 'ses_1', messageID: 'msg_a1', type: 'text', text: 'the answer' };
+  // The turn's end reaching the plugin before the update that completes its reply.
+  const turnWithoutItsEnd: Event[] = [
+    { type: 'message.updated', properties: { info: user } } as Event,
+    { type: 'message.part.updated', properties: { part: prompt } } as Event,
+    { type: 'message.updated', properties: { info: reply() } } as Event,
+    { type: 'session.idle', properties: { sessionID: 'ses_1' } },
+  ];
+  const stored = { ...reply(2), tokens: { input: 45_000, output: 5, reasoning: 0, cache: { read: 0, write: 0 } } };
+
+  it('mirrors the reply opencode stored before the idle hooks run, so its usage counts there', async () => {
+    const host = createHost({ enginePlugin: false });
+    const atIdle: number[] = [];
+    host.hooks.sessionIdle.tapPromise('test', async ({ sessionId }) => {
+      atIdle.push((await host.session(sessionId)).promptSize().tokens);
+    });
+    const read: string[] = [];
+    const bridge = createEventBridge(host, createMirrorRegistry(), {
+      readMessage: async (sessionId, messageId) => {
+        read.push(`${sessionId}/${messageId}`);
+        return { info: stored, parts: [answer] } as StoredMessage;
+      },
+    });
+    for (const event of turnWithoutItsEnd) bridge.accept(event);
+    await bridge.idle();
+    expect(read).toEqual(['ses_1/msg_a1']);
+    const session = await host.session('ses_1');
+    expect(session.messages().map((message) => [message.role, message.parts])).toEqual([
+      ['user', [{ type: 'text', id: 'prt_u1', text: 'the question' }]],
+      ['assistant', [{ type: 'text', id: 'prt_t1', text: 'the answer' }]],
+    ]);
+    expect(session.promptSize()).toMatchObject({ source: 'reported+estimated', reportedTokens: 45_000 });
+    expect(atIdle).toEqual([session.promptSize().tokens]);
+
+    // The completing update, arriving after all: the reply is mirrored once.
+    bridge.accept({ type: 'message.updated', properties: { info: stored } } as Event);
+    await bridge.settled();
+    expect(session.messages()).toHaveLength(2);
+  });
+
+  it('reads nothing when the completing update came before the end of the turn', async () => {
+    const host = createHost({ enginePlugin: false });
+    const read: string[] = [];
+    const bridge = createEventBridge(host, createMirrorRegistry(), {
+      readMessage: async (sessionId, messageId) => void read.push(`${sessionId}/${messageId}`),
+    });
+    const [first, part, update, idle] = turnWithoutItsEnd as [Event, Event, Event, Event];
+    const answered = { type: 'message.part.updated', properties: { part: answer } } as Event;
+    const completed = { type: 'message.updated', properties: { info: stored } } as Event;
+    for (const event of [first, part, update, answered, completed, idle]) bridge.accept(event);
+    await bridge.idle();
+    expect(read).toEqual([]);
+    expect((await host.session('ses_1')).messages()).toHaveLength(2);
+  });
+
+  it('still ends the turn when opencode cannot be read', async () => {
+    const host = createHost({ enginePlugin: false });
+    const idled: string[] = [];
+    host.hooks.sessionIdle.tapPromise('test', async ({ sessionId }) => void idled.push(sessionId));
+    const bridge = createEventBridge(host, createMirrorRegistry(), {
+      readMessage: async () => {
+        throw new Error('connection refused');
+      },
+    });
+    for (const event of turnWithoutItsEnd) bridge.accept(event);
+    await bridge.idle();
+    expect(idled).toEqual(['ses_1']);
   });
 });

@@ -1,5 +1,11 @@
 import { contextWindowOf, type Host } from '@ctxhost/core';
-import type { AssistantMessage, Event, Part as OpencodePart, UserMessage } from '@opencode-ai/sdk';
+import type {
+  AssistantMessage,
+  Event,
+  Message as OpencodeMessage,
+  Part as OpencodePart,
+  UserMessage,
+} from '@opencode-ai/sdk';
 import type { MirrorRegistry, MirrorState } from './mirror-registry.js';
 import { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
 import { isEmptyReply, silentOverflowError } from './empty-reply.js';
@@ -34,8 +40,19 @@ export interface EventBridgeOptions {
    * is checked against what opencode stored before it counts as empty.
    */
   readParts?: (sessionId: string, messageId: string) => Promise<OpencodePart[] | undefined>;
+  /**
+   * Reads a message and its parts from opencode. A reply still unfinished when its turn ends (`session.idle`)
+   * is read back and mirrored from what opencode stored, before the idle hooks run.
+   */
+  readMessage?: (sessionId: string, messageId: string) => Promise<StoredMessage | undefined>;
   /** After each of opencode's compactions (`session.compacted`): runs beside the queue, never holding it. */
   compacted?: (sessionId: string) => Promise<void>;
+}
+
+/** A message as opencode stores it. */
+export interface StoredMessage {
+  info: OpencodeMessage;
+  parts: OpencodePart[];
 }
 
 export function createEventBridge(host: Host, registry: MirrorRegistry, options: EventBridgeOptions = {}): EventBridge {
@@ -78,6 +95,7 @@ export function createEventBridge(host: Host, registry: MirrorRegistry, options:
       }
       case 'session.idle': {
         const sessionId = event.properties.sessionID;
+        await mirrorUnfinished(host, registry, sessionId, options);
         endTurn(registry.peek(sessionId));
         // Not awaited: a recovery that starts on idle re-sends the prompt and waits for that turn's events, which come through this queue.
         background(host.emit('session.idle', { sessionId }), 'session.idle');
@@ -170,7 +188,12 @@ async function mirrorAssistant(
   const state = registry.stateOf(info.sessionID);
   state.model = { providerID: info.providerID, modelID: info.modelID };
   await flushUsers(host, state, info.sessionID);
-  if (state.mirrored.has(info.id) || (info.time.completed === undefined && info.error === undefined)) return;
+  if (state.mirrored.has(info.id)) return;
+  if (info.time.completed === undefined && info.error === undefined) {
+    state.unfinished.add(info.id);
+    return;
+  }
+  state.unfinished.delete(info.id);
   let parts = [...(state.parts.get(info.id)?.values() ?? [])];
   state.parts.delete(info.id);
   if (isEmptyReply(info, parts)) parts = (await readParts?.(info.sessionID, info.id)) ?? parts;
@@ -189,6 +212,40 @@ async function mirrorAssistant(
   await session.append(assistant, mirrored.usage === undefined ? {} : { usage: mirrored.usage });
   if (tools !== undefined)
     await session.append(tools, mirrored.originals.length === 0 ? {} : { originals: mirrored.originals });
+}
+
+/**
+ * The turn is over, yet a reply it started was never seen completed: its
+ * completing update is late or did not reach the plugin. opencode's stored copy
+ * is mirrored now, so the turn's usage counts before the idle hooks (preemptive
+ * compaction) run; if the update comes later, it finds the reply mirrored.
+ */
+async function mirrorUnfinished(
+  host: Host,
+  registry: MirrorRegistry,
+  sessionId: string,
+  options: EventBridgeOptions,
+): Promise<void> {
+  const state = registry.peek(sessionId);
+  if (state === undefined || options.readMessage === undefined) return;
+  for (const messageId of [...state.unfinished]) {
+    try {
+      const stored = await options.readMessage(sessionId, messageId);
+      if (stored?.info.role !== 'assistant') {
+        state.unfinished.delete(messageId);
+        continue;
+      }
+      for (const part of stored.parts) rememberPart(registry, part);
+      await mirrorAssistant(host, registry, stored.info, options.readParts);
+    } catch (error) {
+      state.unfinished.delete(messageId);
+      host.logger.warn('ctxhost could not read a reply that ended without its completing update', {
+        sessionId,
+        messageId,
+        error: String(error),
+      });
+    }
+  }
 }
 
 /**

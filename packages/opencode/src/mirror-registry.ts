@@ -11,6 +11,12 @@ export interface MirrorState {
   users: Map<string, UserMessage>;
   /** opencode message ids already appended to the ctxhost session. */
   mirrored: Set<string>;
+  /**
+   * Replies seen before they completed, until mirrored. When the turn ends (`session.idle`) with one still here,
+   * its completing `message.updated` has not reached the plugin (late under load, or never), so opencode's stored
+   * copy is mirrored instead: the monitor and preemptive compaction then see the turn's usage.
+   */
+  unfinished: Set<string>;
   /** The last user prompt, for re-sending it after a recovery. */
   lastPrompt: OpencodePrompt | undefined;
   /** The user message whose reply failed (an overflow, …), until a reply succeeds. */
@@ -68,6 +74,7 @@ export function createMirrorRegistry(): MirrorRegistry {
           parts: new Map(),
           users: new Map(),
           mirrored: new Set(),
+          unfinished: new Set(),
           lastPrompt: undefined,
           failedPrompt: undefined,
           withdrawnPrompt: undefined,

@@ -37,6 +37,8 @@ export interface OpencodeActions {
   deleteMessage(sessionId: string, messageId: string): Promise<void>;
   /** The parts opencode stored for a message (undefined when it has no such message). */
   messageParts(sessionId: string, messageId: string): Promise<Part[] | undefined>;
+  /** A message as opencode stored it, with its parts (undefined when it has no such message). */
+  message(sessionId: string, messageId: string): Promise<{ info: Message; parts: Part[] } | undefined>;
   /** Replaces the output of a completed tool part in opencode's storage. */
   updateToolOutput(sessionId: string, messageId: string, partId: string, output: string): Promise<void>;
 }
@@ -44,6 +46,8 @@ export interface OpencodeActions {
 /** The actions over the client opencode hands its plugins (and, for part updates, the v2 client on the same server). */
 export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, directory: string): OpencodeActions {
   const clientV2 = createClientV2({ baseUrl: serverUrl.origin, directory });
+  const message = (sessionId: string, messageId: string) =>
+    check('session.message', sessionId, client.session.message({ path: { id: sessionId, messageID: messageId } }));
   return {
     async toast({ title, message, level }) {
       await check('tui.showToast', undefined, client.tui.showToast({ body: { title, message, variant: level } }));
@@ -90,13 +94,9 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
       );
     },
     async messageParts(sessionId, messageId) {
-      const found = await check(
-        'session.message',
-        sessionId,
-        client.session.message({ path: { id: sessionId, messageID: messageId } }),
-      );
-      return found?.parts;
+      return (await message(sessionId, messageId))?.parts;
     },
+    message,
     async updateToolOutput(sessionId, messageId, partId, output) {
       const found = await check(
         'session.message',
