@@ -54,13 +54,35 @@ function ctxhostToasts(): EventTuiToastShow['properties'][] {
   );
 }
 
-/** The prompt size of the last model call, as the simulator counted it. */
+/** The prompt sizes of the session's model calls, as the simulator counted them (opencode's title calls left out). */
+function promptTokensOfTurns(): number[] {
+  return sim.requests.flatMap((request) => {
+    const usage = request.usage;
+    const model = (request.body as { model?: unknown } | undefined)?.model;
+    if (request.path !== '/v1/messages' || usage === undefined || model !== MODEL.modelID) return [];
+    return [usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0)];
+  });
+}
+
+/** The prompt size of the session's last model call. */
 function lastPromptTokens(): number {
-  const usage = sim.requests
-    .filter((request) => request.path === '/v1/messages' && request.usage !== undefined)
-    .at(-1)?.usage;
-  if (usage === undefined) throw new Error('no model call with usage yet');
-  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  const tokens = promptTokensOfTurns().at(-1);
+  if (tokens === undefined) throw new Error('no model call with usage yet');
+  return tokens;
+}
+
+/** Waits for the monitor's toast titled `title`; a timeout says which toasts came and how full each turn was. */
+async function untilToast(title: string): Promise<void> {
+  await waitFor(`the "${title}" toast`, () =>
+    ctxhostToasts().some((toast) => toast.title === title) ? true : undefined,
+  ).catch(async (error: unknown) => {
+    const seen = ctxhostToasts().map((toast) => `${toast.title}: ${toast.message.slice(0, 60)}`);
+    const turns = promptTokensOfTurns().map((tokens) => `${((tokens / WINDOW) * 100).toFixed(1)}%`);
+    const log = await server.logLines('ctxhost');
+    throw new Error(
+      `${String(error)}; toasts: ${JSON.stringify(seen)}; prompt sizes: ${turns.join(', ')}; ctxhost log: ${log.join('\n')}`,
+    );
+  });
 }
 
 /** A user text of about `tokens` tokens by the simulator's tokenizer. */
@@ -79,6 +101,9 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
   let usageSession = '';
 
   it('answers through the simulator with the plugin loaded', async () => {
+    // Without ctxhost's plugin (a missing build, a failed start) opencode still answers: its tool shows it is in.
+    const tools = await server.client.tool.ids();
+    expect(tools.data).toContain('ctxhost_original');
     usageSession = await newSession();
     const texts = (await messages(usageSession)).flatMap((message) =>
       message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])),
@@ -89,10 +114,10 @@ describe('ctxhost inside the real opencode (opencode serve against the simulator
   it('fires the 70% and the 80% toast once each, however many turns stay above them', async () => {
     expect(ctxhostToasts()).toEqual([]);
     await prompt(usageSession, textOf(WINDOW * 0.74 - lastPromptTokens()));
-    await waitFor('the 70% toast', () => (ctxhostToasts().length === 1 ? true : undefined));
+    await untilToast('Context usage');
     await prompt(usageSession, 'a short follow-up');
     await prompt(usageSession, textOf(WINDOW * 0.85 - lastPromptTokens()));
-    await waitFor('the 80% toast', () => (ctxhostToasts().length === 2 ? true : undefined));
+    await untilToast('Context window filling up');
     await prompt(usageSession, 'another short follow-up');
     await waitFor('the last turn to be mirrored', async () =>
       (await messages(usageSession)).length >= 10 ? true : undefined,
