@@ -1,0 +1,119 @@
+/**
+ * The warm next call at a prompt size: one first call, then 150 next calls of 2 appended messages each (the
+ * prefix's objects handed again in a new array), the p50 and mean CPU time of the last 149
+ * (`process.cpuUsage`, every thread: garbage collection included). Two paths:
+ * - `prepare`: `createStatelessIntegration`'s prepare, the integration's rendering back with the framework's own
+ *   list (`CallerList`) and the turn's `run`, as `stateless-integrations.ts` does (Agents SDK or LangChain mapping;
+ *   the prompt with its head in front made outside the timing);
+ * - `filter`: the OpenAI Agents SDK's real `callModelInputFilter` and wrapped model (a model stub that is not
+ *   `OpenAIResponsesModel`, answering at once), which also puts the instructions in front of the run's input.
+ *
+ *   npx tsx --conditions=@ctxhost/source bench/next-call-warm.ts <agents | langchain | filter> <messages>
+ */
+import { createPromptOriginals, createStatelessIntegration, type MappedPromptItem, type Message } from '@ctxhost/core';
+import { fromLangChainMessage, toLangChainRequest } from '@ctxhost/langchain';
+import { createContextManagement, fromAgentItem, toAgentItems, type MirrorItem } from '@ctxhost/openai-agents';
+import { createDefaultHost } from 'ctxhost';
+import { buildHistory, corpusMessages } from './compaction-throughput.js';
+import { withDistinctTexts } from './distinct-texts.js';
+
+const WINDOW = 1_000_000_000;
+const CALLS = 150;
+
+interface Path {
+  /** The framework's head and list for these messages. */
+  promptOf(messages: readonly Message[]): { head: unknown[]; body: unknown[] };
+  /** One call: `prompt` is the head and the list as one array, made outside the timing (the framework's own in `prepare`). */
+  call(prompt: readonly unknown[], head: readonly unknown[], body: readonly unknown[]): Promise<unknown>;
+}
+
+const cpuMs = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+async function preparePath(which: 'agents' | 'langchain'): Promise<Path> {
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
+  const map = (which === 'agents' ? fromAgentItem : fromLangChainMessage) as (
+    source: unknown,
+    id: string,
+  ) => MappedPromptItem<unknown>;
+  const integration = createStatelessIntegration<unknown, unknown>({
+    name: which,
+    options: { host, contextWindow: WINDOW },
+    map,
+    createDefaultHost: () => host,
+  });
+  return {
+    promptOf(messages) {
+      if (which === 'agents') {
+        const items = toAgentItems(messages, createPromptOriginals());
+        const head = { role: 'system', content: items.instructions ?? 'Be brief.', instructionsOnly: true };
+        return { head: [head], body: items.input };
+      }
+      const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
+      return { head: request.systemMessage === undefined ? [] : [request.systemMessage], body: request.messages };
+    },
+    async call(prompt, head, body) {
+      const turn = await integration.prepare(prompt, integration.request({ model: 'claude-sonnet-4-6' }));
+      const storage = turn.sourceStorage;
+      const caller = storage === undefined ? undefined : { list: body as never[], storage, offset: head.length };
+      const sent =
+        which === 'agents'
+          ? toAgentItems(turn.messages!, turn.originals as never, caller)
+          : toLangChainRequest(turn.messages!, turn.originals as never, { cacheControl: false }, caller);
+      return turn.run(async () => sent);
+    },
+  };
+}
+
+async function filterPath(): Promise<Path> {
+  const host = await createDefaultHost({ config: { store: { kind: 'memory' }, model: { contextLength: WINDOW } } });
+  const ctx = createContextManagement({ host, contextWindow: WINDOW, model: 'claude-sonnet-4-6' });
+  const model = ctx.wrapModel({
+    getResponse: async () => ({ usage: {}, output: [], responseId: 'stub' }),
+    getStreamedResponse: async function* () {},
+  } as never);
+  return {
+    promptOf(messages) {
+      const items = toAgentItems(messages, createPromptOriginals());
+      return { head: [items.instructions ?? 'Be brief.'], body: items.input };
+    },
+    async call(_prompt, head, body) {
+      const modelData = { instructions: head[0] as string, input: body as MirrorItem[] };
+      const filtered = await ctx.callModelInputFilter({
+        modelData,
+        agent: { model: 'stub' },
+        context: undefined,
+      } as never);
+      return model.getResponse({
+        systemInstructions: filtered.instructions,
+        input: filtered.input,
+        modelSettings: {},
+        tools: [],
+        outputType: 'text',
+        handoffs: [],
+        tracing: false,
+      } as never);
+    },
+  };
+}
+
+const which = (process.argv[2] ?? 'agents') as 'agents' | 'langchain' | 'filter';
+const size = Number(process.argv[3] ?? 100_000);
+const path = which === 'filter' ? await filterPath() : await preparePath(which);
+const history = withDistinctTexts(buildHistory(await corpusMessages(), size + 2 * CALLS + 2));
+const { head, body } = path.promptOf(history);
+const first = body.slice(0, size);
+await path.call(head.concat(first), head, first);
+const times: number[] = [];
+for (let call = 1; call <= CALLS; call++) {
+  const next = body.slice(0, size + 2 * call);
+  const prompt = head.concat(next);
+  const started = cpuMs();
+  await path.call(prompt, head, next);
+  if (call > 1) times.push(cpuMs() - started);
+}
+const sorted = times.slice().sort((left, right) => left - right);
+const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+console.log(`${which} ${size}: p50 ${sorted[sorted.length >> 1]!.toFixed(2)} ms, mean ${mean.toFixed(2)} ms`);
