@@ -130,34 +130,37 @@ async function statelessSubject<S, P>(
   };
 }
 
-function subjects(): Promise<Subject<unknown>>[] {
+/** Each subject made when its turn comes: the hosts of the ones before it (their 100k state) are garbage by then. */
+function subjects(): (() => Promise<Subject<unknown>>)[] {
   return [
-    aiSdkSubject(),
-    statelessSubject(
-      '@ctxhost/langchain (prepare + render)',
-      fromLangChainMessage,
-      (messages) => {
-        const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
-        return [...(request.systemMessage === undefined ? [] : [request.systemMessage]), ...request.messages];
-      },
-      (prompt) => (prompt[0]?.getType() === 'system' ? 1 : 0),
-      (messages, turn, caller) => toLangChainRequest(messages, turn.originals, { cacheControl: false }, caller),
-    ),
-    statelessSubject<MirrorItem, unknown>(
-      '@ctxhost/openai-agents (prepare + render)',
-      fromAgentItem,
-      (messages) => {
-        const items = toAgentItems(messages, createPromptOriginals());
-        return [
-          ...(items.instructions === undefined
-            ? []
-            : [{ role: 'system' as const, content: items.instructions, instructionsOnly: true as const }]),
-          ...(items.input as MirrorItem[]),
-        ];
-      },
-      (prompt) => (prompt[0] !== undefined && 'instructionsOnly' in prompt[0] ? 1 : 0),
-      (messages, turn, caller) => toAgentItems(messages, turn.originals, caller),
-    ),
+    aiSdkSubject,
+    () =>
+      statelessSubject(
+        '@ctxhost/langchain (prepare + render)',
+        fromLangChainMessage,
+        (messages) => {
+          const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
+          return [...(request.systemMessage === undefined ? [] : [request.systemMessage]), ...request.messages];
+        },
+        (prompt) => (prompt[0]?.getType() === 'system' ? 1 : 0),
+        (messages, turn, caller) => toLangChainRequest(messages, turn.originals, { cacheControl: false }, caller),
+      ),
+    () =>
+      statelessSubject<MirrorItem, unknown>(
+        '@ctxhost/openai-agents (prepare + render)',
+        fromAgentItem,
+        (messages) => {
+          const items = toAgentItems(messages, createPromptOriginals());
+          return [
+            ...(items.instructions === undefined
+              ? []
+              : [{ role: 'system' as const, content: items.instructions, instructionsOnly: true as const }]),
+            ...(items.input as MirrorItem[]),
+          ];
+        },
+        (prompt) => (prompt[0] !== undefined && 'instructionsOnly' in prompt[0] ? 1 : 0),
+        (messages, turn, caller) => toAgentItems(messages, turn.originals, caller),
+      ),
   ];
 }
 
@@ -170,8 +173,8 @@ export async function runStatelessIntegrations(
   const rows: StatelessIntegrationRow[] = [];
   for (const messages of sizes) {
     const history = withDistinctTexts(buildHistory(corpus, messages + 2 + 2 * STEADY_CALLS));
-    for (const made of subjects()) {
-      const subject = await made;
+    for (const make of subjects()) {
+      const subject = await make();
       if (only.integration !== undefined && !subject.name.includes(only.integration)) continue;
       const prompt = subject.promptOf(history.slice(0, messages));
       const whole = subject.promptOf(history);
