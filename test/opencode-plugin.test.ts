@@ -79,8 +79,9 @@ async function untilToast(title: string): Promise<void> {
     const seen = ctxhostToasts().map((toast) => `${toast.title}: ${toast.message.slice(0, 60)}`);
     const turns = promptTokensOfTurns().map((tokens) => `${((tokens / WINDOW) * 100).toFixed(1)}%`);
     const log = await server.logLines('ctxhost');
+    const stream = server.eventsEnded ?? 'the event stream is open';
     throw new Error(
-      `${String(error)}; toasts: ${JSON.stringify(seen)}; prompt sizes: ${turns.join(', ')}; ctxhost log: ${log.join('\n')}`,
+      `${String(error)}; toasts: ${JSON.stringify(seen)}; prompt sizes: ${turns.join(', ')}; ${stream}; ctxhost log: ${log.join('\n')}`,
     );
   });
 }

@@ -39,6 +39,8 @@ export interface OpencodeProject {
   client: OpencodeClient;
   /** Every event this project's instance published since it was opened. */
   events: Event[];
+  /** Why `events` stopped growing (opencode closed the stream, or it failed), once it has: a wait for an event then cannot end. */
+  eventsEnded: string | undefined;
 }
 
 export interface OpencodeServer extends OpencodeProject {
@@ -94,15 +96,17 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
   const url = await listeningUrl(child);
   const connect = async ({ directory, scratch }: { directory: string; scratch: string }): Promise<OpencodeProject> => {
     const client = createOpencodeClient({ baseUrl: url, directory });
-    const events: Event[] = [];
+    const project: OpencodeProject = { directory, scratch, client, events: [], eventsEnded: undefined };
     const subscription = await client.event.subscribe();
     void (async () => {
-      for await (const event of subscription.stream) events.push(event);
-    })().catch(() => undefined);
-    return { directory, scratch, client, events };
+      for await (const event of subscription.stream) project.events.push(event);
+      project.eventsEnded = `opencode closed the event stream after ${project.events.length} events`;
+    })().catch((error: unknown) => {
+      project.eventsEnded = `the event stream failed after ${project.events.length} events: ${String(error)}`;
+    });
+    return project;
   };
-  return {
-    ...(await connect(first)),
+  const server: Omit<OpencodeServer, keyof OpencodeProject> = {
     url,
     openProject: async (project) => connect(await createProject(project)),
     logLines: (service) => logLinesOf(join(base, 'xdg', 'data', 'opencode', 'log'), service),
@@ -111,6 +115,8 @@ export async function startOpencodeServer(options: OpencodeServerOptions): Promi
       await rm(base, { recursive: true, force: true });
     },
   };
+  // The first project itself, not a copy: `eventsEnded` is set on it later.
+  return Object.assign(await connect(first), server);
 }
 
 /**
