@@ -1,11 +1,13 @@
 import type { Plugin } from '@ctxhost/core';
 import type { MirrorRegistry } from './mirror-registry.js';
 import type { OpencodeActions } from './opencode-actions.js';
+import { createToastSender } from './toast-sender.js';
 
 export const OPENCODE_BRIDGE = 'opencode-bridge';
 
 /**
- * The ctxhost side of the bridge: shows the hooks' toasts in opencode's TUI,
+ * The ctxhost side of the bridge: shows the hooks' toasts in opencode's TUI
+ * (without waiting for opencode to answer them),
  * and answers `resend` for the sessions it mirrors by reverting opencode to the
  * last user prompt and sending that prompt again (never a synthetic "Continue").
  * A prompt the store already withdrew before a summarize is only sent again.
@@ -15,8 +17,9 @@ export function createOpencodeBridgePlugin(actions: OpencodeActions, registry: M
   return {
     name: OPENCODE_BRIDGE,
     apply(host) {
-      host.hooks.toast.tapPromise(OPENCODE_BRIDGE, async (toast) => {
-        await actions.toast({ title: toast.title, message: toast.text, level: toast.level });
+      const toasts = createToastSender(actions, host.logger);
+      host.hooks.toast.tap(OPENCODE_BRIDGE, (toast) => {
+        toasts.send({ title: toast.title, message: toast.text, level: toast.level });
       });
 
       host.hooks.resend.tapPromise(OPENCODE_BRIDGE, async ({ sessionId, signal }) => {
