@@ -13,6 +13,7 @@ import { runCompactionThroughput } from './compaction-throughput.js';
 import { runCompressorExtractive } from './compressor-extractive.js';
 import { runCostReplay } from './cost-replay.js';
 import { runCtxhostEval } from './ctxhost-eval.js';
+import { runNextCallWarm } from './next-call-warm.js';
 import { runNativeMechanisms } from './native-mechanisms.js';
 import { runEstimatorAccuracy } from './estimator-accuracy.js';
 import { runGateway } from './gateway.js';
@@ -60,6 +61,11 @@ export const BENCHES: Readonly<Record<string, Bench>> = {
     title:
       'The stateless path per call through each integration: the first call of a 1k/10k/100k-message prompt vs one JSON.stringify, the next call with 2 appended messages',
     run: runStatelessIntegrations,
+  },
+  'next-call-warm': {
+    title:
+      "The warm next call (2 appended messages, the prefix handed again in a new array) at 1k and 100k messages: p50 and mean CPU of the Agents SDK and LangChain mappings and of the Agents SDK's real input filter with its wrapped model",
+    run: runNextCallWarm,
   },
   'stateless-workers': {
     title:

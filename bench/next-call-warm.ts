@@ -10,11 +10,13 @@
  *
  *   npx tsx --conditions=@ctxhost/source bench/next-call-warm.ts <agents | langchain | filter> <messages>
  */
+import { fileURLToPath } from 'node:url';
 import { createPromptOriginals, createStatelessIntegration, type MappedPromptItem, type Message } from '@ctxhost/core';
 import { fromLangChainMessage, toLangChainRequest } from '@ctxhost/langchain';
 import { createContextManagement, fromAgentItem, toAgentItems, type MirrorItem } from '@ctxhost/openai-agents';
 import { createDefaultHost } from 'ctxhost';
 import { buildHistory, corpusMessages } from './compaction-throughput.js';
+import type { BenchSize } from './bench.js';
 import { withDistinctTexts } from './distinct-texts.js';
 
 const WINDOW = 1_000_000_000;
@@ -99,21 +101,55 @@ async function filterPath(): Promise<Path> {
   };
 }
 
-const which = (process.argv[2] ?? 'agents') as 'agents' | 'langchain' | 'filter';
-const size = Number(process.argv[3] ?? 100_000);
-const path = which === 'filter' ? await filterPath() : await preparePath(which);
-const history = withDistinctTexts(buildHistory(await corpusMessages(), size + 2 * CALLS + 2));
-const { head, body } = path.promptOf(history);
-const first = body.slice(0, size);
-await path.call(head.concat(first), head, first);
-const times: number[] = [];
-for (let call = 1; call <= CALLS; call++) {
-  const next = body.slice(0, size + 2 * call);
-  const prompt = head.concat(next);
-  const started = cpuMs();
-  await path.call(prompt, head, next);
-  if (call > 1) times.push(cpuMs() - started);
+type PathName = 'agents' | 'langchain' | 'filter';
+
+export interface NextCallWarmRow {
+  path: PathName;
+  messages: number;
+  calls: number;
+  p50Ms: number;
+  meanMs: number;
 }
-const sorted = times.slice().sort((left, right) => left - right);
-const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
-console.log(`${which} ${size}: p50 ${sorted[sorted.length >> 1]!.toFixed(2)} ms, mean ${mean.toFixed(2)} ms`);
+
+/** One path at one prompt size: a first call, then `calls` next calls of 2 appended messages each. */
+async function measure(which: PathName, size: number, calls: number): Promise<NextCallWarmRow> {
+  const path = which === 'filter' ? await filterPath() : await preparePath(which);
+  const history = withDistinctTexts(buildHistory(await corpusMessages(), size + 2 * calls + 2));
+  const { head, body } = path.promptOf(history);
+  const first = body.slice(0, size);
+  await path.call(head.concat(first), head, first);
+  const times: number[] = [];
+  for (let call = 1; call <= calls; call++) {
+    const next = body.slice(0, size + 2 * call);
+    const prompt = head.concat(next);
+    const started = cpuMs();
+    await path.call(prompt, head, next);
+    if (call > 1) times.push(cpuMs() - started);
+  }
+  const sorted = times.slice().sort((left, right) => left - right);
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    path: which,
+    messages: size,
+    calls: times.length,
+    p50Ms: round(sorted[sorted.length >> 1]!),
+    meanMs: round(mean),
+  };
+}
+
+/** `pnpm bench`: every path at 1k and 100k messages (the target compares the two p50s); the smallest size, 200 with 10 calls. */
+export async function runNextCallWarm(size: BenchSize): Promise<NextCallWarmRow[]> {
+  const sizes = size === 'smallest' ? [200] : [1_000, 100_000];
+  const calls = size === 'smallest' ? 10 : CALLS;
+  const rows: NextCallWarmRow[] = [];
+  for (const which of ['agents', 'langchain', 'filter'] as const)
+    for (const messages of sizes) rows.push(await measure(which, messages, calls));
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const which = (process.argv[2] ?? 'agents') as PathName;
+  const row = await measure(which, Number(process.argv[3] ?? 100_000), CALLS);
+  console.log(`${which} ${row.messages}: p50 ${row.p50Ms.toFixed(2)} ms, mean ${row.meanMs.toFixed(2)} ms`);
+}
