@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../model/message.js';
 import { createMemoryStore } from '../stores/memory-store.js';
+import type { SessionStore } from '../stores/session-store.js';
 import { createCompactionCache } from './compaction-cache.js';
 import { createReportOnce } from './report-once.js';
 
@@ -44,5 +45,72 @@ describe('createCompactionCache', () => {
     expect((await entries.write(hashes, 4, 's-settings', 1, [message('second')])).projection).toEqual([
       message('first'),
     ]);
+  });
+
+  it('after the shared store failed, no request waits for it: a probe no request awaits finds it answering again', async () => {
+    // A partitioned store: each call hangs until its own timeout, then fails.
+    const memory = createMemoryStore();
+    let answering = false;
+    let calls = 0;
+    const timeouts: (() => void)[] = [];
+    const entryCall =
+      <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> => {
+        calls++;
+        if (answering) return fn(...args);
+        return new Promise((_, reject) => timeouts.push(() => reject(new Error('timeout exceeded'))));
+      };
+    const store: SessionStore = {
+      ...memory,
+      kind: 'postgres',
+      entryHeads: entryCall(memory.entryHeads!),
+      getEntry: entryCall(memory.getEntry!),
+      putEntry: entryCall(memory.putEntry!),
+    };
+    let clock = 0;
+    const report = createReportOnce(() => undefined, 'test');
+    const entries = createCompactionCache(store, report, {
+      retry: { firstMs: 5_000, maxMs: 60_000 },
+      now: () => clock,
+    });
+    const timeOut = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      for (const fail of timeouts.splice(0)) fail();
+    };
+
+    const first = entries.write(hashes, 4, 's-settings', 1, [message('local')]);
+    await timeOut();
+    expect((await first).projection).toBeUndefined();
+    const afterFailure = calls;
+    // Known down: answered from memory at once, the store not asked.
+    expect((await entries.best(hashes, 's-settings'))?.projection).toEqual([message('local')]);
+    expect(calls).toBe(afterFailure);
+    expect(report.counts.get('store')).toBe(1);
+
+    // Time to ask again: this request starts a probe and does not wait for it (the store still hangs).
+    clock = 5_000;
+    expect((await entries.best(hashes, 's-settings'))?.projection).toEqual([message('local')]);
+    expect(calls).toBe(afterFailure + 1);
+    await timeOut();
+    // The probe failed: the next is twice as far off (10 s).
+    clock = 14_999;
+    await entries.best(hashes, 's-settings');
+    expect(calls).toBe(afterFailure + 1);
+
+    answering = true;
+    await memory.putEntry!({
+      key: 'c-shared-entry',
+      index: `i-${hashes[3]!.slice(0, 32)}`,
+      coveredLength: 5,
+      coveredHash: hashes[4]!,
+      settings: 's-settings-g1',
+      body: JSON.stringify({ projection: [message('shared')] }),
+    });
+    clock = 15_000;
+    await entries.best(hashes, 's-settings');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The probe found it answering: requests read it again.
+    expect((await entries.best(hashes, 's-settings'))?.projection).toEqual([message('shared')]);
+    expect(report.counts.get('store')).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { createMemoryStore } from '../stores/memory-store.js';
 import type { CacheEntryHead, SessionStore } from '../stores/session-store.js';
 import type { ChainList } from './prompt-chain.js';
 import type { ReportOnce } from './report-once.js';
+import { createStoreBreaker, type StoreRetry } from './store-breaker.js';
 
 /** What `write` stored: `projection` is another writer's, already there under the key, or undefined when ours went in. */
 export interface WrittenProjection {
@@ -39,25 +40,40 @@ export const CACHE_INDEX_DEPTH = 4;
 
 type EntryStore = Required<Pick<SessionStore, 'putEntry' | 'getEntry' | 'entryHeads'>>;
 
+export interface CompactionCacheOptions {
+  /** When a shared store that failed is asked again (default `STORE_RETRY`: after 5 s, then doubling up to 60 s). */
+  retry?: StoreRetry;
+  now?: () => number;
+}
+
+/** The index a probe of a failed store reads: no entry is filed under it. */
+const PROBE_INDEX = 'i-store-probe';
+
 /**
  * The stateless path's content-addressed compaction cache over a store's entries. A lookup is a
  * bounded number of store reads (the heads filed under the prompt's first `CACHE_INDEX_DEPTH`
  * prefixes, in parallel, then the one body that matches), never a scan; a write is idempotent, first writer wins. A store without entries, or one that fails, leaves
  * this process its own cache in memory (said once): requests still go out, each worker consistent
- * with itself.
+ * with itself. After a failure no request waits for the store again until a probe in the background finds it answering.
  */
-export function createCompactionCache(store: SessionStore, report: ReportOnce): CompactionCache {
+export function createCompactionCache(
+  store: SessionStore,
+  report: ReportOnce,
+  options: CompactionCacheOptions = {},
+): CompactionCache {
   const local: EntryStore = createMemoryStore() as EntryStore;
   const shared: EntryStore | undefined =
     store.putEntry !== undefined && store.getEntry !== undefined && store.entryHeads !== undefined
       ? (store as EntryStore)
       : undefined;
+  const breaker = createStoreBreaker(() => shared!.entryHeads(PROBE_INDEX), options.retry, options.now);
 
   async function tryShared<T>(what: string, fn: (entries: EntryStore) => Promise<T>): Promise<T | undefined> {
-    if (shared === undefined) return undefined;
+    if (shared === undefined || !breaker.allows()) return undefined;
     try {
       return await fn(shared);
     } catch (error) {
+      breaker.failed();
       report(
         'store',
         `the ${store.kind} store could not ${what}; this process keeps its compactions in memory meanwhile`,

@@ -25,7 +25,9 @@ export {
   type CompactionCache,
   type CachedProjection,
   type WrittenProjection,
+  type CompactionCacheOptions,
 } from './compaction-cache.js';
+export { STORE_RETRY, type StoreRetry } from './store-breaker.js';
 export { createReportOnce, type ReportOnce } from './report-once.js';
 export { settingsHash } from './settings-hash.js';
 export { foldDeprecatedWrapperOptions } from './deprecated-wrapper-options.js';
