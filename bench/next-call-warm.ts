@@ -2,9 +2,9 @@
  * The warm next call at a prompt size: one first call, then 150 next calls of 2 appended messages each (the
  * prefix's objects handed again in a new array), the p50 and mean CPU time of the last 149
  * (`process.cpuUsage`, every thread: garbage collection included). Two paths:
- * - `prepare`: `createStatelessIntegration`'s prepare, the integration's rendering back with the framework's own
- *   list (`CallerList`) and the turn's `run`, as `stateless-integrations.ts` does (Agents SDK or LangChain mapping;
- *   the prompt with its head in front made outside the timing);
+ * - `prepare`: `createStatelessIntegration`'s prepare of the head and the list (`HeadedPrompt`, as the
+ *   integrations hand them), the integration's rendering back with the framework's own list (`CallerList`) and
+ *   the turn's `run` (Agents SDK or LangChain mapping);
  * - `filter`: the OpenAI Agents SDK's real `callModelInputFilter` and wrapped model (a model stub that is not
  *   `OpenAIResponsesModel`, answering at once), which also puts the instructions in front of the run's input.
  *
@@ -25,8 +25,8 @@ const CALLS = 150;
 interface Path {
   /** The framework's head and list for these messages. */
   promptOf(messages: readonly Message[]): { head: unknown[]; body: unknown[] };
-  /** One call: `prompt` is the head and the list as one array, made outside the timing (the framework's own in `prepare`). */
-  call(prompt: readonly unknown[], head: readonly unknown[], body: readonly unknown[]): Promise<unknown>;
+  /** One call with the framework's head and list. */
+  call(head: readonly unknown[], body: readonly unknown[]): Promise<unknown>;
 }
 
 const cpuMs = (): number => {
@@ -56,8 +56,8 @@ async function preparePath(which: 'agents' | 'langchain'): Promise<Path> {
       const request = toLangChainRequest(messages, createPromptOriginals(), { cacheControl: false });
       return { head: request.systemMessage === undefined ? [] : [request.systemMessage], body: request.messages };
     },
-    async call(prompt, head, body) {
-      const turn = await integration.prepare(prompt, integration.request({ model: 'claude-sonnet-4-6' }));
+    async call(head, body) {
+      const turn = await integration.prepare({ head, list: body }, integration.request({ model: 'claude-sonnet-4-6' }));
       const storage = turn.sourceStorage;
       const caller = storage === undefined ? undefined : { list: body as never[], storage, offset: head.length };
       const sent =
@@ -81,7 +81,7 @@ async function filterPath(): Promise<Path> {
       const items = toAgentItems(messages, createPromptOriginals());
       return { head: [items.instructions ?? 'Be brief.'], body: items.input };
     },
-    async call(_prompt, head, body) {
+    async call(head, body) {
       const modelData = { instructions: head[0] as string, input: body as MirrorItem[] };
       const filtered = await ctx.callModelInputFilter({
         modelData,
@@ -117,13 +117,12 @@ async function measure(which: PathName, size: number, calls: number): Promise<Ne
   const history = withDistinctTexts(buildHistory(await corpusMessages(), size + 2 * calls + 2));
   const { head, body } = path.promptOf(history);
   const first = body.slice(0, size);
-  await path.call(head.concat(first), head, first);
+  await path.call(head, first);
   const times: number[] = [];
   for (let call = 1; call <= calls; call++) {
     const next = body.slice(0, size + 2 * call);
-    const prompt = head.concat(next);
     const started = cpuMs();
-    await path.call(prompt, head, next);
+    await path.call(head, next);
     if (call > 1) times.push(cpuMs() - started);
   }
   const sorted = times.slice().sort((left, right) => left - right);

@@ -1,6 +1,6 @@
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { ChatAnthropic } from '@langchain/anthropic';
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
@@ -156,6 +156,50 @@ describe.each(['anthropic', 'openai'] as const)('contextManagementMiddleware in 
     expect(wrapped.name).toBe(direct.name);
     expect((wrapped.cause as Error).constructor).toBe(direct.constructor);
     expect(modelCalls(sim)).toHaveLength(2);
+  });
+});
+
+describe('contextManagementMiddleware with the system message apart from the messages', () => {
+  it('sends a changed system message on the same messages, and messages changed in place as they are', async () => {
+    const { sim, host } = await rig('openai', { contextWindow: 200_000 });
+    const middleware = contextManagementMiddleware({ host, contextWindow: 200_000 });
+    const seen: string[] = [];
+    host.hooks.beforeRequest.tapPromise('test', async (request) => {
+      seen.push(JSON.stringify(request.messages.map((message) => message.parts)));
+      return request;
+    });
+    const handled: { system: string; messages: BaseMessage[] }[] = [];
+    const handler = async (request: { systemMessage: SystemMessage; messages: BaseMessage[] }) => {
+      handled.push({ system: request.systemMessage.text, messages: request.messages });
+      return new AIMessage('ok');
+    };
+    const model = chatModel('openai', sim);
+    const messages = conversation();
+    const call = (system: string) =>
+      middleware.wrapModelCall!(
+        {
+          model,
+          messages,
+          systemMessage: new SystemMessage(system),
+          tools: [],
+          state: { messages },
+          runtime: {},
+        } as never,
+        handler as never,
+      );
+    await call(SYSTEM);
+    await call('You are a terse reviewer.');
+    expect(handled.at(-1)!.system).toBe('You are a terse reviewer.');
+    expect(handled.at(-1)!.messages).toBe(messages);
+    expect(seen.at(-1)).not.toContain(SYSTEM);
+    // The same array again, pushed to and with an earlier message replaced in place.
+    messages.push(new HumanMessage('And the tests?'));
+    messages[3] = new AIMessage({ content: 'Reading it again.', tool_calls: (messages[3] as AIMessage).tool_calls });
+    await call('You are a terse reviewer.');
+    expect(handled.at(-1)!.messages).toBe(messages);
+    expect(seen.at(-1)).toContain('Reading it again.');
+    expect(seen.at(-1)).not.toContain('Reading part 1.');
+    expect(seen.at(-1)).toContain('And the tests?');
   });
 });
 

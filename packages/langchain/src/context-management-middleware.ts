@@ -69,11 +69,11 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
   };
 
   const wrapModelCall = async (request: ModelRequest, handler: ModelCallHandler): Promise<ModelResponse> => {
-    const system = request.systemMessage.text === '' ? undefined : request.systemMessage;
+    // The system message as a head apart from the request's messages: they are not copied to put it in front.
+    const head: BaseMessage[] = request.systemMessage.text === '' ? [] : [request.systemMessage];
     const facts = modelFacts(request.model, options.model);
     const turn: StatelessTurn<BaseMessage, unknown> = await integration.prepare(
-      // concat, not a spread: one copy of the list in V8's own loop.
-      system === undefined ? request.messages : ([system] as BaseMessage[]).concat(request.messages),
+      { head, list: request.messages },
       integration.request({
         ...(facts.name === undefined ? {} : { model: facts.name }),
         ...(options.maxOutputTokens === undefined && facts.maxTokens !== undefined
@@ -87,8 +87,7 @@ export function contextManagementMiddleware(options: ContextManagementMiddleware
       if (messages === undefined) return throwOnWindowStop(await handler(native));
       const storage = turn.sourceStorage;
       // The request's own messages go back as they came when the projection is exactly them (no copy).
-      const caller =
-        storage === undefined ? undefined : { list: request.messages, storage, offset: system === undefined ? 0 : 1 };
+      const caller = storage === undefined ? undefined : { list: request.messages, storage, offset: head.length };
       const projected = toLangChainRequest(
         messages,
         turn.originals,

@@ -190,6 +190,34 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     });
     expect(next.input).toBe(longer);
   });
+  it('takes the instructions apart from the input: changed instructions go out on the same input, an input changed in place as it is', async () => {
+    const { agent, ctx, host } = await rig({ contextWindow: 200_000 });
+    const seen: string[] = [];
+    host.hooks.beforeRequest.tapPromise('test', async (request) => {
+      seen.push(JSON.stringify(request.messages.map((message) => message.parts)));
+      return request;
+    });
+    const input = conversation();
+    const filter = (instructions: string) =>
+      ctx.callModelInputFilter({ modelData: { instructions, input }, agent: agent as never, context: undefined });
+    expect((await filter(INSTRUCTIONS)).instructions).toBe(INSTRUCTIONS);
+    const changed = await filter('You are a terse reviewer.');
+    expect(changed.instructions).toBe('You are a terse reviewer.');
+    expect(changed.input).toBe(input);
+    expect(seen.at(-1)).not.toContain(INSTRUCTIONS);
+    // The run's own array again, pushed to and with an earlier item replaced in place.
+    input.push({ role: 'user', content: 'And the tests?' });
+    input[4] = {
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Reading it again.' }],
+    };
+    const edited = await filter('You are a terse reviewer.');
+    expect(edited.input).toBe(input);
+    expect(seen.at(-1)).toContain('Reading it again.');
+    expect(seen.at(-1)).not.toContain('Reading part 1.');
+    expect(seen.at(-1)).toContain('And the tests?');
+  });
   it('lets go of the turns of runs aborted between the input filter and the model call: bounded, their views reused', async () => {
     const { sim, host, agent, ctx } = await rig({ contextWindow: 200_000 });
     const views = new Set<string>();

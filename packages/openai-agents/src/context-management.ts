@@ -71,20 +71,17 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       : (instructionsItem = { role: 'system', content, instructionsOnly: true });
 
   const callModelInputFilter: CallModelInputFilter = async ({ modelData, agent }) => {
-    // concat, not a spread: one copy of the list in V8's own loop (a spread of 100k items cost ms a call).
-    const items: MirrorItem[] =
-      modelData.instructions === undefined
-        ? modelData.input
-        : ([instructionsOf(modelData.instructions)] as MirrorItem[]).concat(modelData.input);
+    // The instructions as a head apart from the run's input: the input is not copied to put them in front.
+    const head: MirrorItem[] = modelData.instructions === undefined ? [] : [instructionsOf(modelData.instructions)];
     const model = options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined);
-    const turn = await integration.prepare(items, integration.request(model === undefined ? {} : { model }));
+    const turn = await integration.prepare(
+      { head, list: modelData.input },
+      integration.request(model === undefined ? {} : { model }),
+    );
     if (turn.messages === undefined) return modelData;
     const storage = turn.sourceStorage;
     // The run's own input goes back as it came when the projection is exactly it (no copy).
-    const caller =
-      storage === undefined
-        ? undefined
-        : { list: modelData.input, storage, offset: modelData.instructions === undefined ? 0 : 1 };
+    const caller = storage === undefined ? undefined : { list: modelData.input, storage, offset: head.length };
     const projected = toAgentItems(turn.messages, turn.originals, caller);
     if (!projected.holdsOpenAICompaction) withoutOpenAIItems.add(turn);
     const key = signature(projected.instructions, projected.input);

@@ -7,6 +7,7 @@ export {
   type RunOptions,
 } from './stateless-context.js';
 export { ContextWindowStop } from './context-window-stop.js';
+export { headedPrompt, type HeadedPrompt } from './headed-prompt.js';
 export {
   createPromptChainer,
   chainHash,

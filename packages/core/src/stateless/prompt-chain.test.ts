@@ -147,6 +147,55 @@ describe('createPromptChainer on a caller that hands its list again', () => {
   });
 });
 
+describe('createPromptChainer on a head apart from the list (instructions, a system message)', () => {
+  const system = (text: string): Item => ({ role: 'system', content: [{ type: 'text', text }] });
+  const joinedHashes = (head: Item, list: readonly Item[]) =>
+    hashesOf(createPromptChainer(mapAll).chain([head, ...list]));
+
+  it('chains the head followed by the list, as the joined array: hashes, sources, no message mapped twice', () => {
+    const { chainer, mapped } = chainerCountingMaps();
+    const head = system('be brief');
+    const list = rebuilt(6).slice(1);
+    chainer.chain({ head: [head], list: list.slice(0, 3) });
+    mapped.length = 0;
+    const next = chainer.chain({ head: [head], list });
+    if (!next.ok) throw new Error('unmapped');
+    expect(mapped).toEqual(['second answer', 'third ask']);
+    expect(listOf(next.chain.hashes)).toEqual(joinedHashes(head, list));
+    expect(listOf(next.chain.sources)).toEqual([head, ...list]);
+    for (let index = 0; index < list.length; index++) expect(next.chain.sources.at(index + 1)).toBe(list[index]);
+  });
+
+  it('gives a changed head (instructions changed between calls, the same list) its own hashes from the first message on', () => {
+    const { chainer } = chainerCountingMaps();
+    const list = rebuilt(6).slice(1);
+    const before = hashesOf(chainer.chain({ head: [system('be brief')], list }));
+    const changed = system('be thorough');
+    const after = chainer.chain({ head: [changed], list });
+    if (!after.ok) throw new Error('unmapped');
+    expect(listOf(after.chain.hashes)).toEqual(joinedHashes(changed, list));
+    expect(after.chain.hashes.at(0)).not.toBe(before[0]);
+    expect(after.chain.sources.at(0)).toBe(changed);
+    // The head dropped: the list alone, its own chain.
+    expect(hashesOf(chainer.chain({ head: [], list }))).toEqual(hashesOf(createPromptChainer(mapAll).chain(list)));
+  });
+
+  it('chains what a list reused after a head holds on each call: pushed to, then an earlier message replaced in place', () => {
+    const { chainer } = chainerCountingMaps();
+    const head = system('be brief');
+    const all = rebuilt(6).slice(1);
+    const list = all.slice(0, 3);
+    chainer.chain({ head: [head], list });
+    list.push(...all.slice(3));
+    expect(hashesOf(chainer.chain({ head: [head], list }))).toEqual(joinedHashes(head, all));
+    list[2] = { role: 'assistant', content: [{ type: 'text', text: 'an edited answer' }] };
+    const edited = chainer.chain({ head: [head], list });
+    if (!edited.ok) throw new Error('unmapped');
+    expect(listOf(edited.chain.hashes)).toEqual(joinedHashes(head, list));
+    expect(edited.chain.sources.at(3)).toBe(list[2]);
+  });
+});
+
 function mapAll(item: Item, id: string): MappedPromptItem<Item['content'][number]> {
   return {
     ok: true,

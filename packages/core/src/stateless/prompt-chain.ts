@@ -2,6 +2,7 @@ import { hash as oneShotHash } from 'node:crypto';
 import type { Message } from '../model/message.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
 import { contentKey } from './content-key.js';
+import { headedPrompt, type HeadedPrompt } from './headed-prompt.js';
 
 /** One caller message as ctxhost sees it: mapped once, hashed once. */
 export interface ChainedMessage<P> {
@@ -43,9 +44,10 @@ export interface PromptChainer<S, P> {
   /**
    * The chain keeps the prompt's objects in storage of its own (appended to, O(new)), never `prompt`
    * itself: the caller may change or reuse its list, and a list of 100k handed in on every call is not
-   * kept alive past the call (it would be promoted, and each one then collected by a full GC).
+   * kept alive past the call (it would be promoted, and each one then collected by a full GC). A prompt
+   * given as a head and a list is chained as the head followed by the list, neither copied.
    */
-  chain(prompt: readonly S[]): ChainResult<S, P>;
+  chain(prompt: readonly S[] | HeadedPrompt<S>): ChainResult<S, P>;
 }
 
 /** A chained message with the prefix it was last chained after and the hash that gave (the memo's answer for that prefix, made again from the message under another). */
@@ -104,11 +106,11 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   };
 
   /** The recent chain with this opening whose message at the prompt's last shared position equals the prompt's. */
-  const guideFor = (prompt: readonly S[], opening: string): TrunkChain<S, P> | undefined => {
+  const guideFor = (at: (index: number) => S, length: number, opening: string): TrunkChain<S, P> | undefined => {
     const candidates = [...(recent.get(opening) ?? [])].sort((left, right) => right.length - left.length);
     return candidates.find((candidate) => {
-      const last = Math.min(candidate.length, prompt.length) - 1;
-      return sameValue(candidate.sources.at(last), prompt[last], 0);
+      const last = Math.min(candidate.length, length) - 1;
+      return sameValue(candidate.sources.at(last), at(last), 0);
     });
   };
 
@@ -136,53 +138,59 @@ export function createPromptChainer<S, P>(map: (source: S, id: string) => Mapped
   };
 
   return {
-    chain(prompt) {
+    chain(given) {
+      const { head, list } = headedPrompt(given);
+      const headLength = head.length;
+      const length = headLength + list.length;
+      // The prompt's message at `index`: the head's, then the list's (the two are never joined into one array).
+      const at = (index: number): S => (index < headLength ? head[index]! : list[index - headLength]!);
       const opening: Trunk<S, P> = { sources: [], items: [], hashes: [], messages: [] };
       let previous = START;
-      for (let index = 0; index < Math.min(prompt.length, OPENING_DEPTH); index++) {
-        const chained = chainOne(prompt[index]!, previous);
+      for (let index = 0; index < Math.min(length, OPENING_DEPTH); index++) {
+        const chained = chainOne(at(index), previous);
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
-        extend(opening, prompt[index]!, chained, chained.hash);
+        extend(opening, at(index), chained, chained.hash);
       }
-      const guide = prompt.length > OPENING_DEPTH ? guideFor(prompt, previous) : undefined;
+      const guide = length > OPENING_DEPTH ? guideFor(at, length, previous) : undefined;
       let trunk = opening;
       let index = opening.items.length;
       if (guide !== undefined) {
         trunk = guide.trunk;
-        const identical = sharedLength(trunk.sources, prompt, OPENING_DEPTH, guide.length);
-        for (index = identical; index < guide.length && index < prompt.length; index++) {
-          const source = prompt[index]!;
+        const identical = sharedLength(trunk.sources, head, list, OPENING_DEPTH, guide.length);
+        for (index = identical; index < guide.length && index < length; index++) {
+          const source = at(index);
           if (!sameValue(trunk.sources[index], source, 0)) break;
           if (typeof source === 'object' && source !== null) memo.set(source, trunk.items[index]!);
         }
         // The guide's storage, shared, when it holds this prompt's very objects; else a copy that holds them (equal ones were rebuilt).
-        const own = (item: ChainedMessage<P>, at: number): boolean =>
-          trunk.items[at] !== item || trunk.sources[at] !== prompt[at];
+        const own = (item: ChainedMessage<P>, place: number): boolean =>
+          trunk.items[place] !== item || trunk.sources[place] !== at(place);
         if (index > identical || opening.items.some(own)) {
           trunk = fork(trunk, index);
-          opening.items.forEach((item, at) => {
-            trunk.items[at] = item;
-            trunk.messages[at] = opening.messages[at]!;
+          opening.items.forEach((item, place) => {
+            trunk.items[place] = item;
+            trunk.messages[place] = opening.messages[place]!;
           });
-          for (let at = 0; at < index; at++) trunk.sources[at] = prompt[at]!;
+          for (let place = 0; place < index; place++) trunk.sources[place] = at(place);
         }
         previous = trunk.hashes[index - 1]!;
       }
-      for (; index < prompt.length; index++) {
-        const chained = chainOne(prompt[index]!, previous);
+      for (; index < length; index++) {
+        const source = at(index);
+        const chained = chainOne(source, previous);
         if (typeof chained === 'string') return { ok: false, unmappedType: chained };
         previous = chained.hash;
         if (trunk.items.length > index) {
-          const same = trunk.items[index] === chained && trunk.sources[index] === prompt[index];
+          const same = trunk.items[index] === chained && trunk.sources[index] === source;
           if (same && trunk.hashes[index] === chained.hash) continue;
           // Another chain extended the shared storage past here with other messages: this prompt branches off on a copy.
           trunk = fork(trunk, index);
         }
-        extend(trunk, prompt[index]!, chained, chained.hash);
+        extend(trunk, source, chained, chained.hash);
       }
-      const chain = trunkChain(prompt.length, trunk);
-      if (prompt.length > 0) remember(chain);
+      const chain = trunkChain(length, trunk);
+      if (length > 0) remember(chain);
       return { ok: true, chain };
     },
   };
@@ -249,15 +257,23 @@ export function listOf<T>(list: ChainList<T>): T[] {
 }
 
 /**
- * The end of the run of positions from `from` (before `limit`) at which both lists hold the very same object.
- * `Object.is`, not `===`: for one object twice V8 answers without reading it, where `===` reads each object's
- * map (to rule out NaN): a cache miss per message once the prompt's objects are spread over a large heap
- * (100k messages: 0.3 ms against 1.6–2.6 ms).
+ * The end of the run of positions from `from` (before `limit`) at which `stored` and the prompt (`head` then
+ * `list`) hold the very same object. `Object.is`, not `===`: for one object twice V8 answers without reading
+ * it, where `===` reads each object's map (to rule out NaN): a cache miss per message once the prompt's objects
+ * are spread over a large heap (100k messages: 0.3 ms against 1.6–2.6 ms).
  */
-function sharedLength(left: readonly unknown[], right: readonly unknown[], from: number, limit: number): number {
-  const end = Math.min(left.length, right.length, limit);
+function sharedLength(
+  stored: readonly unknown[],
+  head: readonly unknown[],
+  list: readonly unknown[],
+  from: number,
+  limit: number,
+): number {
+  const offset = head.length;
+  const end = Math.min(stored.length, offset + list.length, limit);
   let index = from;
-  while (index < end && Object.is(left[index], right[index])) index++;
+  for (; index < end && index < offset; index++) if (!Object.is(stored[index], head[index])) return index;
+  while (index < end && Object.is(stored[index], list[index - offset])) index++;
   return index;
 }
 

@@ -11,6 +11,7 @@ import type { Usage } from '../model/usage.js';
 import type { ProviderError } from '../model/provider-error.js';
 import { createCompactionCache, type CompactionCache } from './compaction-cache.js';
 import { createPromptChainer, type PromptChain } from './prompt-chain.js';
+import type { HeadedPrompt } from './headed-prompt.js';
 import { createReportOnce, type ReportOnce } from './report-once.js';
 import { settingsHash } from './settings-hash.js';
 import { commitRequest } from './commit-request.js';
@@ -107,8 +108,11 @@ export interface RunOptions<T> {
 }
 
 export interface StatelessContext<S, P> {
-  /** The projection of `prompt` (the caller's whole prompt) under the request's settings. Never throws. */
-  prepare(prompt: readonly S[], request: StatelessRequest): Promise<StatelessTurn<S, P>>;
+  /**
+   * The projection of `prompt` (the caller's whole prompt: one list, or a head the framework keeps apart and
+   * its list, never copied into one) under the request's settings. Never throws.
+   */
+  prepare(prompt: readonly S[] | HeadedPrompt<S>, request: StatelessRequest): Promise<StatelessTurn<S, P>>;
   /** ctxhost's own trouble, once per cause. */
   readonly report: ReportOnce;
   /** Live views and the host (after the first request). */
@@ -184,7 +188,10 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     }
   }
 
-  async function prepare(prompt: readonly S[], request: StatelessRequest): Promise<StatelessTurn<S, P>> {
+  async function prepare(
+    prompt: readonly S[] | HeadedPrompt<S>,
+    request: StatelessRequest,
+  ): Promise<StatelessTurn<S, P>> {
     let view: StatelessView<S, P> | undefined;
     let fallback: (() => Promise<LastValidProjection<S, P> | undefined>) | undefined;
     try {
