@@ -218,6 +218,29 @@ describe('createContextManagement with the OpenAI Agents SDK runner against the 
     expect(seen.at(-1)).not.toContain('Reading part 1.');
     expect(seen.at(-1)).toContain('And the tests?');
   });
+  it('is identity-preserving: each step of a run gets the run’s own items, not deep copies of them', async () => {
+    const { sim, agent, ctx } = await rig({ contextWindow: 200_000 });
+    sim.script({ content: [{ type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'a.ts' } }] }, 'Read.');
+    const readFile = tool({
+      name: 'read_file',
+      description: 'Reads a file',
+      parameters: z.object({ path: z.string() }),
+      execute: async ({ path }) => `contents of ${path}`,
+    });
+    const inputs: AgentInputItem[][] = [];
+    const filter: CallModelInputFilter = Object.assign(
+      (args: Parameters<CallModelInputFilter>[0]) => {
+        inputs.push(args.modelData.input);
+        return ctx.callModelInputFilter(args);
+      },
+      { preserveInputIdentity: ctx.callModelInputFilter.preserveInputIdentity },
+    );
+    const result = await run(agent.clone({ tools: [readFile] }), conversation(), { callModelInputFilter: filter });
+    expect(result.finalOutput).toBe('Read.');
+    expect(inputs).toHaveLength(2);
+    // The second step's input holds the first step's items themselves (the SDK clones each item otherwise).
+    for (const [index, item] of inputs[0]!.entries()) expect(inputs[1]![index]).toBe(item);
+  });
   it('lets go of the turns of runs aborted between the input filter and the model call: bounded, their views reused', async () => {
     const { sim, host, agent, ctx } = await rig({ contextWindow: 200_000 });
     const views = new Set<string>();

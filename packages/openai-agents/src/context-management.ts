@@ -70,7 +70,7 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       ? instructionsItem
       : (instructionsItem = { role: 'system', content, instructionsOnly: true });
 
-  const callModelInputFilter: CallModelInputFilter = async ({ modelData, agent }) => {
+  const filter = async ({ modelData, agent }: Parameters<CallModelInputFilter>[0]) => {
     // The instructions as a head apart from the run's input: the input is not copied to put them in front.
     const head: MirrorItem[] = modelData.instructions === undefined ? [] : [instructionsOf(modelData.instructions)];
     const model = options.model ?? (typeof agent.model === 'string' && agent.model !== '' ? agent.model : undefined);
@@ -91,6 +91,14 @@ export function createContextManagement(options: ContextManagementOptions = {}):
       ...(projected.instructions === undefined ? {} : { instructions: projected.instructions }),
     };
   };
+
+  /**
+   * Identity-preserving: ctxhost never changes an item or anything in it (it maps them into its own messages
+   * and hands back the run's own objects), so the runner may pass its items instead of deep copies of every
+   * one of them on each call (the SDK's `structuredClone` of the whole input), and the prompt chain then finds
+   * the run's known items by identity rather than comparing rebuilt copies field by field.
+   */
+  const callModelInputFilter: CallModelInputFilter = Object.assign(filter, { preserveInputIdentity: true });
 
   function wrapModel(inner: Model): Model {
     const turnOf = (request: ModelRequest): Turn | undefined => {
