@@ -1,16 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, createAnthropicModel } from '@ctxhost/anthropic';
-import type { Message, Session, ToastEvent } from '@ctxhost/core';
+import { learnedWindowBound, type Message, type Session, type ToastEvent } from '@ctxhost/core';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
 import { createDefaultHost } from 'ctxhost';
 
 const MODEL = 'claude-sonnet-4-6';
 const WINDOW_STOP = 'model_context_window_exceeded';
 let sim: Simulator | undefined;
+let larger: Simulator | undefined;
 afterEach(async () => {
   await sim?.close();
+  await larger?.close();
   sim = undefined;
+  larger = undefined;
 });
 
 /** Ten file reads whose outputs grow, as an agent's turn leaves them. */
@@ -80,6 +83,50 @@ describe('a stateful session keeps what a probe of a window stop found (Anthropi
       expect(toasts.some((toast) => toast.title === 'Silent overflow')).toBe(false);
       expect(session.contextWindow).toBeGreaterThanOrEqual(learned);
       expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('a session that forgets an inherited bound goes back to the client’s explicit window, not the config’s', async () => {
+    sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
+    // The same model behind a gateway that serves more: the limit the bound was learned under moved.
+    larger = await startSimulator({ contextLimit: 100_000, overflowStyle: 'stop_reason' });
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      },
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    try {
+      const window = 150_000;
+      const agentOf = (server: Simulator) =>
+        createAgent({
+          host,
+          model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), {
+            model: MODEL,
+            contextWindow: window,
+          }),
+        });
+      const first = await host.session('first');
+      await first.append({ id: 'u0', role: 'user', parts: [{ id: 'u0:0', type: 'text', text: 'Investigate.' }] });
+      await readFiles(first, 'build');
+      await agentOf(sim).send('first', 'What failed?');
+      const bound = learnedWindowBound(host, MODEL)!;
+      expect(bound.fits).toBeLessThan(7_000);
+
+      // A later session inherits the model's bound, is answered above it (raised), then at the smallest prompt refused (forgotten).
+      const agent = agentOf(larger);
+      const session = await host.session('later');
+      const log = (tokens: number) =>
+        `What failed?\n${'the build log says error TS2322 in src/app.ts\n'.repeat(Math.ceil(tokens / 15))}`;
+      expect(await agent.send('later', log((bound.fits! + bound.rejected!) / 2))).toMatchObject({ status: 'done' });
+      expect(session.contextWindow).toBeGreaterThan(bound.fits!);
+      expect(session.contextWindow).toBeLessThan(bound.rejected!);
+      expect(await agent.send('later', log(bound.rejected! * 1.3))).toMatchObject({ status: 'done' });
+      expect(learnedWindowBound(host, MODEL)).toBeUndefined();
+      expect(session.contextWindow).toBe(window);
     } finally {
       await host.dispose();
     }

@@ -9,6 +9,7 @@ import {
   readWorkspaceFiles,
   resolveContextWindow,
   learnedWindowBound,
+  rememberConfiguredWindow,
   withLearnedWindow,
   type Host,
   type JsonValue,
@@ -108,11 +109,10 @@ export function createAgent(options: AgentOptions): Agent {
     const session = await host.session(sessionId);
     // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model.
     // Capped by what an overflow that named no limit taught about this model in this process.
-    session.contextWindow = withLearnedWindow(
-      host,
-      model.model,
-      session.contextWindow ?? model.contextWindow ?? resolveContextWindow(host.config, model.model),
-    );
+    const window = session.contextWindow ?? model.contextWindow ?? resolveContextWindow(host.config, model.model);
+    // What the session goes back to when it forgets a learned bound: the window given the first time it was driven.
+    rememberConfiguredWindow(session, window);
+    session.contextWindow = withLearnedWindow(host, model.model, window);
     const outcome = await session.exclusive(async () => {
       if (options.system !== undefined && session.messages().length === 0)
         await session.append(createMessage('system', [{ type: 'text', text: options.system }]));

@@ -1,4 +1,4 @@
-import { createHost, withLearnedWindow, type ToastEvent } from '@ctxhost/core';
+import { createHost, relaxLearnedWindow, withLearnedWindow, type ToastEvent } from '@ctxhost/core';
 import { describe, expect, it } from 'vitest';
 import { createUnstatedLimitLearning } from './unstated-limit-learning.js';
 
@@ -49,5 +49,15 @@ describe('what a probe of an overflow that names no limit leaves behind', () => 
     expect(session.contextWindow).toBe(200_000);
     expect(withLearnedWindow(host, 'gpt-5.5', 400_000)).toBe(400_000);
     expect(toasts).toHaveLength(0);
+  });
+
+  it('starts from the model’s bound, not an older one of its own, when another request moved it', async () => {
+    const { host, session, learning, refused } = await rig();
+    learning.rejected(session);
+    await learning.fitted(session, Math.floor(refused / 3));
+    // A stateless request of the same model answered a larger prompt since.
+    relaxLearnedWindow(host, 'gpt-5.5', () => Math.floor(refused / 2));
+    learning.rejected(session);
+    expect(withLearnedWindow(host, 'gpt-5.5', 400_000)).toBe(Math.floor(refused / 2));
   });
 });

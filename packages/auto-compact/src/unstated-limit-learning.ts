@@ -1,6 +1,7 @@
 import {
   boundAfterFit,
   boundAfterRejection,
+  configuredWindowOf,
   contextWindowOf,
   formatTokens,
   learnedWindowBound,
@@ -49,9 +50,9 @@ export function createUnstatedLimitLearning(host: Host): UnstatedLimitLearning {
   const models = new Map<string, string>();
 
   const boundOf = (sessionId: string): WindowBound | undefined => {
-    const own = sessions.get(sessionId)?.bound;
     const model = models.get(sessionId);
-    return own ?? (model === undefined ? undefined : learnedWindowBound(host, model));
+    // The model's bound first: another session, or an answered stateless request, may have moved it since this one stored its own.
+    return (model === undefined ? undefined : learnedWindowBound(host, model)) ?? sessions.get(sessionId)?.bound;
   };
 
   const store = (sessionId: string, bound: WindowBound | undefined): void => {
@@ -94,10 +95,15 @@ async function applyWindow(
   model: string | undefined,
 ): Promise<void> {
   if (bound?.fits === undefined) {
-    if (own.applied !== undefined && session.contextWindow === own.applied) {
-      // A session that inherited the model's bound has no window of its own to go back to: the config's.
+    const configured = configuredWindowOf(session);
+    // Capped by the model's bound when it opened (an integration's session or request), and not moved since.
+    const inherited = own.applied === undefined && configured !== undefined && session.contextWindow === before.fits;
+    if ((own.applied !== undefined && session.contextWindow === own.applied) || inherited) {
+      // A session that inherited the model's bound goes back to the window it was configured with (the integration's), else the config's.
       session.contextWindow =
-        own.believed ?? (model === undefined ? undefined : resolveContextWindow(host.config, model));
+        own.believed ??
+        configured?.window ??
+        (model === undefined ? undefined : resolveContextWindow(host.config, model));
       host.logger.info(
         `${AUTO_COMPACT}: a prompt as large as one refused was answered; the learned window is forgotten`,
         {
@@ -109,8 +115,9 @@ async function applyWindow(
     return;
   }
   const current = contextWindowOf(session, host.config);
-  // A window that is the model's bound already (a session opened after it was learned) is no window of its own.
-  if (!('believed' in own)) own.believed = current === before.fits ? undefined : current;
+  // A window that is the model's bound already (a session opened after it was learned) is no window of its own: the one
+  // it was configured with is (an integration's explicit window), when remembered.
+  if (!('believed' in own)) own.believed = current === before.fits ? configuredWindowOf(session)?.window : current;
   const window = own.believed === undefined ? bound.fits : Math.min(own.believed, bound.fits);
   if (window === current) return;
   const lowered = current === undefined || window < current;

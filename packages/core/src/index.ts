@@ -104,7 +104,10 @@ export {
 export {
   boundAfterFit,
   boundAfterRejection,
+  configuredWindowOf,
   learnedWindowBound,
+  relaxLearnedWindow,
+  rememberConfiguredWindow,
   setLearnedWindowBound,
   withLearnedWindow,
   type WindowBound,

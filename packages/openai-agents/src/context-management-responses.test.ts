@@ -1,6 +1,6 @@
 import { Agent, OpenAIResponsesModel, run, setTracingDisabled, type AgentInputItem } from '@openai/agents';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
-import { createDefaultHost, type Host, type ToastEvent } from 'ctxhost';
+import { createDefaultHost, learnedWindowBound, type Host, type ToastEvent } from 'ctxhost';
 import OpenAI from 'openai';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createContextManagement } from './index.js';
@@ -65,7 +65,7 @@ async function rig(contextLimit: number, contextWindow: number | undefined) {
   const agent = new Agent({ name: 'engineer', instructions: 'You are careful.', model: ctx.wrapModel(model) });
   const plain = new Agent({ name: 'engineer', instructions: 'You are careful.', model });
   const calls = () => sim.requests.filter((request) => request.path === '/v1/responses');
-  return { agent, plain, ctx, toasts, calls };
+  return { agent, plain, ctx, toasts, calls, host };
 }
 
 async function promptTokens(): Promise<number> {
@@ -123,6 +123,45 @@ describe('createContextManagement with the OpenAI Agents SDK runner on its defau
     const second = calls().slice(firstIncident);
     expect(second.map((call) => call.status)).toEqual(second.map(() => 200));
     expect(toasts.filter((toast) => toast.title === 'Context window learned')).toHaveLength(1);
+  });
+
+  it('a limit under the newest outputs costs one 400 again, as a window configured at the limit does', async () => {
+    const real = await promptTokens();
+    const learning = await rig(Math.floor(real / 6), undefined);
+    await run(learning.agent, conversation(), { callModelInputFilter: learning.ctx.callModelInputFilter });
+    const firstIncident = learning.calls().length;
+    await run(learning.agent, conversation('deploy'), { callModelInputFilter: learning.ctx.callModelInputFilter });
+    expect(
+      learning
+        .calls()
+        .slice(firstIncident)
+        .map((call) => call.status),
+    ).toEqual([400, 200]);
+    // The compaction before sending keeps the two newest reads whole, over the limit by themselves: the recovery truncates them.
+    const configured = await rig(Math.floor(real / 6), Math.floor(real / 6));
+    await run(configured.agent, conversation(), { callModelInputFilter: configured.ctx.callModelInputFilter });
+    expect(configured.calls().map((call) => call.status)).toEqual([400, 200]);
+  });
+
+  it('raises the learned bound when a larger prompt is answered, as a session does', async () => {
+    const real = await promptTokens();
+    const { agent, ctx, calls, host } = await rig(Math.floor(real / 2), undefined);
+    await run(agent, conversation(), { callModelInputFilter: ctx.callModelInputFilter });
+    const learned = learnedWindowBound(host, MODEL)!;
+    expect(learned.fits).toBeLessThan(real / 2);
+    // A pasted log between the learned fit and the limit: nothing to compact, sent as it is, and answered.
+    const line = 'the build log says error TS2322 in src/app.ts\n';
+    const log = line.repeat(Math.ceil((learned.fits! * 1.2) / 12));
+    const before = calls().length;
+    await run(agent, [{ role: 'user', content: `What failed?\n${log}` }], {
+      callModelInputFilter: ctx.callModelInputFilter,
+    });
+    const statuses = calls().map((call) => call.status);
+    expect(statuses.slice(before)).toEqual([200]);
+    // The model's window for later requests: without the raise it stayed at the old fit, and a conversation of this size was compacted to it.
+    const raised = learnedWindowBound(host, MODEL)!;
+    expect(raised.fits).toBeGreaterThan(learned.fits! * 1.1);
+    expect(raised.rejected).toBe(learned.rejected);
   });
 
   it('gives up once, with the 400, when what must stay is over the unnamed limit', async () => {

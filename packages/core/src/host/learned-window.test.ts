@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   boundAfterFit,
   boundAfterRejection,
   learnedWindowBound,
+  relaxLearnedWindow,
   setLearnedWindowBound,
   withLearnedWindow,
 } from './learned-window.js';
@@ -40,6 +41,19 @@ describe('the window bound an overflow that named no limit teaches', () => {
     expect(withLearnedWindow(host, 'gpt-4o', 128_000)).toBe(128_000);
     expect(withLearnedWindow(other, 'gpt-5.5', 400_000)).toBe(400_000);
     setLearnedWindowBound(host, 'gpt-5.5', undefined);
+    expect(learnedWindowBound(host, 'gpt-5.5')).toBeUndefined();
+  });
+
+  it('relaxes a model’s bound by an answered prompt, counting it only when a bound is learned', () => {
+    const host = {};
+    const count = vi.fn(() => 6_000);
+    expect(relaxLearnedWindow(host, 'gpt-5.5', count)).toBe(false);
+    expect(count).not.toHaveBeenCalled();
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 4_000, rejected: 9_000 });
+    expect(relaxLearnedWindow(host, 'gpt-5.5', count)).toBe(true);
+    expect(learnedWindowBound(host, 'gpt-5.5')).toEqual({ fits: 6_000, rejected: 9_000 });
+    expect(relaxLearnedWindow(host, 'gpt-5.5', () => 5_000)).toBe(false);
+    expect(relaxLearnedWindow(host, 'gpt-5.5', () => 9_000)).toBe(true);
     expect(learnedWindowBound(host, 'gpt-5.5')).toBeUndefined();
   });
 });

@@ -45,6 +45,36 @@ export function setLearnedWindowBound(host: object, model: string, bound: Window
   models.set(model, bound);
 }
 
+/**
+ * A prompt answered for `model` where no usage is reported (the stateless integrations): the model's bound relaxes
+ * as `boundAfterFit` says, as a reported answer does on a session. `tokens` (the caller's running count of the
+ * prompt) is asked only when a bound is learned and may move; true when the bound changed.
+ */
+export function relaxLearnedWindow(host: object, model: string, tokens: () => number): boolean {
+  const bound = learnedWindowBound(host, model);
+  if (bound === undefined) return false;
+  const size = tokens();
+  if (bound.fits !== undefined && size <= bound.fits) return false;
+  setLearnedWindowBound(host, model, boundAfterFit(bound, size));
+  return true;
+}
+
+/** The window each session was given before a learned bound capped it: the first one given wins. */
+const configuredWindows = new WeakMap<object, { window: number | undefined }>();
+
+/**
+ * Remembers `window` (an integration's explicit window, else the config's) as the one `session` was configured
+ * with, so a session that forgets a learned bound goes back to it. Later calls do not replace it.
+ */
+export function rememberConfiguredWindow(session: object, window: number | undefined): void {
+  if (!configuredWindows.has(session)) configuredWindows.set(session, { window });
+}
+
+/** The window `session` was configured with (see `rememberConfiguredWindow`), or undefined when none was remembered. */
+export function configuredWindowOf(session: object): { window: number | undefined } | undefined {
+  return configuredWindows.get(session);
+}
+
 /** `window` capped by what overflows that named no limit taught this host about `model` (the largest prompt answered). */
 export function withLearnedWindow(host: object, model: string, window: number | undefined): number | undefined {
   const fits = learnedWindowBound(host, model)?.fits;

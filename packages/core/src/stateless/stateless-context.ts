@@ -2,7 +2,7 @@ import type { Host } from '../host/host.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
 import { createPromptOriginals, type PromptOriginals } from '../host/prompt-originals.js';
 import { resolveContextWindow } from '../host/context-usage.js';
-import { withLearnedWindow } from '../host/learned-window.js';
+import { relaxLearnedWindow, rememberConfiguredWindow, withLearnedWindow } from '../host/learned-window.js';
 import type { JsonValue, Message } from '../model/message.js';
 import type { EngineToolResult } from '../engines/context-engine.js';
 import { readOriginal } from '../host/original-tool.js';
@@ -170,11 +170,14 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     chain: PromptChain<S, P>,
     settings: string,
     window: number | undefined,
+    configured: number | undefined,
   ) {
     const cached = await cache.best(chain.hashes, settings);
     const live = pool.take(chain.hashes, settings);
     if (live === undefined) {
       const view = await openView(host, chain, cached, window, settings);
+      // The window a recovery's forgotten bound gives back: the integration's, not the learned cap.
+      rememberConfiguredWindow(view.session, configured);
       pool.add(view);
       return view;
     }
@@ -206,19 +209,16 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
       }
       const chain = chained.chain;
       if (chain.length === 0) return passThrough();
+      const configured = request.contextWindow ?? resolveContextWindow(host.config, request.model);
       // Capped by what an overflow that named no limit taught about this model, so its line is not probed again.
-      const window = withLearnedWindow(
-        host,
-        request.model,
-        request.contextWindow ?? resolveContextWindow(host.config, request.model),
-      );
+      const window = withLearnedWindow(host, request.model, configured);
       const settings = settingsHash(host, window, request.maxOutputTokens);
       fallback = () => lastValidProjection(cache, chain, settings);
       // Single flight: a second request for the same prompt waits for the first one's compaction, then reads it from the cache.
       const flightKey = `${chain.hashes.at(-1)}:${settings}`;
       await inFlight.get(flightKey)?.catch(() => undefined);
       const build = (async () => {
-        view = await viewFor(host, cache, chain, settings, window);
+        view = await viewFor(host, cache, chain, settings, window, configured);
         return commitRequest(host, cache, view, chain, settings, request);
       })();
       inFlight.set(flightKey, build);
@@ -277,6 +277,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
         run: (send) =>
           recovery.run(taken, built.messages, send, rebuild).then(
             (outcome) => {
+              if (!outcome.exhausted) answered(host, request.model, taken);
               end(outcome.exhausted);
               return outcome.value;
             },
@@ -311,6 +312,20 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
   }
 
   return { prepare, report, stats: () => ({ views: pool.size }) };
+}
+
+/**
+ * The turn's prompt was answered: larger than the fit an overflow that named no limit taught, it raises the
+ * model's learned window, as a reported answer does on a session. Counted by the view's running count (what
+ * was appended since its last count), and only when a bound is learned.
+ */
+function answered<S, P>(host: Host, model: string, view: StatelessView<S, P>): void {
+  if (!relaxLearnedWindow(host, model, () => view.session.promptSize().tokens)) return;
+  const window = withLearnedWindow(host, model, undefined);
+  host.logger.debug(
+    `a prompt larger than the learned window of ${model} was answered; the learned window ${window === undefined ? 'is forgotten' : `relaxes to ${window}`}`,
+    { model },
+  );
 }
 
 /** A prompt sent as it came was never shortened: no handle of it can name anything. */
