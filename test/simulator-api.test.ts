@@ -1,4 +1,6 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
 import Anthropic from '@anthropic-ai/sdk';
+import { generateText } from 'ai';
 
 type ApiError = InstanceType<typeof Anthropic.APIError>;
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,6 +167,18 @@ describe('simulator: the Messages API through the real SDK', () => {
       request_id: sim.requests[1]?.requestId,
     });
     expect(error.requestID).toBe(sim.requests[1]?.requestId);
+  });
+
+  it('tells a client given the bare URL, that adds only the route (the AI SDK), to end its base URL in /v1', async () => {
+    simulator = await startSimulator();
+    // The URL the simulator prints for ANTHROPIC_BASE_URL, which @ai-sdk/anthropic reads too.
+    const model = createAnthropic({ baseURL: simulator.url, apiKey: 'test' })('claude-sonnet-4-6');
+    const failed = await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((error: unknown) => error);
+    expect(String((failed as Error).message)).toContain(`takes ${simulator.url}/v1`);
+    const error = await rejection(
+      new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 }).get('/v1/models'),
+    );
+    expect(error.message).not.toContain('/v1)');
   });
 
   it('records method, path, headers, betas, body, status and usage', async () => {

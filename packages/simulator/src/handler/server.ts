@@ -41,6 +41,15 @@ const RESPONSES = '/v1/responses';
 const OPENAI_ROUTES = new Set([CHAT_COMPLETIONS, RESPONSES, RESPONSES_COMPACT]);
 const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens', ...OPENAI_ROUTES]);
 
+/**
+ * For a route that exists under `/v1`: a client whose base URL must end in `/v1` (the AI SDK's providers, the `openai`
+ * SDK) given the bare URL the Anthropic SDK takes sends `/messages`; the 404 says what its base URL should be.
+ */
+function versionHint(path: string, host: string | undefined): string {
+  if (!ROUTES.has(`/v1${path}`) || host === undefined) return '';
+  return ` (this server's routes start with /v1: a client that adds only the route to its base URL, like @ai-sdk/anthropic or the openai SDK, takes http://${host}/v1)`;
+}
+
 /** Starts a local server that speaks the Anthropic Messages API, OpenAI's Chat Completions and Responses, and Gemini's generateContent (see the README for every rule). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const resolved = resolveOptions(options);
@@ -130,7 +139,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     };
     if (request.method !== 'POST' || (!ROUTES.has(path) && gemini === null)) {
       request.resume();
-      return fail(apiError(404, `Not found: ${request.method ?? ''} ${path}`));
+      return fail(
+        apiError(404, `Not found: ${request.method ?? ''} ${path}${versionHint(path, request.headers.host)}`),
+      );
     }
     const raw = await readBody(request, resolved.maxBodyBytes);
     remember(record, raw?.length ?? 0);
