@@ -102,3 +102,20 @@ describe('README snippets run as written against the simulator', () => {
     120_000,
   );
 });
+
+// Core's and the simulator's snippets call no shared model (none, or a simulator of their own): each runs as written.
+const selfContained = ['packages/core', 'packages/simulator'].flatMap((folder) =>
+  readmeSnippets(join(root, folder, 'README.md')).map((snippet) => ({ folder, snippet })),
+);
+
+describe('README snippets that bring their own simulator, or call no model, run as written', () => {
+  it.each(
+    selfContained.map((entry) => [`${relative(root, entry.snippet.file)}:${entry.snippet.line}`, entry] as const),
+  )(
+    '%s',
+    async (_where, { folder, snippet }) => {
+      await runSnippet(folder, snippet, false);
+    },
+    120_000,
+  );
+});
