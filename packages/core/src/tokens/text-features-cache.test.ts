@@ -55,6 +55,30 @@ describe('createTextFeaturesCache', () => {
     expect(cache.get('kept')).toBe(1);
   });
 
+  it('skips twice as long when the misses go on after a skip, and its limit again after a hit', () => {
+    const cache = createTextFeaturesCache<number>(40);
+    cache.set('kept', 1);
+    /** How many lookups of 4 characters a skip started now takes to end. */
+    const skipLength = (): number => {
+      for (let lookups = 1; ; lookups++) {
+        cache.get('miss');
+        if (!cache.skipping) return lookups;
+      }
+    };
+    const startSkip = (): void => {
+      while (!cache.skipping) cache.get('gone');
+    };
+    startSkip();
+    expect(skipLength()).toBe(10); // 40 characters
+    startSkip();
+    expect(skipLength()).toBe(20); // 80: no hit since the last skip
+    startSkip();
+    expect(skipLength()).toBe(40);
+    expect(cache.get('kept')).toBe(1);
+    startSkip();
+    expect(skipLength()).toBe(10);
+  });
+
   it('ends a skip when one of the lookups it still makes finds a text', () => {
     const cache = createTextFeaturesCache<number>(4000);
     cache.set('kept', 1);

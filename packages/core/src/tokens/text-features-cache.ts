@@ -4,6 +4,8 @@ export const CACHED_TEXT_MIN_LENGTH = 256;
 export const TEXT_FEATURES_CACHE_CHARS = 16 * 1024 * 1024;
 /** While skipping, one lookup in this many is made all the same, so a text seen again ends the skip. */
 const PROBE_EVERY = 16;
+/** A skip that follows another with no hit between is twice as long as it, up to this many times the limit. */
+const MAX_SKIP_LIMITS = 16;
 
 /**
  * The estimator's memory of the texts it scanned, shared by every counter and
@@ -20,7 +22,9 @@ const PROBE_EVERY = 16;
  * each stored then evicted unread). So once a quarter of the limit in characters has missed in a row, the
  * cache skips: `get` answers undefined without looking up (one lookup in 16 is made, and a hit ends the
  * skip) and the caller scans without storing, for the next limit in characters looked up; then it
- * looks up and stores again.
+ * looks up and stores again. A skip that follows another with no hit between lasts twice as long as that one
+ * (up to 16 limits): a first call of 70 M characters of new text then stores (and evicts unread) 12 M of
+ * them, not 16 M.
  */
 export interface TextFeaturesCache<T> {
   /** The features stored for `text`; undefined when not stored or, while `skipping`, not looked up. */
@@ -45,6 +49,8 @@ export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CA
   /** Characters still to skip; none while looking up (0 or below). */
   let skipChars = 0;
   let skipped = 0;
+  /** The next skip's length in characters: doubled while the misses go on, the limit again after a hit. */
+  let nextSkip = limitChars;
   return {
     get(text) {
       if (skipChars > 0) {
@@ -55,9 +61,11 @@ export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CA
       if (features !== undefined) {
         missedChars = 0;
         skipChars = 0;
+        nextSkip = limitChars;
       } else if (skipChars <= 0 && (missedChars += text.length) >= limitChars / 4) {
         missedChars = 0;
-        skipChars = limitChars;
+        skipChars = nextSkip;
+        nextSkip = Math.min(2 * nextSkip, MAX_SKIP_LIMITS * limitChars);
       }
       return features;
     },
@@ -86,6 +94,7 @@ export function createTextFeaturesCache<T>(limitChars: number = TEXT_FEATURES_CA
       chars = 0;
       missedChars = 0;
       skipChars = 0;
+      nextSkip = limitChars;
     },
     get chars() {
       return chars;
