@@ -237,17 +237,27 @@ function whatMustStay(
   );
   const user = newestUser === undefined ? 0 : host.counter.count(newestUser);
   const estimate = session.promptSize().tokens;
-  const scale = error?.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
-  const tokens = Math.round((system + user) * Math.max(scale, 1));
+  const ratio = error?.currentTokens !== undefined && estimate > 0 ? error.currentTokens / estimate : 1;
+  // Up to ESTIMATE_DRIFT, the API's count over the estimate is the estimator's drift, spread over what was counted; past it,
+  // the request carried what the session does not hold (opencode adds its own system prompt and tool definitions).
+  const scale = ratio <= ESTIMATE_DRIFT ? Math.max(ratio, 1) : 1;
+  const unseen = ratio > ESTIMATE_DRIFT ? error!.currentTokens! - estimate : 0;
+  const tokens = Math.round((system + user) * scale) + unseen;
   if (tokens < window * 0.85) return undefined;
   const parts = [
-    ...(system > 0
-      ? [`the system prompt (about ${formatTokens(Math.round(system * Math.max(scale, 1)))} tokens)`]
+    ...(system > 0 ? [`the system prompt (about ${formatTokens(Math.round(system * scale))} tokens)`] : []),
+    ...(user > 0 ? [`the newest user turn (about ${formatTokens(Math.round(user * scale))} tokens)`] : []),
+    ...(unseen > 0
+      ? [
+          `what the request carried beside the conversation (the agent's own system prompt and tool definitions, about ${formatTokens(unseen)} tokens)`,
+        ]
       : []),
-    ...(user > 0 ? [`the newest user turn (about ${formatTokens(Math.round(user * Math.max(scale, 1)))} tokens)`] : []),
   ];
   return { parts, tokens, window };
 }
+
+/** How far the API's count of a prompt may exceed ctxhost's estimate of it and still be the estimator's drift. */
+const ESTIMATE_DRIFT = 1.5;
 
 /** The largest message still over the whole window by itself once the cascade has done what it can (tool outputs are truncated first), if any. */
 function messageLargerThanWindow(

@@ -1,0 +1,33 @@
+import { createHost, type ToastEvent } from '@ctxhost/core';
+import { describe, expect, it } from 'vitest';
+import { createAutoCompactPlugin } from './auto-compact-plugin.js';
+
+describe('what must stay, when the request carried more than the session holds', () => {
+  it('names what the agent sent beside the conversation (opencode’s own system prompt and tools), not the user’s short turn', async () => {
+    const host = createHost({ plugins: [createAutoCompactPlugin()], config: {} });
+    const toasts: ToastEvent[] = [];
+    host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+    const session = await host.session('s');
+    session.contextWindow = 8_000;
+    await session.append({
+      id: 'u1',
+      role: 'user',
+      parts: [{ id: 'u1:0', type: 'text', text: 'please review the order service. '.repeat(60) }],
+    });
+    const turn = session.promptSize().tokens;
+    // The API counted 11,367: opencode adds its system prompt and tool definitions, which the session never sees.
+    await host.emit('session.error', {
+      sessionId: 's',
+      error: new Error('prompt is too long: 11367 tokens > 8000 maximum'),
+      raw: null,
+    });
+    await host.emit('session.idle', { sessionId: 's' });
+    const failed = toasts.find((toast) => toast.level === 'error');
+    expect(failed?.title).toBe('Manual intervention needed');
+    const newestTurn = /the newest user turn \(about ([\d,]+) tokens\)/.exec(failed!.text);
+    expect(Number(newestTurn?.[1]?.replace(/,/g, ''))).toBeLessThan(turn * 1.5);
+    expect(failed?.text).toMatch(
+      /what the request carried beside the conversation \(the agent's own system prompt and tool definitions, about [\d,]+ tokens\)/,
+    );
+  });
+});
