@@ -18,7 +18,12 @@ describe('what must stay, when the request carried more than the session holds',
     // The API counted 11,367: opencode adds its system prompt and tool definitions, which the session never sees.
     await host.emit('session.error', {
       sessionId: 's',
-      error: new Error('prompt is too long: 11367 tokens > 8000 maximum'),
+      error: {
+        kind: 'context_overflow',
+        message: 'prompt is too long: 11367 tokens > 8000 maximum',
+        currentTokens: 11_367,
+        maxTokens: 8_000,
+      },
       raw: null,
     });
     await host.emit('session.idle', { sessionId: 's' });
