@@ -119,10 +119,11 @@ async function statelessSubject<S, P>(
     promptOf,
     bodyOf: (prompt) => prompt.slice(headLength(prompt)),
     async call(prompt, body) {
-      const turn = await integration.prepare(prompt, integration.request({ model: 'claude-sonnet-4-6' }));
+      // The head apart from the framework's own list, as the integrations hand them (`HeadedPrompt`).
+      const head = prompt.slice(0, prompt.length - body.length);
+      const turn = await integration.prepare({ head, list: body }, integration.request({ model: 'claude-sonnet-4-6' }));
       const storage = turn.sourceStorage;
-      const caller =
-        storage === undefined ? undefined : { list: body as never[], storage, offset: prompt.length - body.length };
+      const caller = storage === undefined ? undefined : { list: body as never[], storage, offset: head.length };
       const sent = turn.messages === undefined ? prompt : render(turn.messages, turn, caller);
       await turn.run(async () => sent);
       return sent;
