@@ -3,78 +3,42 @@ import type { Message } from '../model/message.js';
 /** Nesting below which a value is keyed field by field; deeper values (tool inputs' insides) as JSON. */
 const FIELD_DEPTH = 4;
 
-/** Where a content key is written, piece by piece: the key is the pieces one after another. */
-export interface ContentKeySink {
-  /** Appends a piece: the key's own syntax (ASCII) or a value's string, whole, as it is. */
-  add(piece: string): void;
-}
-
 /**
  * What a message says as one string, without ids or cache markers: equal exactly when role and parts
  * are (each string length-prefixed, so no separator can be forged, and appended as it is: no escaping
  * or copying of a long text until the string is hashed, unlike `JSON.stringify`).
  */
 export function contentKey(message: Message): string {
-  const sink = new KeyString();
-  writeContentKey(message, sink);
-  return sink.key;
-}
-
-class KeyString implements ContentKeySink {
-  key = '';
-  add(piece: string): void {
-    this.key += piece;
-  }
-}
-
-/**
- * Writes `contentKey(message)` into `sink` piece by piece, so a hasher can take a long text as it is instead of
- * a flattened copy of the whole key. Every value's string is one piece with syntax on both sides, so a
- * surrogate pair is never split across two pieces.
- */
-export function writeContentKey(message: Message, sink: ContentKeySink): void {
-  sink.add(message.role);
-  sink.add('[');
+  let key = `${message.role}[`;
   for (const part of message.parts) {
-    sink.add('{');
+    key += '{';
     for (const field in part) {
       if (field === 'id' || field === 'cacheControl') continue;
       const value = (part as Record<string, unknown>)[field];
-      if (value === undefined) continue;
-      sink.add(fieldPrefix(field));
-      writeValue(value, 1, sink);
+      if (value !== undefined) key += fieldPrefix(field) + valueKey(value, 1);
     }
-    sink.add('}');
+    key += '}';
   }
-  sink.add(']');
+  return `${key}]`;
 }
 
-function writeValue(value: unknown, depth: number, sink: ContentKeySink): void {
-  if (typeof value === 'string') {
-    sink.add(lengthPrefix('s', value.length));
-    sink.add(value);
-    return;
-  }
+function valueKey(value: unknown, depth: number): string {
+  if (typeof value === 'string') return lengthPrefix('s', value.length) + value;
   if (typeof value !== 'object' || value === null || depth >= FIELD_DEPTH) {
     const json = JSON.stringify(value) ?? 'null';
-    sink.add(lengthPrefix('j', json.length));
-    sink.add(json);
-    return;
+    return lengthPrefix('j', json.length) + json;
   }
   if (Array.isArray(value)) {
-    sink.add('[');
-    for (const item of value) writeValue(item ?? null, depth + 1, sink);
-    sink.add(']');
-    return;
+    let key = '[';
+    for (const item of value) key += valueKey(item ?? null, depth + 1);
+    return `${key}]`;
   }
-  sink.add('{');
+  let key = '{';
   for (const field in value) {
     const inner = (value as Record<string, unknown>)[field];
-    if (inner === undefined) continue;
-    sink.add(fieldPrefix(field));
-    writeValue(inner, depth + 1, sink);
+    if (inner !== undefined) key += fieldPrefix(field) + valueKey(inner, depth + 1);
   }
-  sink.add('}');
+  return `${key}}`;
 }
 
 /*

@@ -1,6 +1,7 @@
+import { hash as oneShotHash } from 'node:crypto';
 import type { Message } from '../model/message.js';
 import type { MappedPromptItem } from '../host/prompt-mirror.js';
-import { contentKeyDigest } from './content-hash.js';
+import { contentKey } from './content-key.js';
 import { headedPrompt, type HeadedPrompt } from './headed-prompt.js';
 
 /** One caller message as ctxhost sees it: mapped once, hashed once. */
@@ -322,7 +323,7 @@ function sameValue(left: unknown, right: unknown, depth: number): boolean {
 
 /** A hash of what a message says (role and parts, without ids or cache markers). */
 export function contentHash(message: Message): string {
-  return contentKeyDigest('', message).slice(0, 32);
+  return oneShotHash('sha256', contentKey(message), 'hex').slice(0, 32);
 }
 
 /**
@@ -331,7 +332,7 @@ export function contentHash(message: Message): string {
  * message's own hash, which was a second sha256 per message.
  */
 export function chainHash(previous: string, message: Message): string {
-  return contentKeyDigest(previous, message).slice(0, 32);
+  return oneShotHash('sha256', previous + contentKey(message), 'hex').slice(0, 32);
 }
 
 /** The id a caller message gets in a stateless view: from its prefix hash, so every worker names it alike. */
