@@ -4,7 +4,14 @@ import type { MastraModelConfig } from '@mastra/core/llm';
 import { noopLogger } from '@mastra/core/logger';
 import { createTool } from '@mastra/core/tools';
 import { startSimulator, type Simulator } from '@ctxhost/simulator';
-import { createDefaultHost, type Host, type HostLogger, type ToastEvent } from 'ctxhost';
+import {
+  createDefaultHost,
+  learnedWindowBound,
+  setLearnedWindowBound,
+  type Host,
+  type HostLogger,
+  type ToastEvent,
+} from 'ctxhost';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
 import { createContextManagementProcessor, MASTRA_ERROR_CODES, type ContextManagementProcessor } from './index.js';
@@ -236,6 +243,21 @@ describe('createContextManagementProcessor in a Mastra Agent (@ai-sdk/anthropic 
     expect(result.text.length).toBeGreaterThan(0);
     const calls = sim.requests.filter((request) => request.path === '/v1/chat/completions');
     expect(calls.map((call) => call.status)).toEqual([400, 200]);
+  });
+
+  it('raises the window an overflow that named no limit taught when a larger prompt is answered, as the other integrations do', async () => {
+    const { sim, agent, host } = await rig({ contextWindow: 200_000 });
+    // What an earlier incident of this model left in the process: answered at 2,000, refused at 20,000.
+    setLearnedWindowBound(host, MODEL, { fits: 2_000, rejected: 20_000 });
+    // A pasted log between the learned fit and the limit: nothing to compact, sent as it is, and answered.
+    const log = 'the build log says error TS2322 in src/app.ts\n'.repeat(220);
+    const result = await agent.generate(`What failed?\n${log}`, { modelSettings: { maxOutputTokens: 100 } });
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(statuses(sim)).toEqual([200]);
+    // The model's window for later requests: without the raise it stayed at 2,000, and a prompt this size was compacted to it.
+    const raised = learnedWindowBound(host, MODEL)!;
+    expect(raised.fits).toBeGreaterThan(2_200);
+    expect(raised.rejected).toBe(20_000);
   });
 
   it('passes a provider error that is not an overflow through unchanged', async () => {

@@ -149,7 +149,8 @@ export function createContextManagementProcessor(
       // A step that failed comes here too, its error as a chunk: processAPIError handles it.
       if (turn === undefined || fromCache || chunks.some((chunk) => chunk.type === 'error')) return;
       handshake.settle(turn.key, true);
-      await turn.finish();
+      // Answered: a prompt over the window an overflow that named no limit taught raises it, as on the other paths.
+      await turn.answered();
     },
 
     async processAPIError({ error, state }) {

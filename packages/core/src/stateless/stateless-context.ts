@@ -91,6 +91,12 @@ export interface StatelessTurn<S, P> {
    */
   finish(usage?: Usage): Promise<void>;
   /**
+   * Instead of `run` or `finish`, after the framework's own call was answered (Mastra's processors): ends the turn,
+   * and a prompt larger than the fit an overflow that named no limit taught raises the model's learned window, as
+   * `run` does for a prompt it sent and a reported answer does on a session.
+   */
+  answered(): Promise<void>;
+  /**
    * Answers a `ctxhost_original` call (`{ handle, fromLine?, toLine? }`) made on this turn's projection: a
    * marker's part id, a message id, or `<summary id>#<n>`, resolved against this prompt only. Works during
    * and after the turn; once the turn's view is gone, from a view of the prompt opened again from the store's
@@ -161,6 +167,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
     run: (send) => send(undefined),
     recover: async () => undefined,
     finish: async () => undefined,
+    answered: async () => undefined,
     readOriginal: async (input) => nothingShortened(input),
   });
 
@@ -274,10 +281,14 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
         async finish() {
           end(false);
         },
+        async answered() {
+          if (!ended) raiseLearnedWindow(host, request.model, taken);
+          end(false);
+        },
         run: (send) =>
           recovery.run(taken, built.messages, send, rebuild).then(
             (outcome) => {
-              if (!outcome.exhausted) answered(host, request.model, taken);
+              if (!outcome.exhausted) raiseLearnedWindow(host, request.model, taken);
               end(outcome.exhausted);
               return outcome.value;
             },
@@ -319,7 +330,7 @@ export function createStatelessContext<S, P>(options: StatelessContextOptions<S,
  * model's learned window, as a reported answer does on a session. Counted by the view's running count (what
  * was appended since its last count), and only when a bound is learned.
  */
-function answered<S, P>(host: Host, model: string, view: StatelessView<S, P>): void {
+function raiseLearnedWindow<S, P>(host: Host, model: string, view: StatelessView<S, P>): void {
   if (!relaxLearnedWindow(host, model, () => view.session.promptSize().tokens)) return;
   const window = withLearnedWindow(host, model, undefined);
   host.logger.debug(
