@@ -155,6 +155,8 @@ function endTurn(state: MirrorState | undefined): void {
 
 function rememberPart(registry: MirrorRegistry, part: OpencodePart): void {
   const state = registry.stateOf(part.sessionID);
+  if (part.type === 'compaction' && (state.compactionMarker === undefined || part.messageID > state.compactionMarker))
+    state.compactionMarker = part.messageID;
   if (state.mirrored.has(part.messageID)) return;
   const turn = state.turnEnd;
   if (
@@ -209,9 +211,20 @@ async function mirrorAssistant(
   if (assistant === undefined || (assistant.parts.length === 0 && tools === undefined)) return;
   for (const part of parts) if (part.type === 'tool') state.shortened.delete(part.callID);
   const session = await host.session(info.sessionID);
-  await session.append(assistant, mirrored.usage === undefined ? {} : { usage: mirrored.usage });
+  const usage = madeBeforeCompaction(state, info) ? undefined : mirrored.usage;
+  await session.append(assistant, usage === undefined ? {} : { usage });
   if (tools !== undefined)
     await session.append(tools, mirrored.originals.length === 0 ? {} : { originals: mirrored.originals });
+}
+
+/**
+ * A reply opencode made before its newest compaction marker: a prompt that reached opencode just before the
+ * summarize was answered from the whole history, and its reply can reach the mirror after the compaction is in.
+ * Its usage counted that history, so it is left out (the mirror's estimate stands) rather than read as the
+ * session's size after the compaction (which compacted the session again on the next `session.idle`).
+ */
+function madeBeforeCompaction(state: MirrorState, info: AssistantMessage): boolean {
+  return state.compactionMarker !== undefined && info.id < state.compactionMarker;
 }
 
 /**

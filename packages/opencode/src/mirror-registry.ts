@@ -35,6 +35,11 @@ export interface MirrorState {
   afterCompaction: AfterCompaction;
   /** Why ctxhost asked opencode for the summary being written, until it is checked. */
   requestedSummary: CompactionReason | undefined;
+  /**
+   * The id of opencode's newest compaction marker. A reply opencode made before it (ids sort in the order opencode
+   * made them) was sent the history the summary replaced: its usage is not the session's after the compaction.
+   */
+  compactionMarker: string | undefined;
 }
 
 export interface AfterCompaction {
@@ -84,6 +89,7 @@ export function createMirrorRegistry(): MirrorRegistry {
           compacting: false,
           afterCompaction: { watching: false, resummaries: 0, emptyReplyTo: undefined, resummarizing: false },
           requestedSummary: undefined,
+          compactionMarker: undefined,
         };
         states.set(sessionId, state);
       }
