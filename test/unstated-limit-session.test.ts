@@ -131,4 +131,54 @@ describe('a stateful session keeps what a probe of a window stop found (Anthropi
       await host.dispose();
     }
   });
+
+  it('a session that inherited a bound follows the model’s bound another session raised or forgot since, as each stateless request does', async () => {
+    sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
+    larger = await startSimulator({ contextLimit: 100_000, overflowStyle: 'stop_reason' });
+    const host = await createDefaultHost({
+      config: {
+        store: { kind: 'memory' },
+        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+      },
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    try {
+      const window = 150_000;
+      const agentOf = (server: Simulator) =>
+        createAgent({
+          host,
+          model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), {
+            model: MODEL,
+            contextWindow: window,
+          }),
+        });
+      const first = await host.session('first');
+      await first.append({ id: 'u0', role: 'user', parts: [{ id: 'u0:0', type: 'text', text: 'Investigate.' }] });
+      await readFiles(first, 'build');
+      await agentOf(sim).send('first', 'What failed?');
+      const bound = learnedWindowBound(host, MODEL)!;
+      expect(bound.fits).toBeLessThan(7_000);
+
+      // A session opened under the bound is capped by it.
+      const agent = agentOf(larger);
+      const capped = await host.session('capped');
+      await agent.send('capped', 'Hello.');
+      expect(capped.contextWindow).toBe(bound.fits);
+      // Another session is answered above the bound: the model's window rises, and the capped session's next turn plans with it.
+      const log = (tokens: number) =>
+        `What failed?\n${'the build log says error TS2322 in src/app.ts\n'.repeat(Math.ceil(tokens / 15))}`;
+      await agent.send('other', log((bound.fits! + bound.rejected!) / 2));
+      const raised = learnedWindowBound(host, MODEL)!;
+      expect(raised.fits).toBeGreaterThan(bound.fits!);
+      await agent.send('capped', 'And now?');
+      expect(capped.contextWindow).toBe(raised.fits);
+      // Another session is answered at the smallest prompt refused: forgotten, and the capped session goes back to the client's window.
+      await agent.send('third', log(bound.rejected! * 1.3));
+      expect(learnedWindowBound(host, MODEL)).toBeUndefined();
+      await agent.send('capped', 'And now?');
+      expect(capped.contextWindow).toBe(window);
+    } finally {
+      await host.dispose();
+    }
+  });
 });

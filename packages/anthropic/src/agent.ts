@@ -9,8 +9,7 @@ import {
   readWorkspaceFiles,
   resolveContextWindow,
   learnedWindowBound,
-  rememberConfiguredWindow,
-  withLearnedWindow,
+  capSessionWindow,
   type Host,
   type JsonValue,
   type Message,
@@ -107,12 +106,14 @@ export function createAgent(options: AgentOptions): Agent {
   ): Promise<TurnOutcome> {
     sessionsDriven.add(sessionId);
     const session = await host.session(sessionId);
-    // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model.
-    // Capped by what an overflow that named no limit taught about this model in this process.
-    const window = session.contextWindow ?? model.contextWindow ?? resolveContextWindow(host.config, model.model);
-    // What the session goes back to when it forgets a learned bound: the window given the first time it was driven.
-    rememberConfiguredWindow(session, window);
-    session.contextWindow = withLearnedWindow(host, model.model, window);
+    // The client's explicit window, else the config's (`model.context_length`, `models:`) or the registry's for this model,
+    // capped by what overflows that named no limit taught about this model in this process, as it is at this turn.
+    capSessionWindow(
+      host,
+      model.model,
+      session,
+      session.contextWindow ?? model.contextWindow ?? resolveContextWindow(host.config, model.model),
+    );
     const outcome = await session.exclusive(async () => {
       if (options.system !== undefined && session.messages().length === 0)
         await session.append(createMessage('system', [{ type: 'text', text: options.system }]));

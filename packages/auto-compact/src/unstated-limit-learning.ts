@@ -6,6 +6,7 @@ import {
   formatTokens,
   learnedWindowBound,
   resolveContextWindow,
+  setLearnedSessionWindow,
   setLearnedWindowBound,
   type Host,
   type ParsedTokenLimitError,
@@ -121,7 +122,8 @@ async function applyWindow(
   const window = own.believed === undefined ? bound.fits : Math.min(own.believed, bound.fits);
   if (window === current) return;
   const lowered = current === undefined || window < current;
-  session.contextWindow = window;
+  // A learned cap: a driver that caps the session's window at each turn follows the model's bound from it, not from this.
+  setLearnedSessionWindow(session, window);
   own.applied = window;
   if (!lowered) {
     host.logger.debug(`${AUTO_COMPACT}: a larger prompt was answered; the learned window relaxes to ${window}`, {

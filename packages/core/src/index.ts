@@ -104,10 +104,12 @@ export {
 export {
   boundAfterFit,
   boundAfterRejection,
+  capSessionWindow,
   configuredWindowOf,
   learnedWindowBound,
   relaxLearnedWindow,
   rememberConfiguredWindow,
+  setLearnedSessionWindow,
   setLearnedWindowBound,
   withLearnedWindow,
   type WindowBound,

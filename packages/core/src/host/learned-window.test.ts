@@ -2,8 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   boundAfterFit,
   boundAfterRejection,
+  capSessionWindow,
   learnedWindowBound,
   relaxLearnedWindow,
+  setLearnedSessionWindow,
   setLearnedWindowBound,
   withLearnedWindow,
 } from './learned-window.js';
@@ -55,5 +57,31 @@ describe('the window bound an overflow that named no limit teaches', () => {
     expect(relaxLearnedWindow(host, 'gpt-5.5', () => 5_000)).toBe(false);
     expect(relaxLearnedWindow(host, 'gpt-5.5', () => 9_000)).toBe(true);
     expect(learnedWindowBound(host, 'gpt-5.5')).toBeUndefined();
+  });
+
+  it('caps a session’s window at each turn by the model’s bound as it is then, keeping a window set since as its own', () => {
+    const host = {};
+    const session: { contextWindow: number | undefined } = { contextWindow: undefined };
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 4_000, rejected: 9_000 });
+    capSessionWindow(host, 'gpt-5.5', session, 150_000);
+    expect(session.contextWindow).toBe(4_000);
+    // Raised by another session, then forgotten: each turn follows it.
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 6_000, rejected: 9_000 });
+    capSessionWindow(host, 'gpt-5.5', session, session.contextWindow);
+    expect(session.contextWindow).toBe(6_000);
+    // A raise the session's own answer made is a learned cap too.
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 7_000, rejected: 9_000 });
+    setLearnedSessionWindow(session, 7_000);
+    setLearnedWindowBound(host, 'gpt-5.5', undefined);
+    capSessionWindow(host, 'gpt-5.5', session, session.contextWindow);
+    expect(session.contextWindow).toBe(150_000);
+    // A limit an overflow stated is the session's own window from then on, capped by a bound learned later.
+    session.contextWindow = 120_000;
+    setLearnedWindowBound(host, 'gpt-5.5', { fits: 5_000, rejected: 9_000 });
+    capSessionWindow(host, 'gpt-5.5', session, session.contextWindow);
+    expect(session.contextWindow).toBe(5_000);
+    setLearnedWindowBound(host, 'gpt-5.5', undefined);
+    capSessionWindow(host, 'gpt-5.5', session, session.contextWindow);
+    expect(session.contextWindow).toBe(120_000);
   });
 });

@@ -75,6 +75,44 @@ export function configuredWindowOf(session: object): { window: number | undefine
   return configuredWindows.get(session);
 }
 
+/** Per session: the window that is its own (not a learned cap) and the learned cap its window was set to last. */
+const sessionCaps = new WeakMap<object, { own: number | undefined; applied: number | undefined }>();
+
+/**
+ * Sets `session.contextWindow` for a turn to `model`: the session's own window capped by the model's learned bound as
+ * it is now, so a bound another session or request raised or forgot since is followed, as each stateless request's
+ * window is. Its own window is the one it was configured with (`configured`, the first time; see
+ * `rememberConfiguredWindow`), or one set since by anything but a learned cap (a limit an overflow stated, the caller).
+ */
+export function capSessionWindow(
+  host: object,
+  model: string,
+  session: { contextWindow: number | undefined },
+  configured: number | undefined,
+): void {
+  rememberConfiguredWindow(session, configured);
+  const last = sessionCaps.get(session);
+  const own =
+    last === undefined
+      ? configuredWindowOf(session)!.window
+      : session.contextWindow === last.applied
+        ? last.own
+        : session.contextWindow;
+  const window = withLearnedWindow(host, model, own);
+  session.contextWindow = window;
+  sessionCaps.set(session, { own, applied: window });
+}
+
+/** `window`, set on `session` from a learned bound (a probe's fit, a raise): a learned cap, not a window of its own. */
+export function setLearnedSessionWindow(
+  session: { contextWindow: number | undefined },
+  window: number | undefined,
+): void {
+  session.contextWindow = window;
+  const caps = sessionCaps.get(session);
+  if (caps !== undefined) caps.applied = window;
+}
+
 /** `window` capped by what overflows that named no limit taught this host about `model` (the largest prompt answered). */
 export function withLearnedWindow(host: object, model: string, window: number | undefined): number | undefined {
   const fits = learnedWindowBound(host, model)?.fits;
