@@ -6,7 +6,7 @@ import type {
   Part as OpencodePart,
   UserMessage,
 } from '@opencode-ai/sdk';
-import type { MirrorRegistry, MirrorState } from './mirror-registry.js';
+import { noteCompactionMarker, type MirrorRegistry, type MirrorState } from './mirror-registry.js';
 import { providerErrorFromOpencode, type OpencodeError } from './provider-error-from-opencode.js';
 import { isEmptyReply, silentOverflowError } from './empty-reply.js';
 import { toCtxhostMessages, usageOf } from './to-ctxhost-messages.js';
@@ -155,8 +155,7 @@ function endTurn(state: MirrorState | undefined): void {
 
 function rememberPart(registry: MirrorRegistry, part: OpencodePart): void {
   const state = registry.stateOf(part.sessionID);
-  if (part.type === 'compaction' && (state.compactionMarker === undefined || part.messageID > state.compactionMarker))
-    state.compactionMarker = part.messageID;
+  if (part.type === 'compaction') noteCompactionMarker(state, part.messageID);
   if (state.mirrored.has(part.messageID)) return;
   const turn = state.turnEnd;
   if (

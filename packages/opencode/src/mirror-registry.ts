@@ -68,6 +68,11 @@ export interface MirrorRegistry {
   readonly size: number;
 }
 
+/** Keeps `messageId` as the session's newest compaction marker, unless a newer one is known. */
+export function noteCompactionMarker(state: MirrorState, messageId: string): void {
+  if (state.compactionMarker === undefined || messageId > state.compactionMarker) state.compactionMarker = messageId;
+}
+
 /** One map from session id to its mirror state; `session.deleted` is one `drop`. */
 export function createMirrorRegistry(): MirrorRegistry {
   const states = new Map<string, MirrorState>();

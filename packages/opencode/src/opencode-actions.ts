@@ -27,8 +27,8 @@ export interface OpencodeActions {
   toast(toast: { title: string; message: string; level: ToastLevel }): Promise<void>;
   /** Removes `messageId` and everything after it (opencode's revert). */
   revert(sessionId: string, messageId: string): Promise<void>;
-  /** opencode's own compaction of the session, with the given model. */
-  summarize(sessionId: string, model: OpencodeModelRef): Promise<void>;
+  /** opencode's own compaction of the session, with the given model; returns the id of its compaction marker (the summary's prompt). */
+  summarize(sessionId: string, model: OpencodeModelRef): Promise<string | undefined>;
   /** Starts a turn with these texts and returns at once (the turn's events follow). */
   prompt(sessionId: string, prompt: Omit<OpencodePrompt, 'messageId'>): Promise<void>;
   /** The session's messages with their parts, in opencode's order. */
@@ -74,6 +74,7 @@ export function createOpencodeActions(client: OpencodeClient, serverUrl: URL, di
           `opencode session.summarize for session ${sessionId} did not produce a summary: ${reason}`,
         );
       }
+      return summary?.role === 'assistant' ? summary.parentID : undefined;
     },
     async prompt(sessionId, prompt) {
       const body = {

@@ -68,17 +68,17 @@ const words = (word: string) => `${word} the quick brown fox jumps over the lazy
 /**
  * The plugin's pieces as it wires them (the mirror, the sync store carrying a compaction out as opencode's
  * summarize, the monitor and preemptive compaction on `session.idle`), over an opencode whose first summarize
- * waits until the test lets it answer (`finishSummary`); the later ones answer at once.
+ * waits until the test lets it answer (`finishSummary`, with the id of the marker opencode made); the later ones answer at once.
  */
 function opencodeSession() {
   const registry = createMirrorRegistry();
   let summarizes = 0;
-  let finishSummary = () => undefined as void;
+  let finishSummary = (_marker: string) => undefined as void;
   const actions = {
     summarize: () => {
       summarizes++;
-      if (summarizes > 1) return Promise.resolve();
-      return new Promise<void>((resolve) => (finishSummary = resolve));
+      if (summarizes > 1) return Promise.resolve(undefined);
+      return new Promise<string>((resolve) => (finishSummary = resolve));
     },
     messages: async () => [],
   } as unknown as OpencodeActions;
@@ -95,7 +95,13 @@ function opencodeSession() {
   const send = (...events: Event[][]) => {
     for (const event of events.flat()) bridge.accept(event);
   };
-  return { bridge, send, summarizes: () => summarizes, finishSummary: () => finishSummary(), toasts };
+  return {
+    bridge,
+    send,
+    summarizes: () => summarizes,
+    finishSummary: (marker: string) => finishSummary(marker),
+    toasts,
+  };
 }
 
 describe('createOpencodePreemptiveCompaction: a prompt that reaches opencode just before ctxhost’s summarize', () => {
@@ -113,7 +119,7 @@ describe('createOpencodePreemptiveCompaction: a prompt that reaches opencode jus
       replyEvents('msg_06', 'msg_05', 0, { completed: false }),
     );
     send(markerEvents('msg_07'));
-    finishSummary();
+    finishSummary('msg_07');
     await bridge.idle();
     // Its reply reaches the plugin after ctxhost's summarize returned (late, as under load).
     send(replyEvents('msg_06', 'msg_05', 25_600), replyEvents('msg_08', 'msg_07', 25_700, { summary: true }));
@@ -130,5 +136,22 @@ describe('createOpencodePreemptiveCompaction: a prompt that reaches opencode jus
     send(userEvents('msg_11', words('third')), replyEvents('msg_12', 'msg_11', 25_500), [idle]);
     await bridge.idle();
     expect(summarizes()).toBe(2);
+  });
+
+  it('compacts once when the plugin sees that prompt’s whole turn only after the summarize returned (events late), before the marker', async () => {
+    const { bridge, send, summarizes, finishSummary, toasts } = opencodeSession();
+    send(userEvents('msg_01', words('first')), replyEvents('msg_02', 'msg_01', 12_000), [idle]);
+    await bridge.idle();
+    send(userEvents('msg_03', words('second')), replyEvents('msg_04', 'msg_03', 25_500), [idle]);
+    await vi.waitFor(() => expect(summarizes()).toBe(1));
+    // opencode answered the prompt before it took the summarize (marker msg_07, which summarize's answer names).
+    finishSummary('msg_07');
+    await bridge.idle();
+    send(userEvents('msg_05', 'a prompt sent as the turn ended'), replyEvents('msg_06', 'msg_05', 25_600), [idle]);
+    send(markerEvents('msg_07'), replyEvents('msg_08', 'msg_07', 25_700, { summary: true }), [compacted, idle]);
+    await bridge.idle();
+
+    expect(summarizes()).toBe(1);
+    expect(toasts).toEqual(['Context window filling up: 85%', 'Context compacted: 85%']);
   });
 });

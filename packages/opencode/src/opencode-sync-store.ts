@@ -1,6 +1,6 @@
 import type { CompactionReason, SessionStore, StoreEvent } from '@ctxhost/core';
 import { compactionModelFor } from './compaction-model.js';
-import type { MirrorRegistry } from './mirror-registry.js';
+import { noteCompactionMarker, type MirrorRegistry } from './mirror-registry.js';
 import type { OpencodeConfig } from './opencode-config.js';
 import type { OpencodeActions } from './opencode-actions.js';
 import { OPENCODE_COMPACTION_ENGINE } from './opencode-compaction-review.js';
@@ -57,7 +57,9 @@ export function createOpencodeSyncStore(
       state.withdrawnPrompt = failed;
     }
     state.requestedSummary = reason;
-    await actions.summarize(sessionId, model);
+    // Known before the mirror takes the compaction: a reply to a prompt that got in just before it is mirrored after it.
+    const marker = await actions.summarize(sessionId, model);
+    if (marker !== undefined) noteCompactionMarker(state, marker);
   };
   return {
     kind: `opencode+${inner.kind}`,
