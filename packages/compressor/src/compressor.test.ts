@@ -154,6 +154,31 @@ describe('compressor', () => {
     expect(JSON.stringify(messages)).not.toContain(COMPRESSOR.stubResult);
   });
 
+  it("never takes ctxhost's own notice for the newest request: the person's request, summarized away, is quoted", async () => {
+    const read = calls('read notes.txt');
+    const notice: Message = {
+      ...text('user', '[ctxhost notice] High context usage: 88% of the window is in use.'),
+      meta: { notice: 'preemptive-compaction' },
+    };
+    const conversation = [
+      text('system', 'sys'),
+      text('user', 'start'),
+      ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'y'.repeat(400)}`)),
+      text('user', 'What is in notes.txt? Count its lines too.'),
+      read,
+      results(read, 'alpha beta gamma\n'.repeat(80)),
+      notice,
+    ];
+    const { messages, report } = await createCompressor({ compression: { protectLastN: 2 } }).compress(
+      conversation,
+      context({ contextWindow: 1000, reason: 'recovery', targetTokens: 300 }),
+    );
+    const sent = JSON.stringify(messages);
+    expect(sent).toContain('What is in notes.txt? Count its lines too.');
+    expect(sent).not.toContain('verbatim in the messages after this summary');
+    expect(report.notes).toContain('the newest request did not fit the tail: quoted verbatim in the summary');
+  });
+
   it('keeps at least protect_last_n messages even when the token budget allows fewer', async () => {
     const conversation = [
       text('system', 's'),

@@ -21,9 +21,13 @@ const MAX_QUOTE_CHARS = 8_000;
 const TODO_TOOL = /todo/i;
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'filename', 'file'];
 
-/** The text of a user message that carries a request (not only tool results, not a summary). */
+/**
+ * The text of a user message that carries a request: not only tool results, not a summary, and not a notice
+ * ctxhost itself added (the preemptive notice is a user message, but the person never asked anything in it).
+ */
 export function requestText(message: Message): string | undefined {
-  if (message.role !== 'user' || message.meta?.summary !== undefined) return undefined;
+  if (message.role !== 'user' || message.meta?.summary !== undefined || message.meta?.notice !== undefined)
+    return undefined;
   const text = message.parts
     .map((part) => (part.type === 'text' ? part.text : ''))
     .join('\n')
