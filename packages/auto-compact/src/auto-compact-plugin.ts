@@ -211,7 +211,7 @@ async function recover(
     title: 'Manual intervention needed',
     text:
       mustStay !== undefined
-        ? `What must stay does not fit: ${mustStay.parts.join(' and ')} take about ${formatTokens(mustStay.tokens)} tokens of the API's ${formatTokens(mustStay.window)}-token limit, leaving no room for the rest and the reply (the context is still over the limit ${after}, about ${formatTokens(size)} tokens estimated). Shorten the system prompt or the last message, or use a model with a larger window. ctxhost will not retry this overflow again until a turn succeeds.`
+        ? `What must stay does not fit: ${inWords(mustStay.parts)} ${mustStay.parts.length === 1 ? 'takes' : 'take'} about ${formatTokens(mustStay.tokens)} tokens of the API's ${formatTokens(mustStay.window)}-token limit, leaving no room for the rest and the reply (the context is still over the limit ${after}, about ${formatTokens(size)} tokens estimated). Shorten the system prompt or the last message, or use a model with a larger window. ctxhost will not retry this overflow again until a turn succeeds.`
         : tooLarge === undefined
           ? `The context is still over the model's limit ${after} (about ${formatTokens(size)} tokens estimated). Start a new session with a summary, remove large files from the conversation, or raise model.context_length if the model allows more. ctxhost will not retry this overflow again until a turn succeeds.`
           : `A single ${tooLarge.role} message (${tooLarge.id}) is about ${formatTokens(tooLarge.tokens)} tokens by itself, larger than the model's whole window of ${formatTokens(tooLarge.window)} tokens, so no compaction can make the request fit (the context is still over the limit ${after}). Shorten or split that message, or start a new session without it. ctxhost will not retry this overflow again until a turn succeeds.`,
@@ -254,6 +254,11 @@ function whatMustStay(
       : []),
   ];
   return { parts, tokens, window };
+}
+
+/** A list as a sentence says it: `a`, `a and b`, `a, b and c`. */
+function inWords(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** How far the API's count of a prompt may exceed ctxhost's estimate of it and still be the estimator's drift. */

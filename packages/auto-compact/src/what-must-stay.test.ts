@@ -35,4 +35,44 @@ describe('what must stay, when the request carried more than the session holds',
       /what the request carried beside the conversation \(the agent's own system prompt and tool definitions, about [\d,]+ tokens\)/,
     );
   });
+
+  it('says "takes" when one part must stay, and lists three as a sentence does', async () => {
+    const host = createHost({ plugins: [createAutoCompactPlugin()], config: {} });
+    const toasts: ToastEvent[] = [];
+    host.hooks.toast.tapPromise('test', async (toast) => void toasts.push(toast));
+    const overflow = async (sessionId: string, system: boolean, unseen: number) => {
+      const session = await host.session(sessionId);
+      session.contextWindow = 1_000;
+      if (system)
+        await session.append({
+          id: `${sessionId}-s`,
+          role: 'system',
+          parts: [{ id: `${sessionId}-s:0`, type: 'text', text: 'Be brief. '.repeat(20) }],
+        });
+      await session.append({
+        id: `${sessionId}-u`,
+        role: 'user',
+        parts: [{ id: `${sessionId}-u:0`, type: 'text', text: 'please review the order service. '.repeat(150) }],
+      });
+      const tokens = session.promptSize().tokens + unseen;
+      await host.emit('session.error', {
+        sessionId,
+        error: {
+          kind: 'context_overflow',
+          message: `prompt is too long: ${tokens} tokens > 1000 maximum`,
+          currentTokens: tokens,
+          maxTokens: 1_000,
+        },
+        raw: null,
+      });
+      await host.emit('session.idle', { sessionId });
+      return toasts.findLast((toast) => toast.level === 'error')!.text;
+    };
+    expect(await overflow('one', false, 0)).toMatch(
+      /^What must stay does not fit: the newest user turn \(about [\d,]+ tokens\) takes about /,
+    );
+    expect(await overflow('three', true, 5_000)).toMatch(
+      /: the system prompt \(about [\d,]+ tokens\), the newest user turn \(about [\d,]+ tokens\) and what the request carried beside the conversation \(.*\) take about /,
+    );
+  });
 });
