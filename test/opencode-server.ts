@@ -22,6 +22,8 @@ export interface OpencodeProjectOptions {
   contextLimit?: number;
   /** More opencode plugins (file URLs), loaded after ctxhost's. */
   plugins?: string[];
+  /** A module (file URL) opencode loads in place of ctxhost's build (`dist/index.js`), e.g. one that wraps it. */
+  ctxhostPlugin?: string;
 }
 
 export interface OpencodeServerOptions extends OpencodeProjectOptions {
@@ -149,7 +151,7 @@ function opencodeConfig(options: OpencodeServerOptions, project: OpencodeProject
     model: `${MODEL.providerID}/${MODEL.modelID}`,
     autoupdate: false,
     share: 'disabled',
-    plugin: [pathToFileURL(pluginEntry).href, ...(project.plugins ?? [])],
+    plugin: [project.ctxhostPlugin ?? pathToFileURL(pluginEntry).href, ...(project.plugins ?? [])],
     permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
     // opencode's own compaction stays off unless asked for, so ctxhost is the one that recovers (per project, so one server serves both).
     compaction: { auto: project.opencodeCompaction === true },
