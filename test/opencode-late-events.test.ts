@@ -59,7 +59,7 @@ function modelCallsSince(from: number): string[] {
 function toastsSince(from: number): string[] {
   return server.events
     .slice(from)
-    .flatMap((event) => (event.type === 'tui.toast.show' ? [event.properties.title] : []));
+    .flatMap((event) => (event.type === 'tui.toast.show' ? [event.properties.title ?? ''] : []));
 }
 
 describe('ctxhost inside the real opencode, handed its events late', () => {
