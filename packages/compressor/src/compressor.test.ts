@@ -179,6 +179,32 @@ describe('compressor', () => {
     expect(report.notes).toContain('the newest request did not fit the tail: quoted verbatim in the summary');
   });
 
+  it('a second compaction of the same turn quotes the request the first one carried, not an older one', async () => {
+    const read = calls('read notes.txt');
+    const conversation = [
+      text('user', 'What is this project for? Explain in detail.'),
+      text('assistant', `It is a scratch folder. ${'z'.repeat(400)}`),
+      ...Array.from({ length: 6 }, (_, i) => text(i % 2 ? 'assistant' : 'user', `middle ${i} ${'y'.repeat(400)}`)),
+      text('user', 'What is in notes.txt and missing.txt? Count the lines of notes.txt too.'),
+      read,
+      results(read, 'alpha beta gamma\n'.repeat(80)),
+    ];
+    const compressor = createCompressor({ compression: { protectLastN: 2 } });
+    const once = await compressor.compress(
+      conversation,
+      context({ contextWindow: 1000, reason: 'recovery', targetTokens: 300 }),
+    );
+    expect(JSON.stringify(once.messages)).toContain('What is in notes.txt and missing.txt?');
+    const twice = await compressor.compress(
+      once.messages,
+      context({ contextWindow: 1000, reason: 'recovery', targetTokens: 150 }),
+    );
+    const summary = twice.messages.find((message) => message.meta?.summary !== undefined);
+    const sent = JSON.stringify(summary);
+    expect(sent).toContain('### Current request (verbatim');
+    expect(sent).toContain('What is in notes.txt and missing.txt? Count the lines of notes.txt too.');
+  });
+
   it('keeps at least protect_last_n messages even when the token budget allows fewer', async () => {
     const conversation = [
       text('system', 's'),

@@ -30,6 +30,7 @@ import {
   collectWorkingState,
   renderWorkingState,
   requestIndexes,
+  withCarriedRequests,
   requestText,
   WORKING_STATE_HEADING,
 } from './working-state.js';
@@ -227,9 +228,13 @@ async function compress(messages: readonly Message[], context: CompressContext, 
   const previous = [...middle].reverse().find(isCompressorSummary);
   // The previous summary reaches the summarizer once: as the summary to update, not also as a message of the span.
   const span = middle.filter((message) => !isCompressorSummary(message));
-  const state = collectWorkingState(messages, headEnd, tailStart);
+  const collected = collectWorkingState(messages, headEnd, tailStart);
+  const state = withCarriedRequests(collected, messages, headEnd, tailStart, (message) =>
+    isCompressorSummary(message) ? summaryTextOf(message) : undefined,
+  );
+  const carried = state !== collected;
   const newest = requestIndexes(messages).newest;
-  const currentRequest = newest >= 0 ? requestText(messages[newest]!) : undefined;
+  const currentRequest = carried ? state.currentRequest : newest >= 0 ? requestText(messages[newest]!) : undefined;
   const summary = await summarizeMiddle(span, {
     summarizer: run.summarizer,
     counter: context.counter,
@@ -237,7 +242,7 @@ async function compress(messages: readonly Message[], context: CompressContext, 
     previousSummary: previous === undefined ? undefined : summaryBody(previous),
     redactor: run.redactor,
     cooldown: run.cooldown,
-    ...(currentRequest === undefined ? {} : { currentRequest, currentRequestKept: newest >= tailStart }),
+    ...(currentRequest === undefined ? {} : { currentRequest, currentRequestKept: !carried && newest >= tailStart }),
     ...(context.focus === undefined ? {} : { focus: context.focus }),
     ...(context.instructions === undefined ? {} : { instructions: context.instructions }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),

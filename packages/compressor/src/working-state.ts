@@ -16,6 +16,13 @@ export interface WorkingState {
 
 /** Marks the start of the working-state block in a summary message; a later compaction strips it before updating the summary. */
 export const WORKING_STATE_HEADING = '## Working state at compaction';
+const TASK_HEADING = "### Task (the user's first request, verbatim)\n";
+const CURRENT_REQUEST_HEADING =
+  '### Current request (verbatim; the one open ask — earlier requests that were answered are done)\n';
+const TODO_HEADING = '### Todo list (latest)\n';
+const FILES_HEADING = '### Files touched most recently\n';
+const NOT_IN_SUMMARY_HEADING = '### Also in the summarized turns (not named in the summary above)\n';
+const SECTION_HEADINGS = [TASK_HEADING, CURRENT_REQUEST_HEADING, TODO_HEADING, FILES_HEADING, NOT_IN_SUMMARY_HEADING];
 const MAX_FILES = 12;
 const MAX_QUOTE_CHARS = 8_000;
 const TODO_TOOL = /todo/i;
@@ -76,15 +83,11 @@ export function collectWorkingState(messages: readonly Message[], headEnd: numbe
 /** The block appended to the summary: empty when nothing was summarized away. */
 export function renderWorkingState(state: WorkingState): string {
   const sections: string[] = [];
-  if (state.task !== undefined && state.task !== state.currentRequest)
-    sections.push(`### Task (the user's first request, verbatim)\n${state.task}`);
-  if (state.currentRequest !== undefined)
-    sections.push(
-      `### Current request (verbatim; the one open ask — earlier requests that were answered are done)\n${state.currentRequest}`,
-    );
-  if (state.todos !== undefined) sections.push(`### Todo list (latest)\n${state.todos.join('\n')}`);
+  if (state.task !== undefined && state.task !== state.currentRequest) sections.push(`${TASK_HEADING}${state.task}`);
+  if (state.currentRequest !== undefined) sections.push(`${CURRENT_REQUEST_HEADING}${state.currentRequest}`);
+  if (state.todos !== undefined) sections.push(`${TODO_HEADING}${state.todos.join('\n')}`);
   if (state.recentFiles.length > 0)
-    sections.push(`### Files touched most recently\n${state.recentFiles.map((path) => `- ${path}`).join('\n')}`);
+    sections.push(`${FILES_HEADING}${state.recentFiles.map((path) => `- ${path}`).join('\n')}`);
   const missing = state.notInSummary;
   if (missing !== undefined) {
     const lines = [
@@ -92,10 +95,57 @@ export function renderWorkingState(state: WorkingState): string {
       ...missing.failed.map((item) => `- failed: ${item}`),
       ...(missing.files.length > 0 ? [`- files: ${missing.files.join(', ')}`] : []),
     ];
-    if (lines.length > 0)
-      sections.push(`### Also in the summarized turns (not named in the summary above)\n${lines.join('\n')}`);
+    if (lines.length > 0) sections.push(`${NOT_IN_SUMMARY_HEADING}${lines.join('\n')}`);
   }
   return sections.length === 0 ? '' : `${WORKING_STATE_HEADING}\n${sections.join('\n\n')}`;
+}
+
+/**
+ * The requests an earlier summary quoted in its working state (`summaryText`: the summary's own text): they were
+ * summarized away before, so no message of a later compaction holds them.
+ */
+export function carriedRequests(summaryText: string): Pick<WorkingState, 'task' | 'currentRequest'> {
+  const at = summaryText.lastIndexOf(WORKING_STATE_HEADING);
+  if (at < 0) return {};
+  const block = summaryText.slice(at);
+  const task = sectionText(block, TASK_HEADING);
+  const currentRequest = sectionText(block, CURRENT_REQUEST_HEADING);
+  return { ...(task === undefined ? {} : { task }), ...(currentRequest === undefined ? {} : { currentRequest }) };
+}
+
+/**
+ * The working state with the requests a summary in the summarized span carried forward: its current request is the
+ * open ask when no request came after that summary, and its task is the task when the first request is not in the
+ * prompt any more. Without this a second compaction of the same turn named an older request as the open one and
+ * the newest was gone.
+ */
+export function withCarriedRequests(
+  state: WorkingState,
+  messages: readonly Message[],
+  headEnd: number,
+  tailStart: number,
+  summaryTextOf: (message: Message) => string | undefined,
+): WorkingState {
+  const { first, newest } = requestIndexes(messages);
+  for (let index = tailStart - 1; index >= Math.max(headEnd, newest + 1); index--) {
+    const text = summaryTextOf(messages[index]!);
+    if (text === undefined) continue;
+    const carried = carriedRequests(text);
+    if (carried.currentRequest === undefined) return state;
+    // No Task section beside the current request: it was the task too (the first request is written once).
+    const task = first >= 0 && first < index ? state.task : (carried.task ?? carried.currentRequest);
+    return { ...state, currentRequest: carried.currentRequest, ...(task === undefined ? {} : { task }) };
+  }
+  return state;
+}
+
+function sectionText(block: string, heading: string): string | undefined {
+  const at = block.indexOf(heading);
+  if (at < 0) return undefined;
+  const start = at + heading.length;
+  const ends = SECTION_HEADINGS.map((next) => block.indexOf(`\n\n${next}`, start)).filter((end) => end >= 0);
+  const text = block.slice(start, ends.length === 0 ? undefined : Math.min(...ends)).trim();
+  return text.length > 0 ? text : undefined;
 }
 
 function quote(message: Message): string {
