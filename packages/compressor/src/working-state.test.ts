@@ -7,7 +7,7 @@ function message(role: Message['role'], text: string, id: string, summary = fals
     id,
     role,
     parts: [{ id: `${id}.0`, type: 'text', text }],
-    ...(summary ? { meta: { summary: { covers: { first: 'a', last: 'b', count: 2 } } } } : {}),
+    ...(summary ? { meta: { summary: { covers: { first: 'a', last: 'b', count: 2 }, engine: 'compressor' } } } : {}),
   };
 }
 
