@@ -44,6 +44,43 @@ async function readFiles(session: Session, subject: string): Promise<void> {
   }
 }
 
+/**
+ * A host whose model learned a bound from one session answered at a 7,000-token stop (the Anthropic agent, a client
+ * window of 150,000), and agents on it for that simulator or for a second one that serves far more (`larger`).
+ */
+async function hostWithLearnedBound() {
+  sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
+  larger = await startSimulator({ contextLimit: 100_000, overflowStyle: 'stop_reason' });
+  const host = await createDefaultHost({
+    config: {
+      store: { kind: 'memory' },
+      hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
+    },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  try {
+    const window = 150_000;
+    const agentOf = (server: Simulator) =>
+      createAgent({
+        host,
+        model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), {
+          model: MODEL,
+          contextWindow: window,
+        }),
+      });
+    const first = await host.session('first');
+    await first.append({ id: 'u0', role: 'user', parts: [{ id: 'u0:0', type: 'text', text: 'Investigate.' }] });
+    await readFiles(first, 'build');
+    await agentOf(sim).send('first', 'What failed?');
+    const bound = learnedWindowBound(host, MODEL)!;
+    expect(bound.fits).toBeLessThan(7_000);
+    return { host, window, agentOf, bound, larger };
+  } catch (error) {
+    await host.dispose();
+    throw error;
+  }
+}
+
 describe('a stateful session keeps what a probe of a window stop found (Anthropic SDK, stop_reason style)', () => {
   it('the second growth past the unnamed limit is compacted before it is sent: no window stop again', async () => {
     sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
@@ -89,35 +126,11 @@ describe('a stateful session keeps what a probe of a window stop found (Anthropi
   });
 
   it('a session that forgets an inherited bound goes back to the client’s explicit window, not the config’s', async () => {
-    sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
     // The same model behind a gateway that serves more: the limit the bound was learned under moved.
-    larger = await startSimulator({ contextLimit: 100_000, overflowStyle: 'stop_reason' });
-    const host = await createDefaultHost({
-      config: {
-        store: { kind: 'memory' },
-        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-      },
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
+    const { host, window, agentOf, bound, larger: largerServer } = await hostWithLearnedBound();
     try {
-      const window = 150_000;
-      const agentOf = (server: Simulator) =>
-        createAgent({
-          host,
-          model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), {
-            model: MODEL,
-            contextWindow: window,
-          }),
-        });
-      const first = await host.session('first');
-      await first.append({ id: 'u0', role: 'user', parts: [{ id: 'u0:0', type: 'text', text: 'Investigate.' }] });
-      await readFiles(first, 'build');
-      await agentOf(sim).send('first', 'What failed?');
-      const bound = learnedWindowBound(host, MODEL)!;
-      expect(bound.fits).toBeLessThan(7_000);
-
       // A later session inherits the model's bound, is answered above it (raised), then at the smallest prompt refused (forgotten).
-      const agent = agentOf(larger);
+      const agent = agentOf(largerServer);
       const session = await host.session('later');
       const log = (tokens: number) =>
         `What failed?\n${'the build log says error TS2322 in src/app.ts\n'.repeat(Math.ceil(tokens / 15))}`;
@@ -133,34 +146,10 @@ describe('a stateful session keeps what a probe of a window stop found (Anthropi
   });
 
   it('a session that inherited a bound follows the model’s bound another session raised or forgot since, as each stateless request does', async () => {
-    sim = await startSimulator({ contextLimit: 7_000, overflowStyle: 'stop_reason' });
-    larger = await startSimulator({ contextLimit: 100_000, overflowStyle: 'stop_reason' });
-    const host = await createDefaultHost({
-      config: {
-        store: { kind: 'memory' },
-        hooks: { 'anthropic-auto-compact': { initial_delay_ms: 0, max_delay_ms: 0 } },
-      },
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
+    const { host, window, agentOf, bound, larger: largerServer } = await hostWithLearnedBound();
     try {
-      const window = 150_000;
-      const agentOf = (server: Simulator) =>
-        createAgent({
-          host,
-          model: createAnthropicModel(new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 }), {
-            model: MODEL,
-            contextWindow: window,
-          }),
-        });
-      const first = await host.session('first');
-      await first.append({ id: 'u0', role: 'user', parts: [{ id: 'u0:0', type: 'text', text: 'Investigate.' }] });
-      await readFiles(first, 'build');
-      await agentOf(sim).send('first', 'What failed?');
-      const bound = learnedWindowBound(host, MODEL)!;
-      expect(bound.fits).toBeLessThan(7_000);
-
       // A session opened under the bound is capped by it.
-      const agent = agentOf(larger);
+      const agent = agentOf(largerServer);
       const capped = await host.session('capped');
       await agent.send('capped', 'Hello.');
       expect(capped.contextWindow).toBe(bound.fits);
